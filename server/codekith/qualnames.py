@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-SOURCE_ROOTS = ("src", "lib", "server")
+SOURCE_ROOTS = ("src",)
 
 
 def module_name(path: str) -> str:
