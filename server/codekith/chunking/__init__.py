@@ -1,0 +1,27 @@
+"""Source file -> chunks, dispatched on language."""
+
+from __future__ import annotations
+
+from codekith.chunking.model import Chunk, ChunkResult, sha1
+from codekith.chunking.python import chunk_python
+from codekith.chunking.text import chunk_sections, chunk_windows
+from codekith.languages import DOC_LANGUAGES, PYTHON
+
+__all__ = ["Chunk", "ChunkResult", "chunk_file", "sha1"]
+
+
+def chunk_file(path: str, language: str, source: str) -> ChunkResult:
+    """Chunks with file_hash set and duplicate ids (identical twins in one file) dropped."""
+    if language == PYTHON:
+        result = chunk_python(path, source)
+    elif language in DOC_LANGUAGES:
+        result = ChunkResult(chunk_sections(path, language, source))
+    else:
+        result = ChunkResult(chunk_windows(path, language, source))
+    file_hash = sha1(source)
+    unique: dict[str, Chunk] = {}
+    for chunk in result.chunks:
+        chunk.file_hash = file_hash
+        unique.setdefault(chunk.id, chunk)
+    result.chunks = list(unique.values())
+    return result

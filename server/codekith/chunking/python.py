@@ -1,0 +1,213 @@
+"""Python chunks from the AST: functions, classes (methods collapsed), methods, module rest.
+
+When `ast` rejects a file, parso's error-recovering parser still finds the definitions, so a
+file with one typo keeps almost all of its chunks.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import parso
+from parso.python import tree as parso_tree
+
+from codekith.chunking.model import Chunk, ChunkResult
+from codekith.chunking.split import split_oversized
+from codekith.qualnames import join, module_name
+
+DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+@dataclass
+class _Context:
+    path: str
+    lines: list[str]
+    imports: dict[str, str]
+    chunks: list[Chunk]
+
+
+def chunk_python(path: str, source: str) -> ChunkResult:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError) as exc:
+        line = getattr(exc, "lineno", None)
+        error = f"syntax error: {getattr(exc, 'msg', exc)}" + (f" (line {line})" if line else "")
+        return ChunkResult(_recover_with_parso(path, source), error=error)
+    module = module_name(path)
+    is_package = path.endswith(("__init__.py", "__init__.pyi"))
+    ctx = _Context(path, source.splitlines(), _import_table(tree, module, is_package), [])
+    covered: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, DefNode):
+            _add_definition(ctx, node, module, parent_kind="module", parent="")
+            covered.update(range(_start(node), _end(node) + 1))
+    _add_module_rest(ctx, module, covered, tree)
+    return ChunkResult(split_oversized(ctx.chunks))
+
+
+def _start(node: DefNode) -> int:
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
+
+
+def _end(node: ast.AST) -> int:
+    return getattr(node, "end_lineno", None) or getattr(node, "lineno", 1)
+
+
+def _import_table(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
+    """Local alias -> absolute dotted name, for the file's top-level and nested imports."""
+    table: dict[str, str] = {}
+    package_parts = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                table[local] = alias.name if alias.asname else local
+        elif isinstance(node, ast.ImportFrom):
+            anchor = package_parts[: len(package_parts) - node.level + 1] if node.level else []
+            base = join(*anchor, node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    table[alias.asname or alias.name] = join(base, alias.name)
+    return table
+
+
+def _used_imports(node: ast.AST, imports: dict[str, str]) -> list[str]:
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return sorted({imports[name] for name in names if name in imports})
+
+
+def _signature(node: DefNode) -> str:
+    if isinstance(node, ast.ClassDef):
+        bases = [ast.unparse(b) for b in node.bases] + [ast.unparse(k) for k in node.keywords]
+        return f"class {node.name}({', '.join(bases)})" if bases else f"class {node.name}"
+    prefix = "async def" if isinstance(node, ast.AsyncFunctionDef) else "def"
+    returns = f" -> {ast.unparse(node.returns)}" if node.returns else ""
+    return f"{prefix} {node.name}({ast.unparse(node.args)}){returns}"
+
+
+def _add_definition(
+    ctx: _Context, node: DefNode, scope: str, parent_kind: str, parent: str
+) -> None:
+    qualname = join(scope, node.name)
+    if isinstance(node, ast.ClassDef):
+        kind = "class"
+        children = [c for c in node.body if isinstance(c, DefNode)]
+        code = _collapse(ctx.lines, _start(node), _end(node), children)
+    else:
+        kind = "method" if parent_kind == "class" else "function"
+        children = []
+        code = "\n".join(ctx.lines[_start(node) - 1 : _end(node)])
+    ctx.chunks.append(
+        Chunk(
+            path=ctx.path,
+            language="python",
+            kind=kind,
+            symbol=node.name,
+            qualname=qualname,
+            code=code,
+            start_line=_start(node),
+            end_line=_end(node),
+            signature=_signature(node),
+            docstring=ast.get_docstring(node) or "",
+            imports=_used_imports(node, ctx.imports),
+            bases=[ast.unparse(b) for b in node.bases] if isinstance(node, ast.ClassDef) else [],
+            decorators=[ast.unparse(d) for d in node.decorator_list],
+            parent=parent,
+        )
+    )
+    for child in children:
+        _add_definition(ctx, child, qualname, parent_kind="class", parent=qualname)
+
+
+def _collapse(lines: list[str], start: int, end: int, children: list[DefNode]) -> str:
+    """The class text with each method/nested class body replaced by `...`."""
+    out: list[str] = []
+    line = start
+    for child in sorted(children, key=_start):
+        out.extend(lines[line - 1 : _start(child) - 1])
+        body_line = child.body[0].lineno
+        header_end = max(body_line - 1, child.lineno)
+        header = lines[_start(child) - 1 : header_end]
+        out.extend(header)
+        if body_line > child.lineno:
+            indent = lines[body_line - 1][
+                : len(lines[body_line - 1]) - len(lines[body_line - 1].lstrip())
+            ]
+            out.append(f"{indent}...")
+        line = _end(child) + 1
+    out.extend(lines[line - 1 : end])
+    return "\n".join(out)
+
+
+def _add_module_rest(ctx: _Context, module: str, covered: set[int], tree: ast.Module) -> None:
+    kept = [(n, text) for n, text in enumerate(ctx.lines, 1) if n not in covered and text.strip()]
+    if not kept:
+        return
+    code_lines: list[str] = []
+    previous = kept[0][0]
+    for number, text in kept:
+        if number > previous + 1 and code_lines:
+            code_lines.append("")
+        code_lines.append(text)
+        previous = number
+    ctx.chunks.append(
+        Chunk(
+            path=ctx.path,
+            language="python",
+            kind="module",
+            symbol=module.rsplit(".", 1)[-1],
+            qualname=module,
+            code="\n".join(code_lines),
+            start_line=kept[0][0],
+            end_line=kept[-1][0],
+            docstring=ast.get_docstring(tree) or "",
+            imports=sorted(set(ctx.imports.values())),
+        )
+    )
+
+
+def _recover_with_parso(path: str, source: str) -> list[Chunk]:
+    """Definitions that parso can see in a file that `ast` rejects."""
+    module = module_name(path)
+    lines = source.splitlines()
+    chunks: list[Chunk] = []
+    for node, scope, parent_kind in _parso_definitions(parso.parse(source), module, "module"):
+        start, end = node.start_pos[0], _parso_end(node, lines)
+        is_class = node.type == "classdef"
+        kind = "class" if is_class else ("method" if parent_kind == "class" else "function")
+        chunks.append(
+            Chunk(
+                path=path,
+                language="python",
+                kind=kind,
+                symbol=node.name.value,
+                qualname=join(scope, node.name.value),
+                code="\n".join(lines[start - 1 : end]),
+                start_line=start,
+                end_line=end,
+                signature=lines[start - 1].strip().rstrip(":"),
+                parent=scope if parent_kind == "class" else "",
+            )
+        )
+    return split_oversized(chunks)
+
+
+def _parso_definitions(
+    node: parso_tree.BaseNode, scope: str, kind: str
+) -> Iterator[tuple[parso_tree.ClassOrFunc, str, str]]:
+    for child in getattr(node, "children", []):
+        if child.type in ("funcdef", "classdef"):
+            yield child, scope, kind
+            if child.type == "classdef":
+                yield from _parso_definitions(child, join(scope, child.name.value), "class")
+        elif child.type not in ("funcdef", "lambdef"):
+            yield from _parso_definitions(child, scope, kind)
+
+
+def _parso_end(node: parso_tree.BaseNode, lines: list[str]) -> int:
+    end_line, end_col = node.end_pos
+    if end_col == 0:
+        end_line -= 1
+    return max(node.start_pos[0], min(end_line, len(lines)))

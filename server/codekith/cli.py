@@ -1,0 +1,276 @@
+"""The `codekith` command line: a thin layer over Project (see DESIGN.md, "CLI").
+
+Exit codes: 0 success, 1 failure, 2 bad usage. `--json` output is the only thing written to
+stdout; progress and messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from codekith.embedding import ModelUnavailableError
+from codekith.evaluation import evaluate, load_cases
+from codekith.freshness import stale_files
+from codekith.indexer import IndexReport, Progress
+from codekith.project import Project
+from codekith.search import KINDS, MODES, Filters, Hit
+from codekith.store import IndexLockedError, IndexMismatchError
+
+
+class CliError(Exception):
+    """A failure with a message for the user (exit 1)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args) or 0)
+    except (CliError, IndexMismatchError, IndexLockedError, ModelUnavailableError) as exc:
+        print(f"codekith: error: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:
+        print(f"codekith: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            "codekith: interrupted; the index stays consistent, run again to resume",
+            file=sys.stderr,
+        )
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="codekith", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help_text: str
+    ) -> argparse.ArgumentParser:
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.add_argument("--root", type=Path, default=None, help="workspace root (default: .)")
+        cmd.add_argument("--db", default=None, help="index location (default: ROOT/.codekith)")
+        cmd.set_defaults(handler=handler)
+        return cmd
+
+    index = command("index", cmd_index, "Build or update the index incrementally.")
+    index.add_argument("root_arg", nargs="?", type=Path, metavar="ROOT")
+    index.add_argument("--full", action="store_true", help="rebuild from scratch")
+    index.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list what would be indexed and skipped, write nothing",
+    )
+    index.add_argument("--json", action="store_true")
+
+    search = command("search", cmd_search, "Search the index.")
+    search.add_argument("query", nargs="?")
+    search.add_argument("-k", type=_positive, default=None, help="number of hits")
+    search.add_argument("--path-prefix", default="")
+    search.add_argument("--language", default="")
+    search.add_argument("--kind", default="", choices=("", *KINDS))
+    search.add_argument("--mode", default="hybrid", choices=MODES)
+    search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
+    search.add_argument("--json", action="store_true")
+
+    status = command("status", cmd_status, "Show what the index holds and how fresh it is.")
+    status.add_argument("--json", action="store_true")
+
+    ev = command("eval", cmd_eval, "Score retrieval on cases: recall@1/5/10 and MRR@10.")
+    ev.add_argument("cases", type=Path)
+    ev.add_argument("-k", type=_positive, default=10)
+    ev.add_argument("--mode", default="hybrid", choices=MODES)
+    ev.add_argument("--json", action="store_true")
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive integer")
+    return value
+
+
+def _project(args: argparse.Namespace) -> Project:
+    root = getattr(args, "root_arg", None) or args.root or Path.cwd()
+    if not root.is_dir():
+        raise CliError(f"{root} is not a directory")
+    return Project(root, db=args.db)
+
+
+def _require_index(project: Project) -> None:
+    if not project.store.has_index():
+        raise CliError(
+            f"no index at {project.settings.db_location(project.root)}; "
+            f"run `codekith index {project.root}` first"
+        )
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Progress | None]:
+    """A rich progress bar on an interactive stderr; nothing otherwise."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress as Bar
+
+    with Bar(transient=True) as bar:
+        task = bar.add_task("indexing", total=None)
+
+        def update(done: int, total: int, current: str) -> None:
+            bar.update(task, completed=done, total=total, description=current[-40:])
+
+        yield update
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    project = _project(args)
+    for warning in project.settings.warnings:
+        print(f"codekith: warning: {warning}", file=sys.stderr)
+    with project.store.write_lock(), _progress(not args.json) as progress:
+        report = project.indexer.run(full=args.full, dry_run=args.dry_run, progress=progress)
+    if args.json:
+        _emit(report.to_json())
+    else:
+        _print_index_report(report)
+    return 0
+
+
+def _print_index_report(report: IndexReport) -> None:
+    out = sys.stdout
+    if report.dry_run:
+        out.write(f"would index {len(report.indexed)} files, {report.unchanged} unchanged\n")
+        for path in report.indexed:
+            out.write(f"  index  {path}\n")
+    else:
+        out.write(
+            f"indexed {len(report.indexed)} files ({report.chunks_written} chunks, "
+            f"{report.embedded} embedded, {report.reused} reused), "
+            f"{report.unchanged} unchanged, {len(report.deleted)} deleted, "
+            f"{report.chunks_total} chunks in the index, {report.seconds:.1f}s\n"
+        )
+    for path in report.deleted:
+        out.write(f"  delete {path}\n")
+    for path, reason in sorted(report.skipped.items()):
+        out.write(f"  skip   {path}: {reason}\n")
+    for path, error in sorted(report.errors.items()):
+        out.write(f"  partial {path}: {error}\n")
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    project = _project(args)
+    _require_index(project)
+    k = args.k or project.settings.k
+    if args.queries:
+        return _search_batch(project, args.queries, k, args.mode)
+    if not args.query:
+        raise ValueError("give a QUERY or --queries FILE")
+    filters = Filters(args.path_prefix, args.language, args.kind)
+    hits = project.searcher.search(args.query, k, filters, args.mode)
+    if args.json:
+        _emit({"query": args.query, "hits": [h.to_json() for h in hits]})
+    else:
+        _print_hits(hits)
+    return 0
+
+
+def _search_batch(project: Project, path: Path, k: int, mode: str) -> int:
+    """One JSON object per input line; the model loads once for all of them."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            query = str(request["query"])
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ValueError(
+                f"{path}:{number}: expected a JSON object with 'query' ({exc})"
+            ) from exc
+        filters = Filters(
+            request.get("path_prefix", ""), request.get("language", ""), request.get("kind", "")
+        )
+        hits = project.searcher.search(
+            query, int(request.get("k", k)), filters, request.get("mode", mode)
+        )
+        _emit({"query": query, "hits": [h.to_json() for h in hits]})
+    return 0
+
+
+def _print_hits(hits: list[Hit]) -> None:
+    for rank, hit in enumerate(hits, 1):
+        sys.stdout.write(
+            f"{rank:2}. {hit.path}:{hit.start_line}-{hit.end_line}  "
+            f"{hit.kind} {hit.qualname}  ({hit.score:.4f})\n"
+        )
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    project = _project(args)
+    _require_index(project)
+    store = project.store
+    meta = store.meta()
+    catalog = store.catalog()
+    skipped = {p: r.reason for p, r in catalog.items() if r.status == "skipped"}
+    status = {
+        "root": str(project.root),
+        "db": project.settings.db_location(project.root),
+        "model": meta.get("model"),
+        "dim": int(meta.get("dim", 0)),
+        "template": meta.get("template"),
+        "indexed_at": meta.get("indexed_at"),
+        "chunks": store.count(),
+        "files": sum(1 for r in catalog.values() if r.status == "indexed"),
+        "skipped": skipped,
+        "partial": {p: r.error for p, r in catalog.items() if r.error},
+        "stale": stale_files(project.root, project.settings, catalog),
+    }
+    if args.json:
+        _emit(status)
+        return 0
+    for key in ("root", "db", "model", "template", "chunks", "files"):
+        sys.stdout.write(f"{key:9} {status[key]}\n")
+    sys.stdout.write(f"skipped   {len(skipped)}\n")
+    stale = status["stale"]
+    sys.stdout.write(
+        f"stale     {len(stale)}" + (f": {', '.join(stale[:10])}" if stale else "") + "\n"
+    )
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    project = _project(args)
+    _require_index(project)
+    cases = load_cases(args.cases)
+
+    def run(case: Any) -> list[Hit]:
+        opts = case.options
+        filters = Filters(
+            opts.get("path_prefix", ""), opts.get("language", ""), opts.get("kind", "")
+        )
+        return project.searcher.search(case.query, args.k, filters, opts.get("mode", args.mode))
+
+    result = evaluate(cases, run)
+    if args.json:
+        _emit(result)
+    else:
+        for case in result["cases"]:
+            sys.stdout.write(f"{case['rank'] or '-':>3}  {case['query'][:70]}\n")
+        sys.stdout.write(json.dumps(result["summary"]) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

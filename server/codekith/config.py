@@ -1,0 +1,97 @@
+"""Settings from `[tool.codekith]` (pyproject.toml) or `.codekith.toml`, with typed overrides.
+
+Unknown keys and wrong types are reported, never fatal: the default is kept, so a typo in a
+workspace config cannot stop indexing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_MODEL = "codekith/all-MiniLM-L6-v2-int8"
+
+
+@dataclass(frozen=True)
+class Settings:
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = 1_000_000
+    languages: tuple[str, ...] = ()
+    model: str = DEFAULT_MODEL
+    db: str = ""
+    k: int = 10
+    depth: int = 0
+    budget: int = 6000
+    secret_patterns: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    def db_location(self, root: Path) -> str:
+        """Where the index lives: a URI or path from settings, else `<root>/.codekith`."""
+        if not self.db:
+            return str(root / ".codekith")
+        if "://" in self.db:
+            return self.db
+        path = Path(self.db).expanduser()
+        return str(path if path.is_absolute() else root / path)
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Settings) if f.name != "warnings"}
+_ALIASES = {
+    "max-file-bytes": "max_file_bytes",
+    "maxFileBytes": "max_file_bytes",
+    "secret-patterns": "secret_patterns",
+    "secretPatterns": "secret_patterns",
+}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    default = _FIELDS[name].default
+    if isinstance(default, tuple):
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise TypeError(f"{name} must be a list of strings")
+        return tuple(value)
+    if isinstance(default, bool) or not isinstance(value, type(default)):
+        raise TypeError(f"{name} must be a {type(default).__name__}")
+    if isinstance(value, int) and value < 0:
+        raise ValueError(f"{name} must not be negative")
+    return value
+
+
+def apply_overrides(settings: Settings, raw: dict[str, Any], source: str) -> Settings:
+    """Return settings with `raw` applied; bad entries become warnings and keep the old value."""
+    changes: dict[str, Any] = {}
+    warnings = list(settings.warnings)
+    for key, value in raw.items():
+        name = _ALIASES.get(key, key.replace("-", "_"))
+        if name not in _FIELDS:
+            warnings.append(f"{source}: unknown setting {key!r} ignored")
+            continue
+        try:
+            changes[name] = _coerce(name, value)
+        except (TypeError, ValueError) as exc:
+            warnings.append(f"{source}: {exc}; using {getattr(settings, name)!r}")
+    return dataclasses.replace(settings, **changes, warnings=tuple(warnings))
+
+
+def load_settings(root: Path) -> Settings:
+    """Read `.codekith.toml` (whole file) or else `[tool.codekith]` from pyproject.toml."""
+    settings = Settings()
+    for name, table in ((".codekith.toml", ()), ("pyproject.toml", ("tool", "codekith"))):
+        path = root / name
+        if not path.is_file():
+            continue
+        try:
+            data: Any = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
+            return dataclasses.replace(settings, warnings=(f"{name}: unreadable ({exc})",))
+        for key in table:
+            data = data.get(key, {}) if isinstance(data, dict) else {}
+        if data:
+            return apply_overrides(settings, data, name)
+    return settings

@@ -1,0 +1,82 @@
+"""Retrieval regression metrics: rank of the first expected item, recall@k, MRR@10.
+
+An expected entry matches a hit by qualname, by a qualname suffix (`Class.method`), or by
+path, so cases stay valid when a package is moved under `src/`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codekith.search import Hit
+
+CUTOFFS = (1, 5, 10)
+
+
+@dataclass
+class Case:
+    query: str
+    expected: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def load_cases(path: Path) -> list[Case]:
+    cases = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            cases.append(
+                Case(
+                    str(data["query"]),
+                    [str(e) for e in data["expected"]],
+                    {k: v for k, v in data.items() if k not in ("query", "expected")},
+                )
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise ValueError(
+                f"{path}:{number}: expected a JSON object with 'query' and 'expected' ({exc})"
+            ) from exc
+    return cases
+
+
+def matches(hit: Hit, expected: str) -> bool:
+    return hit.qualname == expected or hit.qualname.endswith("." + expected) or hit.path == expected
+
+
+def first_rank(hits: list[Hit], expected: list[str]) -> int | None:
+    for rank, hit in enumerate(hits, 1):
+        if any(matches(hit, e) for e in expected):
+            return rank
+    return None
+
+
+def evaluate(cases: Iterable[Case], run: Callable[[Case], list[Hit]]) -> dict[str, Any]:
+    """Per-case ranks plus recall@1/5/10 and MRR@10 over all cases."""
+    results = []
+    for case in cases:
+        hits = run(case)
+        rank = first_rank(hits, case.expected)
+        results.append(
+            {
+                "query": case.query,
+                "expected": case.expected,
+                "rank": rank,
+                "top": hits[0].qualname if hits else None,
+            }
+        )
+    total = len(results) or 1
+    summary: dict[str, Any] = {"cases": len(results)}
+    for cutoff in CUTOFFS:
+        summary[f"recall@{cutoff}"] = round(
+            sum(1 for r in results if r["rank"] and r["rank"] <= cutoff) / total, 4
+        )
+    summary["mrr@10"] = round(
+        sum(1 / r["rank"] for r in results if r["rank"] and r["rank"] <= 10) / total, 4
+    )
+    return {"summary": summary, "cases": results}

@@ -1,0 +1,610 @@
+"""The fast call-graph resolver: `ast` and name resolution only, no Jedi.
+
+It follows what a reader can see in the text: imports (relative, aliased, re-exported,
+star), definitions in enclosing scopes, self/cls/super through the workspace MRO,
+constructor-typed locals, annotations, values returned or passed as arguments. It never
+guesses from a bare method name: an attribute resolves only through a known receiver.
+Cheap enough to run on every save; Jedi refines its edges in the background.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+
+from codekith.graph.model import Edge
+from codekith.graph.scopes import END, Binding, Pos, Scope, Site, collect
+from codekith.qualnames import module_name
+
+FLOW_ROUNDS = 4
+ParamKey = tuple[str, str]
+
+
+class Value(NamedTuple):
+    """An abstract value: kind is func | class | inst | module | gen | super."""
+
+    kind: str
+    name: str
+    bound: bool = False
+
+
+Values = frozenset[Value]
+EMPTY: Values = frozenset()
+
+
+class ModuleIndex:
+    """Scope tables of every workspace file plus values that flow between files.
+
+    `flow` holds, per contributing file, the values passed to each function parameter;
+    it is the only cross-file state that has to be recomputed when a file changes.
+    """
+
+    def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
+        self.root = root
+        self.modules: dict[str, Scope] = {}
+        self.scopes: dict[str, list[Scope]] = {}
+        self.flow: dict[str, dict[ParamKey, Values]] = {}
+        self.broken: set[str] = set()
+        for path in paths:
+            self._load(path, None)
+        self.refresh_flow()
+
+    def update(self, path: str, source: str | None = None) -> None:
+        """Re-collect one file and the values it passes to parameters."""
+        self._drop(path)
+        self._load(path, source)
+        self.flow[path] = Evaluator(self).file_flow(path)
+
+    def remove(self, path: str) -> None:
+        self._drop(path)
+
+    def refresh_flow(self, rounds: int = FLOW_ROUNDS) -> None:
+        """Iterate parameter flow over all files until it stops changing."""
+        for _ in range(rounds):
+            before = dict(self.flow)
+            evaluator = Evaluator(self)
+            for path in self.paths():
+                self.flow[path] = evaluator.file_flow(path)
+            if before == self.flow:
+                return
+
+    def paths(self) -> list[str]:
+        return sorted({scope.path for scope in self.modules.values()})
+
+    def module_scope(self, path: str) -> Scope | None:
+        return self.modules.get(module_name(path))
+
+    def qualnames(self) -> set[str]:
+        """Modules and functions (lambdas included): the keys PyCG lists."""
+        return {qn for qn, scopes in self.scopes.items() if scopes[0].kind != "class"}
+
+    def is_package(self, module: str) -> bool:
+        scope = self.modules.get(module)
+        return scope is not None and PurePosixPath(scope.path).stem == "__init__"
+
+    def has_module(self, module: str) -> bool:
+        """A module file, or a package prefix of one (namespace packages have no file)."""
+        return module in self.modules or any(m.startswith(module + ".") for m in self.modules)
+
+    def param_values(self, key: ParamKey) -> Values:
+        out: set[Value] = set()
+        for contributions in self.flow.values():
+            out |= contributions.get(key, EMPTY)
+        return frozenset(out)
+
+    def _load(self, path: str, source: str | None) -> None:
+        try:
+            text = source if source is not None else (self.root / path).read_text("utf-8")
+            tree = ast.parse(text, filename=path)
+        except (SyntaxError, ValueError, OSError, UnicodeDecodeError):
+            self.broken.add(path)
+            return
+        self.broken.discard(path)
+        module = collect(tree, path, module_name(path))
+        self.modules[module.module] = module
+        for scope in module.walk():
+            self.scopes.setdefault(scope.qualname, []).append(scope)
+
+    def _drop(self, path: str) -> None:
+        self.flow.pop(path, None)
+        self.broken.discard(path)
+        module = self.modules.get(module_name(path))
+        if module is None or module.path != path:
+            return
+        del self.modules[module.module]
+        for scope in module.walk():
+            kept = [s for s in self.scopes.get(scope.qualname, []) if s.path != path]
+            if kept:
+                self.scopes[scope.qualname] = kept
+            else:
+                self.scopes.pop(scope.qualname, None)
+
+
+class Evaluator:
+    """Abstract evaluation over one consistent state of the index, with memo tables."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self.index = index
+        self.memo: dict[tuple, Values] = {}
+        self.active: set[tuple] = set()
+        self.mros: dict[str, list[str]] = {}
+
+    # -- memoised, cycle-safe evaluation -------------------------------------------------
+    def cached(self, key: tuple, compute) -> Values:  # type: ignore[no-untyped-def]
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            return EMPTY
+        self.active.add(key)
+        try:
+            result = frozenset(compute())
+        finally:
+            self.active.discard(key)
+        self.memo[key] = result
+        return result
+
+    def eval(self, node: ast.expr | None, scope: Scope, pos: Pos | None = None) -> Values:
+        if node is None:
+            return EMPTY
+        return self.cached(("eval", id(node), id(scope), pos), lambda: self._eval(node, scope, pos))
+
+    def _eval(self, node: ast.expr, scope: Scope, pos: Pos | None) -> Iterator[Value]:
+        if isinstance(node, ast.Name):
+            yield from self.lookup(node.id, scope, pos or (node.lineno, node.col_offset))
+        elif isinstance(node, ast.Attribute):
+            for value in self.eval(node.value, scope, pos):
+                yield from self.attribute(value, node.attr)
+        elif isinstance(node, ast.Call):
+            yield from self.call_result(node, scope, pos)
+        elif isinstance(node, ast.Lambda):
+            yield from self.lambda_value(node, scope)
+        elif isinstance(node, ast.NamedExpr):
+            yield from self.eval(node.value, scope, pos)
+        elif isinstance(node, ast.IfExp | ast.BoolOp):
+            parts = [node.body, node.orelse] if isinstance(node, ast.IfExp) else node.values
+            for part in parts:
+                yield from self.eval(part, scope, pos)
+        elif isinstance(node, ast.Await):
+            yield from self.eval(node.value, scope, pos)
+
+    def lambda_value(self, node: ast.Lambda, scope: Scope) -> Iterator[Value]:
+        for child in scope.children:
+            if child.node is node:
+                yield Value("func", child.qualname)
+
+    # -- names -----------------------------------------------------------------------------
+    def lookup(self, name: str, scope: Scope, pos: Pos | None) -> Values:
+        """Python's LEGB walk; only the using scope is read flow-sensitively at `pos`."""
+        current: Scope | None = scope
+        while current is not None:
+            if current is scope or current.kind != "class":
+                found = self.scope_lookup(name, current, pos if current is scope else None)
+                if found is not None:
+                    return found
+            current = current.parent
+        return EMPTY
+
+    def scope_lookup(self, name: str, scope: Scope, pos: Pos | None) -> Values | None:
+        bindings = scope.bindings.get(name)
+        if bindings:
+            return frozenset(v for b in visible(bindings, pos) for v in self.binding(b, scope))
+        if name in scope.params:
+            return self.param(scope, name)
+        if scope.kind == "module":
+            return self.star_lookup(name, scope)
+        return None
+
+    def star_lookup(self, name: str, module: Scope) -> Values | None:
+        for base, _line in module.star_imports:
+            target = self.resolve_module(base, module)
+            if target in self.index.modules:
+                found = self.module_attr(target, name)
+                if found:
+                    return found
+        return None
+
+    def binding(self, b: Binding, scope: Scope) -> Values:
+        return self.cached(("binding", id(b)), lambda: self._binding(b, scope))
+
+    def _binding(self, b: Binding, scope: Scope) -> Iterable[Value]:
+        if b.kind == "def" and b.scope is not None:
+            return self.decorated(b.scope, 0)
+        if b.kind == "class" and b.scope is not None:
+            return [Value("class", b.scope.qualname)]
+        if b.kind == "import":
+            return self.imported(b, scope)
+        if b.kind == "iter":
+            return self.iterate(self.eval(b.node, scope, b.pos))  # type: ignore[arg-type]
+        if b.kind == "value":
+            return self.eval(b.node, scope, b.pos)  # type: ignore[arg-type]
+        return EMPTY
+
+    def param(self, scope: Scope, name: str) -> Values:
+        return self.cached(("param", id(scope), name), lambda: self._param(scope, name))
+
+    def _param(self, scope: Scope, name: str) -> Iterator[Value]:
+        owner = scope.parent
+        if owner is not None and owner.kind == "class" and scope.params[0] == name:
+            decorators = scope.decorator_names()
+            if "staticmethod" not in decorators:
+                kind = "class" if "classmethod" in decorators else "inst"
+                yield Value(kind, owner.qualname)
+                return
+        if name in scope.annotations and owner is not None:
+            yield from self.annotation(scope.annotations[name], owner)
+        if name in scope.defaults and owner is not None:
+            yield from self.eval(scope.defaults[name], owner, END)
+        yield from self.index.param_values((scope.qualname, name))
+
+    def annotation(self, node: ast.expr, scope: Scope) -> Iterator[Value]:
+        """Classes named by an annotation, through strings, Optional/Union and `X | None`."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                return
+            self.copy_position(node, scope)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            yield from self.annotation(node.left, scope)
+            yield from self.annotation(node.right, scope)
+        elif isinstance(node, ast.Subscript):
+            if _tail_name(node.value) in {"Optional", "Union", "Annotated"}:
+                elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                for elt in elts:
+                    yield from self.annotation(elt, scope)
+        else:
+            for value in self.eval(node, scope, END):
+                if value.kind == "class":
+                    yield Value("inst", value.name)
+
+    @staticmethod
+    def copy_position(node: ast.AST, scope: Scope) -> None:
+        for child in ast.walk(node):
+            child.lineno, child.col_offset = END  # type: ignore[attr-defined]
+
+    # -- imports and modules ---------------------------------------------------------------
+    def resolve_module(self, dotted: str, scope: Scope) -> str:
+        """Absolute module name of `dotted`, relative (`..pkg`) or not."""
+        level = len(dotted) - len(dotted.lstrip("."))
+        if not level:
+            return dotted
+        module = scope.module
+        parts = module.split(".") if self.index.is_package(module) else module.split(".")[:-1]
+        parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
+        rest = dotted[level:]
+        return ".".join([*parts, rest] if rest else parts)
+
+    def imported(self, b: Binding, scope: Scope) -> Iterable[Value]:
+        module = self.resolve_module(b.target, scope)
+        if not b.name:
+            return [Value("module", module)] if self.index.has_module(module) else EMPTY
+        return self.module_attr(module, b.name)
+
+    def module_attr(self, module: str, name: str) -> Values:
+        return self.cached(("modattr", module, name), lambda: self._module_attr(module, name))
+
+    def _module_attr(self, module: str, name: str) -> Iterable[Value]:
+        scope = self.index.modules.get(module)
+        if scope is not None:
+            found = self.scope_lookup(name, scope, END)
+            if found:
+                return found
+        child = f"{module}.{name}"
+        return [Value("module", child)] if self.index.has_module(child) else EMPTY
+
+    # -- attributes and classes ------------------------------------------------------------
+    def attribute(self, value: Value, name: str) -> Values:
+        if value.kind == "module":
+            return self.module_attr(value.name, name)
+        if value.kind in ("class", "inst"):
+            return self.class_attr(value.name, name, value.kind == "inst")
+        if value.kind == "super":
+            return self.class_attr(value.name, name, True, skip_first=True)
+        return EMPTY
+
+    def class_attr(
+        self, cls: str, name: str, on_instance: bool, skip_first: bool = False
+    ) -> Values:
+        key = ("attr", cls, name, on_instance, skip_first)
+        return self.cached(key, lambda: self._class_attr(cls, name, on_instance, skip_first))
+
+    def _class_attr(
+        self, cls: str, name: str, on_instance: bool, skip_first: bool
+    ) -> Iterable[Value]:
+        """First class in the MRO that defines `name`; subclasses only when none does."""
+        mro = self.mro(cls)[1:] if skip_first else self.mro(cls)
+        for klass in mro:
+            found = self.own_attr(klass, name, on_instance)
+            if found:
+                return found
+        if on_instance and not skip_first:
+            return frozenset(
+                v for sub in self.subclasses(cls) for v in self.own_attr(sub, name, True)
+            )
+        return EMPTY
+
+    def own_attr(self, cls: str, name: str, on_instance: bool) -> set[Value]:
+        out: set[Value] = set()
+        for scope in self.index.scopes.get(cls, []):
+            for b in scope.bindings.get(name, []):
+                for value in self.binding(b, scope):
+                    out.add(self.bind_method(value, b, on_instance))
+            if on_instance:
+                for expr, method, pos in scope.inst_attrs.get(name, []):
+                    out |= self.eval(expr, method, pos)
+        return out
+
+    @staticmethod
+    def bind_method(value: Value, b: Binding, on_instance: bool) -> Value:
+        if value.kind != "func" or b.kind != "def" or b.scope is None:
+            return value
+        decorators = b.scope.decorator_names()
+        if "staticmethod" in decorators:
+            return value
+        return value._replace(bound=on_instance or "classmethod" in decorators)
+
+    def class_scope(self, cls: str) -> Scope | None:
+        scopes = [s for s in self.index.scopes.get(cls, []) if s.kind == "class"]
+        return scopes[0] if scopes else None
+
+    def bases(self, cls: str) -> list[str]:
+        scope = self.class_scope(cls)
+        if scope is None or scope.parent is None:
+            return []
+        out: list[str] = []
+        for base in scope.bases:
+            pos = (scope.line, 0)
+            out += [v.name for v in self.eval(base, scope.parent, pos) if v.kind == "class"]
+        return [b for b in dict.fromkeys(out) if b != cls]
+
+    def mro(self, cls: str, seen: frozenset[str] = frozenset()) -> list[str]:
+        if cls not in self.mros:
+            if cls in seen:
+                return [cls]
+            linear = [self.mro(base, seen | {cls}) for base in self.bases(cls)]
+            self.mros[cls] = [cls, *c3_merge([*linear, self.bases(cls)])]
+        return self.mros[cls]
+
+    def subclasses(self, cls: str) -> list[str]:
+        return [
+            qn
+            for qn, scopes in self.index.scopes.items()
+            if qn != cls and scopes[0].kind == "class" and cls in self.mro(qn)
+        ]
+
+    def init_of(self, cls: str) -> list[str]:
+        """The `__init__` that instantiating `cls` runs, if it is defined in the workspace."""
+        funcs = self.class_attr(cls, "__init__", False)
+        return [v.name for v in funcs if v.kind == "func"]
+
+    # -- calls -----------------------------------------------------------------------------
+    def call_result(self, node: ast.Call, scope: Scope, pos: Pos | None) -> Iterator[Value]:
+        if isinstance(node.func, ast.Name) and node.func.id == "super":
+            yield from self.super_value(node, scope, pos)
+            return
+        for value in self.eval(node.func, scope, pos):
+            yield from self.returns(value)
+
+    def super_value(self, node: ast.Call, scope: Scope, pos: Pos | None) -> Iterator[Value]:
+        if node.args:
+            for value in self.eval(node.args[0], scope, pos):
+                if value.kind == "class":
+                    yield Value("super", value.name)
+            return
+        method = scope
+        while method.parent is not None and method.parent.kind != "class":
+            method = method.parent
+        if method.parent is not None:
+            yield Value("super", method.parent.qualname)
+
+    def returns(self, value: Value) -> Values:
+        return self.cached(("returns", value), lambda: self._returns(value))
+
+    def _returns(self, value: Value) -> Iterable[Value]:
+        if value.kind == "class":
+            return [Value("inst", value.name)]
+        if value.kind == "inst":
+            return frozenset(
+                r for f in self.class_attr(value.name, "__call__", True) for r in self.returns(f)
+            )
+        if value.kind != "func":
+            return EMPTY
+        out: set[Value] = set()
+        for scope in self.index.scopes.get(value.name, []):
+            if scope.yields and scope.kind == "function":
+                out.add(Value("gen", scope.qualname))
+                continue
+            for expr in scope.returns:
+                out |= self.eval(expr, scope, END)
+            if "return" in scope.annotations and scope.parent is not None:
+                out |= set(self.annotation(scope.annotations["return"], scope.parent))
+        return out
+
+    def iterate(self, values: Values) -> Iterator[Value]:
+        for value in values:
+            if value.kind == "gen":
+                for scope in self.index.scopes.get(value.name, []):
+                    for y in scope.yields:
+                        yield from self.eval(getattr(y, "value", None), scope, END)
+            elif value.kind == "inst":
+                iterators = self.call_method(value, "__iter__") or {value}
+                for it in iterators:
+                    yield from self.call_method(it, "__next__")
+
+    def call_method(self, value: Value, name: str) -> set[Value]:
+        out: set[Value] = set()
+        for func in self.attribute(value, name):
+            out |= self.returns(func)
+        return out
+
+    def decorated(self, scope: Scope, start: int) -> Values:
+        """What a decorated name holds: the return values of `scope.decorators[start:]`
+        applied innermost first; an unresolved decorator is assumed to return its argument."""
+        return self.cached(("decorated", id(scope), start), lambda: self._decorated(scope, start))
+
+    def _decorated(self, scope: Scope, start: int) -> Values:
+        current: Values = frozenset({Value("func", scope.qualname)})
+        if scope.parent is None:
+            return current
+        for decorator in reversed(scope.decorators[start:]):
+            results: set[Value] = set()
+            for value in self.eval(decorator, scope.parent, (decorator.lineno, 0)):
+                results |= self.returns(value) if value.kind in ("func", "class") else set()
+            current = frozenset(results) or current
+        return current
+
+    def targets(self, values: Values) -> Iterator[str]:
+        """The functions that calling one of `values` runs."""
+        for value in values:
+            if value.kind == "func":
+                yield value.name
+            elif value.kind == "class":
+                yield from self.init_of(value.name)
+            elif value.kind == "inst":
+                funcs = self.class_attr(value.name, "__call__", True)
+                yield from (f.name for f in funcs if f.kind == "func")
+
+    # -- per-file passes -------------------------------------------------------------------
+    def site_targets(self, site: Site, scope: Scope) -> list[str]:
+        pos = (site.node.lineno, site.node.col_offset)
+        if site.kind == "call":
+            return list(self.targets(self.eval(site.node.func, scope, pos)))  # type: ignore[attr-defined]
+        values = self.eval(site.node, scope, pos)
+        if site.kind == "raise":
+            return [t for v in values if v.kind == "class" for t in self.init_of(v.name)]
+        if site.kind == "iter":
+            return [
+                f.name
+                for v in values
+                if v.kind == "inst"
+                for name in ("__iter__", "__next__")
+                for f in self.attribute(v, name)
+                if f.kind == "func"
+            ]
+        return list(self.targets(values))
+
+    def file_flow(self, path: str) -> dict[ParamKey, Values]:
+        """Values each call site of `path` passes to the parameters of its targets."""
+        flow: dict[ParamKey, set[Value]] = {}
+        module = self.index.module_scope(path)
+        if module is None or module.path != path:
+            return {}
+        for scope in module.walk():
+            for site in scope.sites:
+                for key, values in self.site_flow(site, scope):
+                    flow.setdefault(key, set()).update(values)
+        return {key: frozenset(values) for key, values in flow.items() if values}
+
+    def site_flow(self, site: Site, scope: Scope) -> Iterator[tuple[ParamKey, Values]]:
+        pos = (site.node.lineno, site.node.col_offset)
+        if site.kind == "decorator" and site.decorated is not None:
+            for value in self.eval(site.node, scope, pos):
+                yield from self.bind_args(value, [self.decorated_before(site)], {})
+        elif site.kind == "call":
+            call: ast.Call = site.node  # type: ignore[assignment]
+            positional = [
+                self.eval(a, scope, pos) for a in call.args if not isinstance(a, ast.Starred)
+            ]
+            keywords = {k.arg: self.eval(k.value, scope, pos) for k in call.keywords if k.arg}
+            for value in self.eval(call.func, scope, pos):
+                yield from self.bind_args(value, positional, keywords)
+
+    def decorated_before(self, site: Site) -> Values:
+        """The value a decorator receives: the function with the decorators below it applied."""
+        scope = site.decorated
+        assert scope is not None
+        index = next(i for i, d in enumerate(scope.decorators) if d is site.node)
+        return self.decorated(scope, index + 1)
+
+    def bind_args(
+        self, value: Value, positional: list[Values], keywords: dict[str | None, Values]
+    ) -> Iterator[tuple[ParamKey, Values]]:
+        offset = 1 if value.bound else 0
+        if value.kind == "class":
+            value, offset = Value("func", next(iter(self.init_of(value.name)), "")), 1
+        if value.kind != "func" or not value.name:
+            return
+        for scope in self.index.scopes.get(value.name, []):
+            params = scope.params[offset:]
+            for name, values in zip(params, positional, strict=False):
+                yield (scope.qualname, name), values
+            for name, values in keywords.items():
+                if name in scope.params:
+                    yield (scope.qualname, name), values
+
+
+def visible(bindings: list[Binding], pos: Pos | None) -> list[Binding]:
+    """Bindings that can reach `pos`: the last unconditional one before it and any later
+    conditional ones; all of them when `pos` is unknown or nothing precedes it."""
+    if pos is None:
+        return bindings
+    before = [b for b in bindings if b.pos <= pos]
+    if not before:
+        return bindings
+    start = max((i for i, b in enumerate(before) if not b.conditional), default=0)
+    return before[start:]
+
+
+def c3_merge(sequences: list[list[str]]) -> list[str]:
+    """C3 linearisation; on an inconsistent hierarchy falls back to first-seen order."""
+    seqs = [list(s) for s in sequences if s]
+    out: list[str] = []
+    while seqs:
+        head = next((s[0] for s in seqs if not any(s[0] in t[1:] for t in seqs)), None)
+        if head is None:
+            rest = [c for s in seqs for c in s]
+            return out + [c for c in dict.fromkeys(rest) if c not in out]
+        out.append(head)
+        seqs = [[c for c in s if c != head] for s in seqs]
+        seqs = [s for s in seqs if s]
+    return out
+
+
+def _tail_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def resolve_file(index: ModuleIndex, path: str) -> list[Edge]:
+    """All edges whose source lies in `path`, read against the rest of the index."""
+    module = index.module_scope(path)
+    if module is None or module.path != path:
+        return []
+    evaluator = Evaluator(index)
+    edges: set[Edge] = set()
+    for scope in module.walk():
+        edges.update(_scope_edges(evaluator, scope))
+    return sorted(edges, key=lambda e: (e.line, e.src, e.kind, e.dst))
+
+
+def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
+    for site in scope.sites:
+        for target in evaluator.site_targets(site, scope):
+            yield Edge(scope.qualname, target, "call", scope.path, site.line)
+            if site.kind == "decorator" and site.decorated is not None:
+                yield Edge(site.decorated.qualname, target, "decorate", scope.path, site.line)
+    if scope.kind == "class":
+        for base in evaluator.bases(scope.qualname):
+            yield Edge(scope.qualname, base, "inherit", scope.path, scope.line)
+    for b in scope.imports:
+        for target in _import_targets(evaluator, b, scope):
+            yield Edge(scope.qualname, target, "import", scope.path, b.node.lineno)  # type: ignore[union-attr]
+
+
+def _import_targets(evaluator: Evaluator, b: Binding, scope: Scope) -> Iterator[str]:
+    module = evaluator.resolve_module(b.target, scope)
+    values = evaluator.imported(b, scope) if b.name else EMPTY
+    named = [v.name for v in values if v.kind in ("func", "class", "module")]
+    if named:
+        yield from named
+    elif evaluator.index.has_module(module):
+        yield module
+
+
+def build_edges(root: Path, paths: list[str]) -> list[Edge]:
+    """Edges of every file in `paths`, resolved together so imports cross files."""
+    index = ModuleIndex(root, paths)
+    return [edge for path in index.paths() for edge in resolve_file(index, path)]

@@ -1,0 +1,147 @@
+"""Search over the store: vector, full-text, or both fused by reciprocal rank (RRF).
+
+Exact symbol matches for identifiers in the query are looked up first and lead the fused
+list: someone who types `parse_header` wants that function before anything similar to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from codekith.embedding import Embedder
+from codekith.store import Store, quote
+from codekith.template import code_of, search_text
+
+RRF_K = 60
+MODES = ("hybrid", "vector", "text")
+KINDS = ("module", "class", "function", "method", "section")
+SNIPPET_LINES = 12
+_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
+
+
+@dataclass
+class Filters:
+    path_prefix: str = ""
+    language: str = ""
+    kind: str = ""
+
+    def where(self) -> str:
+        """A SQL filter; the path prefix matches whole path components (`src/a` never
+        matches `src/ab.py`)."""
+        clauses = ["deleted = false"]
+        prefix = self.path_prefix.strip().strip("/")
+        if prefix and prefix != ".":
+            clauses.append(f"(path = {quote(prefix)} OR starts_with(path, {quote(prefix + '/')}))")
+        if self.language:
+            clauses.append(f"language = {quote(self.language)}")
+        if self.kind:
+            clauses.append(f"kind = {quote(self.kind)}")
+        return " AND ".join(clauses)
+
+
+@dataclass
+class Hit:
+    id: str
+    path: str
+    qualname: str
+    symbol: str
+    kind: str
+    language: str
+    start_line: int
+    end_line: int
+    score: float
+    snippet: str
+    extra: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("extra")
+        data["score"] = round(self.score, 6)
+        return data
+
+
+def hit_from_row(row: dict[str, Any], score: float) -> Hit:
+    snippet = "\n".join(code_of(row["document"]).split("\n")[:SNIPPET_LINES])
+    return Hit(
+        row["id"],
+        row["path"],
+        row["qualname"],
+        row["symbol"],
+        row["kind"],
+        row["language"],
+        row["start_line"],
+        row["end_line"],
+        score,
+        snippet,
+        extra=row,
+    )
+
+
+def query_identifiers(query: str) -> list[str]:
+    """Words of the query that look like code names: snake_case, camelCase or dotted."""
+    found = []
+    for word in _IDENTIFIER.findall(query):
+        if "_" in word or "." in word or re.search(r"[a-z][A-Z]", word) or word.isupper():
+            found.append(word)
+    return found
+
+
+class Searcher:
+    def __init__(self, store: Store, embedder_factory: Callable[[], Embedder]):
+        self.store = store
+        self._embedder_factory = embedder_factory
+        self._embedder: Embedder | None = None
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = self._embedder_factory()
+        return self._embedder
+
+    def search(
+        self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
+    ) -> list[Hit]:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        where = (filters or Filters()).where()
+        depth = max(k * 3, 30)
+        rankings: list[list[dict[str, Any]]] = []
+        if mode in ("hybrid", "vector"):
+            rankings.append(
+                self.store.vector_search(self.embedder.embed_query(query), depth, where)
+            )
+        if mode in ("hybrid", "text"):
+            rankings.append(self.store.text_search(search_text(query), depth, where))
+        if mode == "hybrid":
+            rankings.insert(0, self.symbol_matches(query, where))
+        return fuse(rankings, k)
+
+    def symbol_matches(self, query: str, where: str) -> list[dict[str, Any]]:
+        """Chunks whose symbol or qualname is an identifier written in the query."""
+        names = query_identifiers(query)
+        if not names:
+            return []
+        clauses = []
+        for name in names[:8]:
+            last = name.rsplit(".", 1)[-1]
+            clauses.append(
+                f"symbol = {quote(last)}"
+                if "." not in name
+                else f"(qualname = {quote(name)} OR ends_with(qualname, {quote('.' + name)}))"
+            )
+        return self.store.rows(f"({where}) AND ({' OR '.join(clauses)})", limit=20)
+
+
+def fuse(rankings: list[list[dict[str, Any]]], k: int) -> list[Hit]:
+    """Reciprocal rank fusion; a single ranking keeps its order and gets RRF scores too."""
+    scores: dict[str, float] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for ranking in rankings:
+        for rank, row in enumerate(ranking):
+            scores[row["id"]] = scores.get(row["id"], 0.0) + 1.0 / (RRF_K + rank + 1)
+            rows.setdefault(row["id"], row)
+    best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]
+    return [hit_from_row(rows[i], scores[i]) for i in best]

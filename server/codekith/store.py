@@ -1,0 +1,464 @@
+"""The index on disk: LanceDB tables `chunks`, `files`, `vectors` and `meta`.
+
+The only module that imports lancedb. Writes follow FIELD-NOTES: one `merge_insert` keyed by
+`id` per batch of whole files, where chunks that vanished from a file are written as
+tombstones (`deleted = true`) in the same commit, so a reader never sees a file half-updated
+and no write scans the whole table. Tombstones are purged and fragments compacted by
+`maintain()`, which the indexer calls at the end of a run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+from lancedb.index import FTS, BTree, IvfSq
+
+SCHEMA_VERSION = "1"
+ANN_MIN_ROWS = 50_000
+WRITE_BATCH_ROWS = 8_000
+OPTIMIZE_EVERY_VERSIONS = 40
+CLEANUP_AFTER = timedelta(minutes=10)
+
+CHUNK_COLUMNS = (
+    "id",
+    "path",
+    "language",
+    "kind",
+    "symbol",
+    "qualname",
+    "parent",
+    "signature",
+    "docstring",
+    "imports",
+    "bases",
+    "decorators",
+    "start_line",
+    "end_line",
+    "content_hash",
+    "file_hash",
+    "document",
+    "search_text",
+)
+RESULT_COLUMNS = [c for c in CHUNK_COLUMNS if c not in ("search_text",)]
+
+
+class IndexMismatchError(RuntimeError):
+    """The stored vectors come from another model, dimension, template or schema."""
+
+
+class IndexLockedError(RuntimeError):
+    pass
+
+
+def chunk_schema(dim: int) -> pa.Schema:
+    strings = pa.list_(pa.string())
+    return pa.schema(
+        [
+            ("id", pa.string()),
+            ("path", pa.string()),
+            ("language", pa.string()),
+            ("kind", pa.string()),
+            ("symbol", pa.string()),
+            ("qualname", pa.string()),
+            ("parent", pa.string()),
+            ("signature", pa.string()),
+            ("docstring", pa.string()),
+            ("imports", strings),
+            ("bases", strings),
+            ("decorators", strings),
+            ("start_line", pa.int32()),
+            ("end_line", pa.int32()),
+            ("content_hash", pa.string()),
+            ("file_hash", pa.string()),
+            ("document", pa.string()),
+            ("search_text", pa.string()),
+            ("vector", pa.list_(pa.float32(), dim)),
+            ("deleted", pa.bool_()),
+        ]
+    )
+
+
+FILE_SCHEMA = pa.schema(
+    [
+        ("path", pa.string()),
+        ("file_hash", pa.string()),
+        ("mtime_ns", pa.int64()),
+        ("size", pa.int64()),
+        ("language", pa.string()),
+        ("status", pa.string()),
+        ("reason", pa.string()),
+        ("chunks", pa.int32()),
+        ("error", pa.string()),
+    ]
+)
+META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+
+
+def vector_schema(dim: int) -> pa.Schema:
+    return pa.schema([("content_hash", pa.string()), ("vector", pa.list_(pa.float32(), dim))])
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    path: str
+    file_hash: str
+    mtime_ns: int
+    size: int
+    language: str
+    status: str  # indexed | skipped
+    reason: str = ""
+    chunks: int = 0
+    error: str = ""
+
+
+@dataclass
+class FileUpdate:
+    """A file's new state: its record plus all its chunk rows (vectors included)."""
+
+    record: FileRecord
+    rows: list[dict[str, Any]]
+
+
+def quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def in_list(column: str, values: Iterable[str]) -> str:
+    return f"{column} IN ({', '.join(quote(v) for v in values)})"
+
+
+def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class Store:
+    def __init__(self, location: str, read_consistency: bool = True):
+        self.location = location
+        if "://" not in location:
+            Path(location).mkdir(parents=True, exist_ok=True)
+            ignore = Path(location) / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("*\n")
+        interval = timedelta(0) if read_consistency else None
+        self.db = lancedb.connect(location, read_consistency_interval=interval)
+        self._tables: dict[str, Any] = {}
+
+    # -- tables ---------------------------------------------------------------------------
+
+    def _names(self) -> set[str]:
+        return set(self.db.list_tables().tables)
+
+    def _table(self, name: str) -> Any:
+        if name not in self._tables:
+            self._tables[name] = self.db.open_table(name)
+        return self._tables[name]
+
+    def has_index(self) -> bool:
+        return {"chunks", "files", "meta"} <= self._names()
+
+    def meta(self) -> dict[str, str]:
+        if "meta" not in self._names():
+            return {}
+        rows = self._table("meta").to_arrow().to_pylist()
+        return {r["key"]: r["value"] for r in rows}
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        data = pa.Table.from_pylist(
+            [{"key": k, "value": v} for k, v in values.items()], schema=META_SCHEMA
+        )
+        (
+            self._table("meta")
+            .merge_insert("key")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(data)
+        )
+
+    def check_compatible(self, model_id: str, dim: int, template: str) -> None:
+        """Raise IndexMismatchError when stored vectors would mix with new ones."""
+        meta = self.meta()
+        if not meta:
+            return
+        expected = {
+            "model": model_id,
+            "dim": str(dim),
+            "template": template,
+            "schema": SCHEMA_VERSION,
+        }
+        wrong = [
+            f"{k} {meta.get(k)!r} (now {v!r})" for k, v in expected.items() if meta.get(k) != v
+        ]
+        if wrong:
+            raise IndexMismatchError(
+                "the index was built with "
+                + ", ".join(wrong)
+                + "; run `codekith index --full` to rebuild it"
+            )
+
+    def create(self, model_id: str, dim: int, template: str) -> None:
+        """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
+        for name in ("chunks", "files", "meta", "vectors"):
+            with contextlib.suppress(Exception):
+                self.db.drop_table(name)
+        self._tables.clear()
+        chunks = self.db.create_table("chunks", schema=chunk_schema(dim))
+        for column in ("id", "path", "content_hash"):
+            chunks.create_index(column, config=BTree())
+        chunks.create_index("search_text", config=FTS())
+        files = self.db.create_table("files", schema=FILE_SCHEMA)
+        files.create_index("path", config=BTree())
+        vectors = self.db.create_table("vectors", schema=vector_schema(dim))
+        vectors.create_index("content_hash", config=BTree())
+        self.db.create_table("meta", schema=META_SCHEMA)
+        self.set_meta(
+            {
+                "model": model_id,
+                "dim": str(dim),
+                "template": template,
+                "schema": SCHEMA_VERSION,
+                "created": str(int(time.time())),
+            }
+        )
+
+    # -- reads used by indexing -----------------------------------------------------------
+
+    def catalog(self) -> dict[str, FileRecord]:
+        rows = self._table("files").to_arrow().to_pylist()
+        return {r["path"]: FileRecord(**r) for r in rows}
+
+    def live_paths(self) -> set[str]:
+        """Paths that still have live chunks (finds ghosts left by an interrupted run)."""
+        table = self._table("chunks").search().where("deleted = false").select(["path"])
+        return set(table.limit(None).to_arrow().column("path").to_pylist())
+
+    def live_ids(self, paths: Sequence[str]) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {p: set() for p in paths}
+        for batch in _batches(list(paths), 500):
+            query = (
+                self._table("chunks")
+                .search()
+                .where(f"deleted = false AND {in_list('path', batch)}")
+                .select(["id", "path"])
+                .limit(None)
+            )
+            for row in query.to_arrow().to_pylist():
+                found[row["path"]].add(row["id"])
+        return found
+
+    def cached_vectors(self, content_hashes: Iterable[str]) -> dict[str, np.ndarray]:
+        wanted = sorted(set(content_hashes))
+        found: dict[str, np.ndarray] = {}
+        for batch in _batches(wanted, 2000):
+            query = (
+                self._table("vectors")
+                .search()
+                .where(in_list("content_hash", batch))
+                .select(["content_hash", "vector"])
+                .limit(None)
+            )
+            arrow = query.to_arrow()
+            if arrow.num_rows:
+                matrix = np.stack(arrow.column("vector").to_numpy(zero_copy_only=False))
+                found.update(zip(arrow.column("content_hash").to_pylist(), matrix, strict=True))
+        return found
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def write_files(self, updates: Sequence[FileUpdate], vectors: dict[str, np.ndarray]) -> None:
+        """Vectors first, then chunks (with tombstones), then the catalog: a crash in between
+        leaves a catalog entry that is older than the chunks, so the next run redoes it."""
+        if vectors:
+            self._add_vectors(vectors)
+        previous = self.live_ids([u.record.path for u in updates])
+        rows: list[dict[str, Any]] = []
+        for update in updates:
+            new_ids = {row["id"] for row in update.rows}
+            rows.extend(update.rows)
+            rows.extend(
+                self._tombstone(i, update.record.path)
+                for i in previous[update.record.path] - new_ids
+            )
+        self._merge_chunks(rows)
+        self._merge_records([u.record for u in updates])
+
+    def remove_files(self, paths: Sequence[str], forget: bool) -> None:
+        """Tombstone every chunk of these files; `forget` also drops their catalog entry."""
+        if not paths:
+            return
+        previous = self.live_ids(paths)
+        self._merge_chunks([self._tombstone(i, p) for p, ids in previous.items() for i in ids])
+        if not forget:
+            return
+        for batch in _batches(list(paths), 500):
+            self._table("files").delete(in_list("path", batch))
+
+    def record_files(self, records: Sequence[FileRecord]) -> None:
+        self._merge_records(records)
+
+    def _tombstone(self, chunk_id: str, path: str) -> dict[str, Any]:
+        dim = self._table("chunks").schema.field("vector").type.list_size
+        row: dict[str, Any] = dict.fromkeys(CHUNK_COLUMNS, "")
+        row.update(
+            id=chunk_id,
+            path=path,
+            imports=[],
+            bases=[],
+            decorators=[],
+            start_line=0,
+            end_line=0,
+            vector=np.zeros(dim, dtype=np.float32),
+            deleted=True,
+        )
+        return row
+
+    def _merge_chunks(self, rows: list[dict[str, Any]]) -> None:
+        table = self._table("chunks")
+        for batch in _batches(rows, WRITE_BATCH_ROWS):
+            data = pa.Table.from_pylist(list(batch), schema=table.schema)
+            (
+                table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(data)
+            )
+
+    def _merge_records(self, records: Sequence[FileRecord]) -> None:
+        if not records:
+            return
+        data = pa.Table.from_pylist([r.__dict__ for r in records], schema=FILE_SCHEMA)
+        (
+            self._table("files")
+            .merge_insert("path")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(data)
+        )
+
+    def _add_vectors(self, vectors: dict[str, np.ndarray]) -> None:
+        table = self._table("vectors")
+        items = list(vectors.items())
+        for batch in _batches(items, WRITE_BATCH_ROWS):
+            data = pa.Table.from_pylist(
+                [{"content_hash": h, "vector": v} for h, v in batch], schema=table.schema
+            )
+            table.merge_insert("content_hash").when_not_matched_insert_all().execute(data)
+
+    # -- queries --------------------------------------------------------------------------
+
+    def count(self, where: str = "deleted = false") -> int:
+        return int(self._table("chunks").count_rows(where))
+
+    def rows(
+        self, where: str, limit: int | None = None, columns: Sequence[str] = RESULT_COLUMNS
+    ) -> list[dict[str, Any]]:
+        query = (
+            self._table("chunks")
+            .search()
+            .where(f"deleted = false AND ({where})")
+            .select(list(columns))
+            .limit(limit)
+        )
+        return query.to_arrow().to_pylist()
+
+    def vector_search(self, vector: np.ndarray, k: int, where: str) -> list[dict[str, Any]]:
+        table = self._table("chunks")
+        query = (
+            table.search(vector, vector_column_name="vector")
+            .distance_type("cosine")
+            .where(where, prefilter=True)
+            .select([*RESULT_COLUMNS, "_distance"])
+            .limit(k)
+        )
+        if self._has_ann():
+            if where != "deleted = false" and table.count_rows(where) < 20_000:
+                query = query.bypass_vector_index()
+            else:
+                query = query.nprobes(20).refine_factor(5)
+        return query.to_arrow().to_pylist()
+
+    def text_search(self, text: str, k: int, where: str) -> list[dict[str, Any]]:
+        if not text.strip():
+            return []
+        query = (
+            self._table("chunks")
+            .search(text, query_type="fts", fts_columns="search_text")
+            .where(where, prefilter=True)
+            .select([*RESULT_COLUMNS, "_score"])
+            .limit(k)
+        )
+        return query.to_arrow().to_pylist()
+
+    def _has_ann(self) -> bool:
+        return any(i.columns == ["vector"] for i in self._table("chunks").list_indices())
+
+    # -- maintenance ----------------------------------------------------------------------
+
+    def maintain(self, force: bool = False) -> dict[str, Any]:
+        """Purge tombstones, compact, refresh indexes; build the ANN index when it pays.
+
+        Runs when forced, when enough versions piled up since the last run, or when many
+        rows are not yet in the full-text index; otherwise costs one metadata read.
+        """
+        chunks = self._table("chunks")
+        meta = self.meta()
+        since = chunks.version - int(meta.get("optimized_version", "0"))
+        stats = chunks.index_stats("search_text_idx")
+        unindexed = stats.num_unindexed_rows if stats else 0
+        live = self.count()
+        report: dict[str, Any] = {"optimized": False, "ann_built": False}
+        if force or since >= OPTIMIZE_EVERY_VERSIONS or unindexed > max(1000, live // 20):
+            started = time.perf_counter()
+            chunks.delete("deleted = true")
+            for name in ("chunks", "files", "vectors", "meta"):
+                self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
+            _remove_stale_temp_files(Path(self.location))
+            report.update(optimized=True, optimize_s=round(time.perf_counter() - started, 3))
+        if live >= ANN_MIN_ROWS and not self._has_ann():
+            started = time.perf_counter()
+            chunks.create_index("vector", config=IvfSq(distance_type="cosine"))
+            report.update(ann_built=True, ann_s=round(time.perf_counter() - started, 3))
+        if report["optimized"] or report["ann_built"]:
+            self.set_meta({"optimized_version": str(chunks.version)})
+        return report
+
+    @contextlib.contextmanager
+    def write_lock(self) -> Iterator[None]:
+        """One writer per index: a second `codekith index` or server fails fast, clearly."""
+        if "://" in self.location:
+            yield
+            return
+        path = Path(self.location) / "write.lock"
+        with path.open("w") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise IndexLockedError(
+                    f"another codekith process is writing the index at {self.location}"
+                ) from None
+            handle.write(str(os.getpid()))
+            handle.flush()
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _remove_stale_temp_files(location: Path, older_than_s: float = 3600) -> None:
+    """kill -9 during a write leaves `data/.tmp*` files that LanceDB never removes."""
+    cutoff = time.time() - older_than_s
+    for temp in location.glob("*.lance/data/.tmp*"):
+        with contextlib.suppress(OSError):
+            if temp.stat().st_mtime < cutoff:
+                temp.unlink()

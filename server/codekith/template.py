@@ -1,0 +1,54 @@
+"""The text that is embedded for a chunk, and the text the full-text index sees.
+
+Changing `TEMPLATE_VERSION` invalidates every stored vector: the store notices the mismatch
+and rebuilds. Line numbers are never part of either text, so moving code re-embeds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codekith.chunking import Chunk
+
+TEMPLATE_VERSION = "1"
+HEADER_END = "\n# ---\n"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def document(chunk: Chunk) -> str:
+    """Header (path, kind, qualname, signature, docstring if not in the code, imports) + code."""
+    header = [f"# {chunk.path}", f"# {chunk.kind} {chunk.qualname}"]
+    if chunk.signature and chunk.signature not in chunk.code:
+        header.append(f"# {chunk.signature}")
+    if chunk.docstring and chunk.docstring[:40] not in chunk.code:
+        header.append(f"# {chunk.docstring.strip().splitlines()[0][:200]}")
+    if chunk.imports:
+        header.append(f"# imports: {', '.join(chunk.imports[:12])}")
+    return "\n".join(header) + HEADER_END + chunk.code
+
+
+def code_of(doc: str) -> str:
+    """The code part of a document made by `document`."""
+    return doc.split(HEADER_END, 1)[-1]
+
+
+def split_identifier(word: str) -> list[str]:
+    """`getUserById` -> get, user, by, id; `HTTPServer_v2` -> http, server, v, 2."""
+    return [p.lower() for part in word.split("_") for p in _CAMEL_PARTS.findall(part)]
+
+
+def search_text(text: str) -> str:
+    """Words for the full-text index: each identifier whole and split into its parts."""
+    words: list[str] = []
+    for identifier in _IDENTIFIER.findall(text):
+        parts = split_identifier(identifier)
+        lowered = identifier.lower().strip("_")
+        if len(parts) > 1 and lowered:
+            words.append(lowered)
+        words.extend(parts)
+    return " ".join(words)
+
+
+def chunk_search_text(chunk: Chunk) -> str:
+    return search_text(f"{chunk.path} {chunk.qualname} {chunk.docstring} {chunk.code}")
