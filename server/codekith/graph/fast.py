@@ -23,7 +23,8 @@ ParamKey = tuple[str, str]
 
 
 class Value(NamedTuple):
-    """An abstract value: kind is func | class | inst | module | gen | super."""
+    """An abstract value: kind is func | class | inst | module | gen | super | const
+    (`name` is the literal's repr) | list | dict (`name` is a `ModuleIndex.containers` token)."""
 
     kind: str
     name: str
@@ -32,6 +33,7 @@ class Value(NamedTuple):
 
 Values = frozenset[Value]
 EMPTY: Values = frozenset()
+Entry = tuple[str | None, ast.expr, Scope, Pos]
 
 
 class ModuleIndex:
@@ -47,6 +49,7 @@ class ModuleIndex:
         self.scopes: dict[str, list[Scope]] = {}
         self.flow: dict[str, dict[ParamKey, Values]] = {}
         self.broken: set[str] = set()
+        self.containers: dict[str, tuple[ast.expr, Scope]] = {}
         for path in paths:
             self._load(path, None)
         self.refresh_flow()
@@ -107,8 +110,15 @@ class ModuleIndex:
         for scope in module.walk():
             self.scopes.setdefault(scope.qualname, []).append(scope)
 
+    def container(self, node: ast.expr, scope: Scope) -> str:
+        token = f"{scope.path}:{id(node)}"
+        self.containers[token] = (node, scope)
+        return token
+
     def _drop(self, path: str) -> None:
         self.flow.pop(path, None)
+        for token in [t for t, (_, scope) in self.containers.items() if scope.path == path]:
+            del self.containers[token]
         self.broken.discard(path)
         module = self.modules.get(module_name(path))
         if module is None or module.path != path:
@@ -130,6 +140,7 @@ class Evaluator:
         self.memo: dict[tuple, Values] = {}
         self.active: set[tuple] = set()
         self.mros: dict[str, list[str]] = {}
+        self.store_memo: dict[str, dict[str, list[Entry]]] = {}
 
     # -- memoised, cycle-safe evaluation -------------------------------------------------
     def cached(self, key: tuple, compute) -> Values:  # type: ignore[no-untyped-def]
@@ -168,6 +179,61 @@ class Evaluator:
                 yield from self.eval(part, scope, pos)
         elif isinstance(node, ast.Await):
             yield from self.eval(node.value, scope, pos)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, int | str | None):
+            yield Value("const", repr(node.value))
+        elif isinstance(node, ast.List | ast.Tuple | ast.Dict):
+            kind = "dict" if isinstance(node, ast.Dict) else "list"
+            yield Value(kind, self.index.container(node, scope))
+        elif isinstance(node, ast.Subscript):
+            yield from self.subscript(node, scope, pos or (node.lineno, node.col_offset))
+
+    # -- containers ------------------------------------------------------------------------
+    def subscript(self, node: ast.Subscript, scope: Scope, pos: Pos) -> Iterator[Value]:
+        """`x[k]` on a list or dict literal: the entries stored under `k` (all if unknown)."""
+        keys: set[str] | None = None
+        if not isinstance(node.slice, ast.Slice):
+            consts = {v.name for v in self.eval(node.slice, scope, pos) if v.kind == "const"}
+            keys = consts or None
+        for value in self.eval(node.value, scope, pos):
+            if value.kind in ("list", "dict"):
+                yield from self.items(value, keys, scope, pos)
+
+    def items(self, container: Value, keys: set[str] | None, scope: Scope, pos: Pos) -> Values:
+        entries = [e for e in self.entries(container) if keys is None or e[0] in (None, *keys)]
+        if keys is not None and len(keys) == 1:
+            entries = latest(entries, scope, pos)
+        return frozenset(v for _, expr, owner, at in entries for v in self.eval(expr, owner, at))
+
+    def entries(self, container: Value) -> list[Entry]:
+        """(key repr or None, value expression, scope, position) of a literal and its stores."""
+        node, scope = self.index.containers[container.name]
+        at = (node.lineno, node.col_offset)
+        out: list[Entry] = []
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if key is not None:
+                    out.append((self.const_key(key, scope), value, scope, at))
+        elif isinstance(node, ast.List | ast.Tuple) and not _has_starred(node.elts):
+            out += [(repr(i), e, scope, at) for i, e in enumerate(node.elts)]
+        return out + self.stores(scope.module_scope()).get(container.name, [])
+
+    def stores(self, module: Scope) -> dict[str, list[Entry]]:
+        """Entries added by `c[k] = v` / `c.update(...)` in `module`, by container token."""
+        if module.path not in self.store_memo:
+            table: dict[str, list[Entry]] = {}
+            self.store_memo[module.path] = table
+            for scope in module.walk():
+                for store in scope.stores:
+                    key = self.const_key(store.key, scope) if store.key is not None else None
+                    for value in self.eval(store.container, scope, store.pos):
+                        if value.kind in ("list", "dict"):
+                            entry = (key, store.value, scope, store.pos)
+                            table.setdefault(value.name, []).append(entry)
+        return self.store_memo[module.path]
+
+    def const_key(self, node: ast.expr, scope: Scope) -> str | None:
+        consts = [v.name for v in self.eval(node, scope, END) if v.kind == "const"]
+        return consts[0] if len(consts) == 1 else None
 
     def lambda_value(self, node: ast.Lambda, scope: Scope) -> Iterator[Value]:
         for child in scope.children:
@@ -313,16 +379,20 @@ class Evaluator:
     def _class_attr(
         self, cls: str, name: str, on_instance: bool, skip_first: bool
     ) -> Iterable[Value]:
-        """First class in the MRO that defines `name`; subclasses only when none does."""
+        """Instance attributes set by any class in the MRO, else the first class attribute
+        found along the MRO; subclasses are searched only when nothing is found."""
         mro = self.mro(cls)[1:] if skip_first else self.mro(cls)
+        if on_instance:
+            found = {v for klass in mro for v in self.inst_attr(klass, name)}
+            if found:
+                return found
         for klass in mro:
             found = self.own_attr(klass, name, on_instance)
             if found:
                 return found
         if on_instance and not skip_first:
-            return frozenset(
-                v for sub in self.subclasses(cls) for v in self.own_attr(sub, name, True)
-            )
+            subs = self.subclasses(cls)
+            return {v for s in subs for v in self.own_attr(s, name, True) | self.inst_attr(s, name)}
         return EMPTY
 
     def own_attr(self, cls: str, name: str, on_instance: bool) -> set[Value]:
@@ -331,9 +401,13 @@ class Evaluator:
             for b in scope.bindings.get(name, []):
                 for value in self.binding(b, scope):
                     out.add(self.bind_method(value, b, on_instance))
-            if on_instance:
-                for expr, method, pos in scope.inst_attrs.get(name, []):
-                    out |= self.eval(expr, method, pos)
+        return out
+
+    def inst_attr(self, cls: str, name: str) -> set[Value]:
+        out: set[Value] = set()
+        for scope in self.index.scopes.get(cls, []):
+            for expr, method, pos in scope.inst_attrs.get(name, []):
+                out |= self.eval(expr, method, pos)
         return out
 
     @staticmethod
@@ -428,6 +502,9 @@ class Evaluator:
                 for scope in self.index.scopes.get(value.name, []):
                     for y in scope.yields:
                         yield from self.eval(getattr(y, "value", None), scope, END)
+            elif value.kind in ("list", "dict"):
+                owner = self.index.containers[value.name][1]
+                yield from self.items(value, None, owner, END)
             elif value.kind == "inst":
                 iterators = self.call_method(value, "__iter__") or {value}
                 for it in iterators:
@@ -547,6 +624,15 @@ def visible(bindings: list[Binding], pos: Pos | None) -> list[Binding]:
     return before[start:]
 
 
+def latest(entries: list[Entry], scope: Scope, pos: Pos) -> list[Entry]:
+    """A keyed read sees the last entry its own scope wrote before it, plus other scopes'."""
+    mine = [e for e in entries if e[2] is scope and e[3] <= pos and e[0] is not None]
+    if not mine:
+        return entries
+    last = max(mine, key=lambda e: e[3])
+    return [e for e in entries if e is last or e[2] is not scope or e[0] is None]
+
+
 def c3_merge(sequences: list[list[str]]) -> list[str]:
     """C3 linearisation; on an inconsistent hierarchy falls back to first-seen order."""
     seqs = [list(s) for s in sequences if s]
@@ -560,6 +646,10 @@ def c3_merge(sequences: list[list[str]]) -> list[str]:
         seqs = [[c for c in s if c != head] for s in seqs]
         seqs = [s for s in seqs if s]
     return out
+
+
+def _has_starred(elts: list[ast.expr]) -> bool:
+    return any(isinstance(e, ast.Starred) for e in elts)
 
 
 def _tail_name(node: ast.expr) -> str:

@@ -43,6 +43,16 @@ class Site:
 
 
 @dataclass
+class Store:
+    """`container[key] = value` (key None: slice or unknown index), or `container.update({...})`."""
+
+    container: ast.expr
+    key: ast.expr | None
+    value: ast.expr
+    pos: Pos
+
+
+@dataclass
 class Scope:
     qualname: str
     kind: str  # module | class | function | lambda
@@ -64,6 +74,7 @@ class Scope:
     imports: list[Binding] = field(default_factory=list)
     global_names: set[str] = field(default_factory=set)
     children: list[Scope] = field(default_factory=list)
+    stores: list[Store] = field(default_factory=list)
     lambdas: int = 0
 
     @property
@@ -96,6 +107,25 @@ def _tail(expr: ast.expr) -> str:
     if isinstance(expr, ast.Attribute):
         return expr.attr
     return expr.id if isinstance(expr, ast.Name) else ""
+
+
+def _unpack(target: ast.Tuple | ast.List, value: ast.expr | None) -> list[ast.expr] | None:
+    """Values for each element of a tuple target from a tuple literal; a starred target
+    element receives a list literal of the values it swallows."""
+    if not isinstance(value, ast.Tuple | ast.List):
+        return None
+    elts = value.elts
+    stars = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+    if any(isinstance(e, ast.Starred) for e in elts) or len(stars) > 1:
+        return None
+    if not stars:
+        return list(elts) if len(elts) == len(target.elts) else None
+    star, after = stars[0], len(target.elts) - stars[0] - 1
+    if len(elts) < star + after:
+        return None
+    middle = ast.List(elts=elts[star : len(elts) - after], ctx=ast.Load())
+    ast.copy_location(middle, value)
+    return [*elts[:star], middle, *elts[len(elts) - after :]]
 
 
 def _end(node: ast.AST) -> Pos:
@@ -267,13 +297,14 @@ class _Collector:
         if isinstance(target, ast.Name):
             scope.bind(target.id, Binding("value" if value else "unknown", pos, cond, value))
         elif isinstance(target, ast.Tuple | ast.List):
-            elts = value.elts if isinstance(value, ast.Tuple | ast.List) else None
-            starred = any(isinstance(e, ast.Starred) for e in target.elts)
-            pairable = elts is not None and not starred and len(elts) == len(target.elts)
+            values = _unpack(target, value)
             for i, elt in enumerate(target.elts):
-                self.assign(elt, elts[i] if pairable and elts else None, scope, cond, pos)
+                self.assign(elt, values[i] if values else None, scope, cond, pos)
         elif isinstance(target, ast.Starred):
-            self.assign(target.value, None, scope, cond, pos)
+            self.assign(target.value, value, scope, cond, pos)
+        elif isinstance(target, ast.Subscript) and value is not None:
+            key = None if isinstance(target.slice, ast.Slice) else target.slice
+            scope.stores.append(Store(target.value, key, value, pos))
 
     def iter_target(self, target: ast.expr, iterable: ast.expr, scope: Scope, pos: Pos) -> None:
         if isinstance(target, ast.Name):
@@ -290,6 +321,7 @@ class _Collector:
             return
         if isinstance(node, ast.Call):
             scope.sites.append(Site("call", node, node.lineno))
+            self.update_store(node, scope)
         elif isinstance(node, ast.Yield | ast.YieldFrom):
             scope.yields.append(node)
         elif isinstance(node, ast.NamedExpr):
@@ -300,6 +332,19 @@ class _Collector:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension):
                 self.expr(child, scope)  # type: ignore[arg-type]
+
+    def update_store(self, call: ast.Call, scope: Scope) -> None:
+        """`d.update({k: v})` and `ls.append(v)` add entries to a container."""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or len(call.args) != 1:
+            return
+        arg = call.args[0]
+        if func.attr == "update" and isinstance(arg, ast.Dict):
+            for key, value in zip(arg.keys, arg.values, strict=True):
+                if key is not None:
+                    scope.stores.append(Store(func.value, key, value, _end(call)))
+        elif func.attr == "append":
+            scope.stores.append(Store(func.value, None, arg, _end(call)))
 
     def lambda_(self, node: ast.Lambda, scope: Scope) -> None:
         for default in [*node.args.defaults, *node.args.kw_defaults]:
