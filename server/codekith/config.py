@@ -7,6 +7,7 @@ workspace config cannot stop indexing.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ class Settings:
     depth: int = 0
     budget: int = 6000
     secret_patterns: tuple[str, ...] = ()
+    batch_chunks: int = 1024
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def db_location(self, root: Path) -> str:
@@ -40,12 +42,11 @@ class Settings:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Settings) if f.name != "warnings"}
-_ALIASES = {
-    "max-file-bytes": "max_file_bytes",
-    "maxFileBytes": "max_file_bytes",
-    "secret-patterns": "secret_patterns",
-    "secretPatterns": "secret_patterns",
-}
+
+
+def _snake_case(key: str) -> str:
+    """`max-file-bytes` and `maxFileBytes` (LSP style) both name `max_file_bytes`."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).replace("-", "_").lower()
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -68,7 +69,7 @@ def apply_overrides(settings: Settings, raw: dict[str, Any], source: str) -> Set
     changes: dict[str, Any] = {}
     warnings = list(settings.warnings)
     for key, value in raw.items():
-        name = _ALIASES.get(key, key.replace("-", "_"))
+        name = _snake_case(key)
         if name not in _FIELDS:
             warnings.append(f"{source}: unknown setting {key!r} ignored")
             continue

@@ -22,7 +22,6 @@ from codekith.store import FileRecord, FileUpdate, Store
 from codekith.template import TEMPLATE_VERSION, chunk_search_text, document
 from codekith.workspace import Candidate, content_reason, decode_source, scan
 
-BATCH_CHUNKS = 1024
 Progress = Callable[[int, int, str], None]
 
 
@@ -241,7 +240,7 @@ class Indexer:
     def _write(self, works: list[_Work], report: IndexReport, progress: Progress | None) -> None:
         total = sum(len(w.chunks) for w in works)
         done = 0
-        for batch in _batch_by_chunks(works, BATCH_CHUNKS):
+        for batch in _batch_by_chunks(works, max(1, self.settings.batch_chunks)):
             vectors, embedded = self._vectors_for(c for w in batch for c in w.chunks)
             updates = [
                 FileUpdate(w.record, [self._row(c, vectors) for c in w.chunks]) for w in batch

@@ -95,7 +95,8 @@ def find_secret(text: str, extra_patterns: Iterable[str] = ()) -> str | None:
     for extra in extra_patterns:
         match = re.search(extra, text)
         if match:
-            return f"matches secret pattern {extra!r} (line {text.count(chr(10), 0, match.start()) + 1})"
+            line = text.count("\n", 0, match.start()) + 1
+            return f"matches secret pattern {extra!r} (line {line})"
     if not combined.search(text):
         return None
     with transient_settings({"plugins_used": plugins}):

@@ -131,7 +131,7 @@ def _walk_files(root: Path) -> list[str]:
         ignore_file = Path(dirpath) / ".gitignore"
         if ignore_file.is_file():
             lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-            specs.append((rel_dir, pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+            specs.append((rel_dir, pathspec.PathSpec.from_lines("gitignore", lines)))
 
         def ignored(rel: str, is_dir: bool) -> bool:
             probe = rel + "/" if is_dir else rel
@@ -146,7 +146,7 @@ def _walk_files(root: Path) -> list[str]:
 
 
 def _glob_spec(patterns: tuple[str, ...]) -> pathspec.PathSpec | None:
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns) if patterns else None
+    return pathspec.PathSpec.from_lines("gitignore", patterns) if patterns else None
 
 
 class WorkspaceFilter:

@@ -1,0 +1,110 @@
+"""Shared fixtures: the real offline model (loaded once), workspaces made in tmp dirs."""
+
+from __future__ import annotations
+
+import subprocess
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from codekith.embedding import FastEmbedder
+from codekith.project import Project
+
+WriteFiles = Callable[[dict[str, str]], Path]
+
+
+@pytest.fixture(scope="session")
+def embedder() -> FastEmbedder:
+    return FastEmbedder()
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content), encoding="utf-8")
+    return root
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True,
+        env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+             "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin:/usr/local/bin",
+             "HOME": str(root)},
+    ).stdout
+
+
+def init_repo(root: Path) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    return root
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> WriteFiles:
+    """A git repository in a tmp dir; call it with {path: content} to add files."""
+    root = init_repo(tmp_path / "ws")
+
+    def add(files: dict[str, str]) -> Path:
+        return write_files(root, files)
+
+    return add
+
+
+@pytest.fixture
+def project_for(embedder: FastEmbedder) -> Callable[..., Project]:
+    def make(root: Path, **overrides: object) -> Project:
+        return Project(root, overrides=dict(overrides) or None, embedder=embedder)
+
+    return make
+
+
+HTTP_MODULE = '''
+    """HTTP helpers."""
+    import re
+
+    HEADER = re.compile(r"^([^:]+):(.*)$")
+
+
+    def parse_header(line: str) -> tuple[str, str]:
+        """Split an HTTP header line into its name and value."""
+        name, _, value = line.partition(":")
+        return name.strip().lower(), value.strip()
+
+
+    class Session:
+        """Keeps cookies between requests."""
+
+        timeout: float = 10.0
+
+        def send(self, request):
+            """Send a request and remember the cookies of the response."""
+            response = self.adapter.send(request)
+            self.cookies.update(response.cookies)
+            return response
+
+
+    async def fetch_json(url):
+        """Download a URL and decode its JSON body."""
+        return await get(url)
+'''
+
+MATH_MODULE = '''
+    def fibonacci(n: int) -> int:
+        """Return the n-th Fibonacci number."""
+        a, b = 0, 1
+        for _ in range(n):
+            a, b = b, a + b
+        return a
+
+
+    def is_prime(n: int) -> bool:
+        """Tell whether n is a prime number."""
+        return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+'''

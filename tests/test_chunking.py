@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import textwrap
+
+from codekith.chunking import chunk_file
+from codekith.chunking.split import MAX_CHUNK_CHARS
+from tests.conftest import HTTP_MODULE
+
+
+def chunks_of(path: str, source: str, language: str = "python"):
+    return {c.qualname: c for c in chunk_file(path, language, textwrap.dedent(source)).chunks}
+
+
+def test_python_definitions_become_chunks_with_metadata():
+    chunks = chunks_of("src/web/http.py", HTTP_MODULE)
+    assert set(chunks) == {"web.http", "web.http.parse_header", "web.http.Session",
+                           "web.http.Session.send", "web.http.fetch_json"}
+    parse = chunks["web.http.parse_header"]
+    assert parse.kind == "function"
+    assert parse.signature == "def parse_header(line: str) -> tuple[str, str]"
+    assert parse.docstring == "Split an HTTP header line into its name and value."
+    assert (parse.start_line, parse.end_line) == (8, 11)
+    send = chunks["web.http.Session.send"]
+    assert (send.kind, send.parent) == ("method", "web.http.Session")
+    assert chunks["web.http.fetch_json"].signature.startswith("async def fetch_json")
+    module = chunks["web.http"]
+    assert module.kind == "module" and "HEADER = re.compile" in module.code
+    assert "def parse_header" not in module.code
+    assert module.imports == ["re"]
+
+
+def test_class_chunk_collapses_method_bodies():
+    session = chunks_of("http.py", HTTP_MODULE)["http.Session"]
+    assert "timeout: float = 10.0" in session.code
+    assert "def send(self, request):" in session.code
+    assert "self.cookies.update" not in session.code
+    assert session.docstring == "Keeps cookies between requests."
+
+
+def test_nested_functions_decorators_bases_and_imports():
+    source = """
+        from .util import helper as h
+        import numpy as np
+
+        @register("x")
+        class Child(Base, metaclass=Meta):
+            @property
+            def value(self):
+                def inner():
+                    return np.zeros(3)
+                return h(inner())
+    """
+    chunks = chunks_of("pkg/mod.py", source)
+    assert "pkg.mod.Child.value.inner" not in chunks
+    child = chunks["pkg.mod.Child"]
+    assert child.decorators == ["register('x')"] and child.bases == ["Base"]
+    assert child.signature == "class Child(Base, metaclass=Meta)"
+    value = chunks["pkg.mod.Child.value"]
+    assert value.decorators == ["property"]
+    assert "def inner" in value.code
+    assert value.imports == ["numpy", "pkg.util.helper"]
+
+
+def test_ids_are_stable_across_line_shifts_and_change_with_content():
+    before = chunks_of("m.py", HTTP_MODULE)
+    shifted = chunks_of("m.py", "\n\n\n# a comment\n" + textwrap.dedent(HTTP_MODULE))
+    assert before["m.parse_header"].id == shifted["m.parse_header"].id
+    assert shifted["m.parse_header"].start_line == before["m.parse_header"].start_line + 4
+    edited = chunks_of("m.py", HTTP_MODULE.replace("value.strip()", "value"))
+    assert edited["m.parse_header"].id != before["m.parse_header"].id
+    assert edited["m.Session.send"].id == before["m.Session.send"].id
+
+
+def test_syntax_error_keeps_what_parses_and_reports():
+    source = "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass K:\n    def m(self):\n        return 2\n"
+    result = chunk_file("bad.py", "python", source)
+    assert result.error and "syntax error" in result.error and "line 4" in result.error
+    names = {c.qualname for c in result.chunks}
+    assert {"bad.ok", "bad.K", "bad.K.m"} <= names
+
+
+def test_huge_definition_is_split_into_parts_sharing_the_symbol():
+    body = "\n".join(f"    x{i} = compute_something_long({i}, 'padding text here')" for i in range(300))
+    result = chunk_file("big.py", "python", f"def huge():\n{body}\n")
+    parts = [c for c in result.chunks if c.symbol == "huge"]
+    assert len(parts) > 1
+    assert all(len(c.code) <= MAX_CHUNK_CHARS for c in parts)
+    assert len({c.id for c in parts}) == len(parts)
+    assert parts[0].start_line == 1 and parts[-1].end_line == 301
+    assert all(b.start_line == a.end_line + 1 for a, b in zip(parts, parts[1:], strict=False))
+
+
+def test_markdown_sections_follow_headings_outside_code_fences():
+    source = "Intro text\n# Guide\nSome words\n## Install\n```\n# not a heading\n```\n# FAQ\nQ\n"
+    chunks = chunk_file("docs/guide.md", "markdown", source).chunks
+    assert [c.symbol for c in chunks] == ["guide.md", "Guide", "Guide > Install", "FAQ"]
+    assert chunks[2].start_line == 4 and chunks[2].end_line == 7
+
+
+def test_rst_toml_yaml_sections():
+    rst = chunk_file("a.rst", "rst", "Title\n=====\n\ntext\n\nUsage\n-----\nrun it\n").chunks
+    assert [c.symbol for c in rst] == ["Title", "Usage"]
+    toml = chunk_file("p.toml", "toml", 'name = "x"\n[tool.ruff]\nline = 1\n[[bin]]\nn = 2\n').chunks
+    assert [c.symbol for c in toml] == ["p.toml", "tool.ruff", "bin"]
+    yaml = chunk_file("c.yml", "yaml", "jobs:\n  test:\n    run: x\non: push\n").chunks
+    assert [c.symbol for c in yaml] == ["jobs", "on"]
+
+
+def test_duplicate_headings_get_unique_qualnames():
+    chunks = chunk_file("r.md", "markdown", "# Example\na\n# Example\nb\n").chunks
+    assert len({c.qualname for c in chunks}) == 2

@@ -1,0 +1,106 @@
+"""The CLI as users run it: a subprocess per command, JSON on stdout, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from codekith.store import Store
+from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
+
+CLI = [sys.executable, "-m", "codekith.cli"]
+
+
+def run(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True,
+                            timeout=300)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_index_search_status_json(workspace):
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE, ".env": "A=1\n"})
+    report = json.loads(run("index", ".", "--json", cwd=root).stdout)
+    assert report["indexed"] == 2 and report["skipped"] == {".env": "secret file (.env)"}
+    result = json.loads(run("search", "fibonacci number", "-k", "2", "--json", cwd=root).stdout)
+    assert result["query"] == "fibonacci number"
+    hit = result["hits"][0]
+    assert set(hit) == {"id", "path", "qualname", "symbol", "kind", "language", "start_line",
+                        "end_line", "score", "snippet"}
+    assert hit["qualname"] == "mathx.fibonacci" and "def fibonacci" in hit["snippet"]
+    status = json.loads(run("status", "--json", cwd=root).stdout)
+    assert status["chunks"] == report["chunks_total"] and status["stale"] == []
+    (root / "mathx.py").write_text(MATH_MODULE + "\nX = 1\n")
+    assert json.loads(run("status", "--json", cwd=root).stdout)["stale"] == ["mathx.py"]
+
+
+def test_batch_queries_and_eval(workspace, tmp_path):
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE})
+    run("index", "--json", cwd=root)
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"query": "prime number test", "k": 1}\n\n'
+                       '{"query": "cookies", "kind": "method", "k": 3}\n')
+    lines = run("search", "--queries", str(queries), "--json", cwd=root).stdout.splitlines()
+    answers = [json.loads(line) for line in lines]
+    assert [a["query"] for a in answers] == ["prime number test", "cookies"]
+    assert answers[0]["hits"][0]["qualname"] == "mathx.is_prime"
+    assert {h["kind"] for h in answers[1]["hits"]} == {"method"}
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"query": "n-th Fibonacci", "expected": ["mathx.fibonacci"]}\n'
+                     '{"query": "remember cookies", "expected": ["Session.send"]}\n')
+    result = json.loads(run("eval", str(cases), "--json", cwd=root).stdout)
+    assert result["summary"]["cases"] == 2 and result["summary"]["mrr@10"] > 0.5
+    assert result["cases"][0]["rank"] == 1
+
+
+def test_errors_and_usage(workspace, tmp_path):
+    root = workspace({"a.py": "x = 1\n"})
+    missing = run("search", "x", cwd=root, check=False)
+    assert missing.returncode == 1 and "run `codekith index" in missing.stderr
+    assert run("search", "-k", "0", "x", cwd=root, check=False).returncode == 2
+    assert run("bogus", cwd=root, check=False).returncode == 2
+    assert run("index", str(tmp_path / "nope"), cwd=root, check=False).returncode == 1
+    run("index", cwd=root)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    result = run("eval", str(bad), cwd=root, check=False)
+    assert result.returncode == 2 and "bad.jsonl:1" in result.stderr
+
+
+def test_kill_9_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
+    files = {f"pkg/mod{i}.py": "\n".join(
+        f"def function_{i}_{j}(value):\n    '''Step {j} of stage {i}.'''\n"
+        f"    return value * {j} + {i}\n" for j in range(6)) for i in range(30)}
+    config = {".codekith.toml": "batch-chunks = 7\n"}
+    interrupted = write_files(tmp_path / "a", {**files, **config})
+    reference = write_files(tmp_path / "b", {**files, **config})
+    process = subprocess.Popen([*CLI, "index", "--json"], cwd=interrupted,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    store = Store(str(interrupted / ".codekith"))
+    deadline = time.time() + 120
+    while time.time() < deadline and process.poll() is None:
+        if store.has_index() and store.count() >= 20:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "index finished before it could be interrupted"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    partial = store.count()
+    assert 0 < partial < 30 * 7
+    resumed = json.loads(run("index", "--json", cwd=interrupted).stdout)
+    assert resumed["embedded"] < 30 * 7  # what was written before the kill is not redone
+    run("index", "--json", cwd=reference)
+
+    def snapshot(root: Path) -> tuple[set[tuple[str, int, int]], dict[str, str]]:
+        store = Store(str(root / ".codekith"))
+        rows = store.rows("true", columns=["id", "start_line", "end_line"])
+        catalog = {p: r.file_hash for p, r in store.catalog().items()}
+        return {(r["id"], r["start_line"], r["end_line"]) for r in rows}, catalog
+
+    assert snapshot(interrupted) == snapshot(reference)

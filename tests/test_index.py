@@ -1,0 +1,176 @@
+"""The index end to end with the real model and real LanceDB on tmp dirs."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from codekith.search import Filters
+from codekith.store import IndexMismatchError
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
+
+
+def live_ids(project) -> dict[str, str]:
+    return {r["id"]: r["qualname"] for r in project.store.rows("true", columns=["id", "qualname"])}
+
+
+def test_index_then_search_finds_the_right_function(workspace, project_for):
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE,
+                      "README.md": "# Usage\nCall parse_header on each line.\n"})
+    project = project_for(root)
+    report = project.indexer.run()
+    assert report.embedded == report.chunks_written == report.chunks_total > 0
+    hits = project.searcher.search("split a header line into name and value", k=3)
+    assert hits[0].qualname == "web.http.parse_header"
+    assert project.searcher.search("nth fibonacci number", k=1, mode="vector")[0].qualname \
+        == "mathx.fibonacci"
+    assert project.searcher.search("prime", k=1, mode="text")[0].qualname == "mathx.is_prime"
+    assert project.searcher.search("Session.send", k=1)[0].qualname == "web.http.Session.send"
+
+
+def test_second_run_does_nothing_and_line_shift_reembeds_nothing(workspace, project_for):
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE})
+    project = project_for(root)
+    project.indexer.run()
+    before = live_ids(project)
+    again = project.indexer.run()
+    assert again.indexed == [] and again.embedded == 0
+    path = root / "mathx.py"
+    path.write_text("\n\n# moved down\n" + path.read_text())
+    shifted = project.indexer.run()
+    assert shifted.indexed == ["mathx.py"]
+    assert shifted.embedded == 1  # only the module chunk, whose text gained a comment
+    after = live_ids(project)
+    fib = [i for i, q in before.items() if q == "mathx.fibonacci"][0]
+    assert fib in after
+    row = project.store.rows(f"id = '{fib}'")[0]
+    assert row["start_line"] == 5
+
+
+def test_rename_reuses_vectors_and_leaves_no_ghosts(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE})
+    project = project_for(root)
+    project.indexer.run()
+    (root / "mathx.py").rename(root / "numbers_util.py")
+    report = project.indexer.run()
+    assert report.deleted == ["mathx.py"] and report.indexed == ["numbers_util.py"]
+    assert report.embedded == 0 and report.reused == 2
+    paths = {r["path"] for r in project.store.rows("true", columns=["path"])}
+    assert paths == {"numbers_util.py"}
+    assert "mathx.py" not in project.store.catalog()
+
+
+def test_deleting_and_editing_files(workspace, project_for):
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE})
+    project = project_for(root)
+    project.indexer.run()
+    (root / "web/http.py").unlink()
+    (root / "mathx.py").write_text(MATH_MODULE.replace("is_prime", "is_probably_prime"))
+    report = project.indexer.run()
+    assert report.deleted == ["web/http.py"]
+    qualnames = set(live_ids(project).values())
+    assert qualnames == {"mathx.fibonacci", "mathx.is_probably_prime"}
+    assert not project.searcher.search("cookies", k=5, filters=Filters(path_prefix="web"))
+
+
+def test_secret_added_later_removes_the_file_from_the_index(workspace, project_for):
+    root = workspace({"settings.py": "DEBUG = True\n", "mathx.py": MATH_MODULE})
+    project = project_for(root)
+    project.indexer.run()
+    (root / "settings.py").write_text('DEBUG = True\nAWS = "AKIAIOSFODNN7EXAMPLE"\n')
+    report = project.indexer.run()
+    assert "AWS Access Key" in report.skipped["settings.py"]
+    assert {r["path"] for r in project.store.rows("true", columns=["path"])} == {"mathx.py"}
+    assert all("AKIA" not in r["document"] for r in project.store.rows("true"))
+
+
+def test_skips_are_recorded_and_dry_run_writes_nothing(workspace, project_for):
+    root = workspace({"a.py": "x = 1\n", ".env": "K=V\n", "blob.py": b"\x00\x01\x02",
+                      "latin.md": "caf\xe9".encode("latin-1"),
+                      "broken.py": "def ok():\n    return 1\n\ndef bad(:\n"})
+    project = project_for(root)
+    dry = project.indexer.run(dry_run=True)
+    assert not project.store.has_index()
+    assert sorted(dry.indexed) == ["a.py", "broken.py"]
+    assert dry.skipped == {".env": "secret file (.env)", "blob.py": "binary file",
+                           "latin.md": "not valid UTF-8 (or its declared encoding)"}
+    report = project.indexer.run()
+    assert "syntax error" in report.errors["broken.py"]
+    catalog = project.store.catalog()
+    assert catalog["blob.py"].status == "skipped" and catalog["broken.py"].error
+    assert "broken.ok" in set(live_ids(project).values())
+
+
+def test_path_prefix_is_a_component_prefix_and_filters_combine(workspace, project_for):
+    root = workspace({"src/a/x.py": MATH_MODULE, "src/ab/y.py": MATH_MODULE,
+                      "src/a.py": MATH_MODULE, "docs/a.md": "# Fibonacci\nnumbers\n"})
+    project = project_for(root)
+    project.indexer.run()
+
+    def paths(**filters):
+        hits = project.searcher.search("fibonacci", k=50, filters=Filters(**filters))
+        return {h.path for h in hits}
+
+    assert paths(path_prefix="src/a") == {"src/a/x.py"}
+    assert paths(path_prefix="src/a/") == {"src/a/x.py"}
+    assert paths(path_prefix="src/a.py") == {"src/a.py"}
+    assert paths(path_prefix="src") == {"src/a/x.py", "src/ab/y.py", "src/a.py"}
+    assert paths(language="markdown") == {"docs/a.md"}
+    kinds = {h.kind for h in project.searcher.search("fibonacci", k=50,
+                                                     filters=Filters(kind="function"))}
+    assert kinds == {"function"}
+    assert paths(path_prefix="it's/quoted") == set()
+
+
+def test_model_or_template_change_is_detected_never_mixed(workspace, project_for, monkeypatch):
+    root = workspace({"mathx.py": MATH_MODULE})
+    project_for(root).indexer.run()
+    other = project_for(root, model="BAAI/bge-small-en-v1.5")
+    with pytest.raises(IndexMismatchError, match="codekith index --full"):
+        other.indexer.run()
+    monkeypatch.setattr("codekith.indexer.TEMPLATE_VERSION", "999")
+    with pytest.raises(IndexMismatchError, match="template"):
+        project_for(root).indexer.run()
+    rebuilt = project_for(root).indexer.run(full=True)
+    assert rebuilt.embedded == rebuilt.chunks_total
+    assert project_for(root).store.meta()["template"] == "999"
+
+
+def test_ghost_chunks_without_a_catalog_entry_are_removed(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE, "keep.py": "A = 1\n"})
+    project = project_for(root)
+    project.indexer.run()
+    project.store._table("files").delete("path = 'mathx.py'")  # as if killed mid-run
+    (root / "mathx.py").unlink()
+    report = project.indexer.run()
+    assert report.deleted == ["mathx.py"]
+    assert {r["path"] for r in project.store.rows("true", columns=["path"])} == {"keep.py"}
+
+
+def test_index_follows_git_checkout(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "one")
+    git(root, "checkout", "-qb", "feature")
+    write_files(root, {"extra.py": "def added_on_feature():\n    return 42\n"})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "two")
+    project = project_for(root)
+    project.indexer.run()
+    git(root, "checkout", "-q", "main")
+    report = project.indexer.run()
+    assert report.deleted == ["extra.py"]
+    git(root, "checkout", "-q", "feature")
+    back = project.indexer.run()
+    assert back.indexed == ["extra.py"] and back.embedded == 0
+
+
+def test_copy_of_workspace_gets_identical_ids(workspace, project_for, tmp_path):
+    root = workspace({"web/http.py": HTTP_MODULE})
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)
+    first, second = project_for(root), project_for(copy)
+    first.indexer.run()
+    second.indexer.run()
+    assert live_ids(first) == live_ids(second)

@@ -1,0 +1,73 @@
+"""Store guarantees: atomic per-file updates, bounded versions, ANN index when it pays."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from codekith import store as store_module
+from codekith.store import FileRecord, FileUpdate, Store
+from tests.conftest import write_files
+
+FUNCTIONS = "\n\n".join(f"def step_{i}(x):\n    return x + {i}\n" for i in range(5))
+
+
+def test_readers_never_see_a_file_half_updated(workspace, project_for):
+    root = workspace({"steps.py": FUNCTIONS})
+    project = project_for(root)
+    project.indexer.run()
+    reader = Store(project.settings.db_location(root))
+    counts: list[int] = []
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            counts.append(reader.count("deleted = false AND path = 'steps.py'"))
+
+    thread = threading.Thread(target=read)
+    thread.start()
+    try:
+        for edit in range(15):
+            write_files(root, {"steps.py": FUNCTIONS.replace("x + 3", f"x * {edit + 10}")})
+            project.indexer.run(paths=["steps.py"])
+    finally:
+        done.set()
+        thread.join()
+    assert len(counts) > 15
+    assert set(counts) == {5}
+
+
+def _fake_rows(count: int, dim: int, seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    vectors = rng.normal(size=(count, dim)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return [{"id": f"id{seed}-{i}", "path": f"f{seed}.py", "language": "python",
+             "kind": "function", "symbol": f"s{i}", "qualname": f"m.s{i}", "parent": "",
+             "signature": "", "docstring": "", "imports": [], "bases": [], "decorators": [],
+             "start_line": i, "end_line": i, "content_hash": f"h{seed}-{i}",
+             "file_hash": "x", "document": f"doc {i}", "search_text": f"word{i} common",
+             "vector": vectors[i], "deleted": False} for i in range(count)]
+
+
+def test_maintenance_purges_tombstones_and_builds_ann(tmp_path, monkeypatch):
+    store = Store(str(tmp_path / "db"))
+    store.create("fake", 16, "1")
+    for seed in range(12):
+        rows = _fake_rows(300, 16, seed)
+        record = FileRecord(f"f{seed}.py", "x", 0, 0, "python", "indexed", chunks=300)
+        store.write_files([FileUpdate(record, rows)], {})
+    store.remove_files(["f0.py"], forget=True)
+    assert store.count("deleted = true") == 300
+    monkeypatch.setattr(store_module, "ANN_MIN_ROWS", 3000)
+    report = store.maintain(force=True)
+    assert report["optimized"] and report["ann_built"]
+    assert store.count("deleted = true") == 0 and store.count() == 3300
+    probe = _fake_rows(300, 16, 5)[17]["vector"]
+    hits = store.vector_search(probe, 5, "deleted = false")
+    assert hits[0]["id"] == "id5-17"
+    filtered = store.vector_search(probe, 5, "deleted = false AND path = 'f7.py'")
+    assert {h["path"] for h in filtered} == {"f7.py"}
+    assert store.text_search("word17", 20, "deleted = false")
+    quiet = store.maintain()
+    assert not quiet["optimized"] and not quiet["ann_built"]
