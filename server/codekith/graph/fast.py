@@ -141,6 +141,7 @@ class Evaluator:
         self.active: set[tuple] = set()
         self.mros: dict[str, list[str]] = {}
         self.store_memo: dict[str, dict[str, list[Entry]]] = {}
+        self.derived: dict[str, list[str]] | None = None
 
     # -- memoised, cycle-safe evaluation -------------------------------------------------
     def cached(self, key: tuple, compute) -> Values:  # type: ignore[no-untyped-def]
@@ -442,11 +443,21 @@ class Evaluator:
         return self.mros[cls]
 
     def subclasses(self, cls: str) -> list[str]:
-        return [
-            qn
-            for qn, scopes in self.index.scopes.items()
-            if qn != cls and scopes[0].kind == "class" and cls in self.mro(qn)
-        ]
+        """Workspace classes below `cls`, nearest first."""
+        if self.derived is None:
+            self.derived = {}
+            for qn, scopes in self.index.scopes.items():
+                if scopes[0].kind == "class":
+                    for base in self.bases(qn):
+                        self.derived.setdefault(base, []).append(qn)
+        out: list[str] = []
+        queue = list(self.derived.get(cls, []))
+        while queue:
+            sub = queue.pop(0)
+            if sub not in out and sub != cls:
+                out.append(sub)
+                queue += self.derived.get(sub, [])
+        return out
 
     def init_of(self, cls: str) -> list[str]:
         """The `__init__` that instantiating `cls` runs, if it is defined in the workspace."""
@@ -522,7 +533,8 @@ class Evaluator:
         return self.cached(("decorated", id(scope), start), lambda: self._decorated(scope, start))
 
     def _decorated(self, scope: Scope, start: int) -> Values:
-        current: Values = frozenset({Value("func", scope.qualname)})
+        kind = "class" if scope.kind == "class" else "func"
+        current: Values = frozenset({Value(kind, scope.qualname)})
         if scope.parent is None:
             return current
         for decorator in reversed(scope.decorators[start:]):

@@ -239,6 +239,8 @@ class _Collector:
         child = self.new_scope(node, node.name, "class", scope)
         child.bases = list(node.bases)
         child.decorators = list(node.decorator_list)
+        for dec in node.decorator_list:
+            scope.sites.append(Site("decorator", dec, dec.lineno, child))
         scope.bind(node.name, Binding("class", (node.lineno, node.col_offset), cond, scope=child))
         self.body(node.body, child, False)
         for method in child.children:

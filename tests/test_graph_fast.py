@@ -1,0 +1,171 @@
+"""The fast resolver on small real packages written to disk."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from codekith.graph import graph_for_root
+from codekith.graph.fast import ModuleIndex, build_edges, resolve_file
+from codekith.graph.model import Edge
+
+FILES = {
+    "src/shop/__init__.py": "from .models import Cart\nfrom .util import *\n",
+    "src/shop/util.py": """
+        def helper():
+            pass
+
+        def _private():
+            pass
+        """,
+    "src/shop/models.py": """
+        from . import util
+        from .util import helper as assist
+
+        class Base:
+            def __init__(self):
+                self.setup()
+
+            def setup(self):
+                pass
+
+            def total(self):
+                return 0
+
+        class Cart(Base):
+            def total(self):
+                assist()
+                return super().total()
+
+            def checkout(self):
+                self.total()
+                util.helper()
+
+                def audit():
+                    pass
+
+                audit()
+        """,
+    "app/main.py": """
+        from shop import Cart, helper
+        from shop.models import Base
+
+        def run(cart: Cart):
+            cart.checkout()
+
+        def build() -> Base:
+            return Base()
+
+        def main():
+            c = Cart()
+            c.total()
+            helper()
+            run(c)
+            build().setup()
+        """,
+}
+
+
+def write(root: Path, files: dict[str, str]) -> list[str]:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text))
+    return sorted(files)
+
+
+def pairs(edges: list[Edge], kind: str = "call") -> set[tuple[str, str]]:
+    return {(e.src, e.dst) for e in edges if e.kind == kind}
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> tuple[Path, list[str]]:
+    return tmp_path, write(tmp_path, FILES)
+
+
+def test_imports_reexports_and_relative_imports(shop: tuple[Path, list[str]]) -> None:
+    calls = pairs(build_edges(*shop))
+    assert ("app.main.main", "shop.util.helper") in calls  # star re-export through __init__
+    assert ("shop.models.Cart.total", "shop.util.helper") in calls  # `as` alias, relative
+    assert ("shop.models.Cart.checkout", "shop.util.helper") in calls  # module attribute
+
+
+def test_self_super_and_nested(shop: tuple[Path, list[str]]) -> None:
+    calls = pairs(build_edges(*shop))
+    assert ("shop.models.Base.__init__", "shop.models.Base.setup") in calls
+    assert ("shop.models.Cart.checkout", "shop.models.Cart.total") in calls
+    assert ("shop.models.Cart.total", "shop.models.Base.total") in calls
+    assert ("shop.models.Cart.checkout", "shop.models.Cart.checkout.audit") in calls
+
+
+def test_constructor_typed_locals_annotations_and_init(shop: tuple[Path, list[str]]) -> None:
+    calls = pairs(build_edges(*shop))
+    assert ("app.main.main", "shop.models.Base.__init__") in calls  # inherited __init__
+    assert ("app.main.main", "shop.models.Cart.total") in calls  # c = Cart(); c.total()
+    assert ("app.main.run", "shop.models.Cart.checkout") in calls  # parameter annotation
+    assert ("app.main.main", "shop.models.Base.setup") in calls  # return annotation
+    assert not any(dst.endswith(".Cart") for _, dst in calls)  # no edge to a class itself
+
+
+def test_inherit_import_and_decorate_edges(tmp_path: Path) -> None:
+    files = {
+        "m.py": """
+            import os
+            from k import Base, register
+
+            @register
+            class Thing(Base):
+                pass
+
+            @register
+            def f():
+                pass
+            """,
+        "k.py": "class Base:\n    pass\n\ndef register(x):\n    return x\n",
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    assert pairs(edges, "inherit") == {("m.Thing", "k.Base")}
+    assert pairs(edges, "import") == {("m", "k.Base"), ("m", "k.register")}  # os is external
+    assert pairs(edges, "decorate") == {("m.Thing", "k.register"), ("m.f", "k.register")}
+    assert ("m", "k.register") in pairs(edges)
+    assert all(e.path == "m.py" and e.line > 0 for e in edges)
+
+
+def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
+    files = {
+        "a.py": "class A:\n    def only(self):\n        pass\n",
+        "b.py": "def g(x):\n    x.only()\n",
+    }
+    assert pairs(build_edges(tmp_path, write(tmp_path, files))) == set()
+
+
+def test_incremental_update_and_removal(shop: tuple[Path, list[str]]) -> None:
+    root, paths = shop
+    index = ModuleIndex(root, paths)
+    assert ("app.main.main", "shop.util.helper") in pairs(resolve_file(index, "app/main.py"))
+    index.update("src/shop/util.py", "def renamed():\n    pass\n")
+    calls = pairs(resolve_file(index, "app/main.py"))
+    assert ("app.main.main", "shop.util.helper") not in calls
+    assert ("app.main.main", "shop.models.Cart.total") in calls
+    index.update("app/main.py", "from shop import renamed\n\ndef main():\n    renamed()\n")
+    assert pairs(resolve_file(index, "app/main.py")) == {("app.main.main", "shop.util.renamed")}
+    index.remove("src/shop/util.py")
+    assert "shop.util.renamed" not in index.qualnames()
+    assert pairs(resolve_file(index, "app/main.py")) == set()
+
+
+def test_syntax_error_file_is_skipped(shop: tuple[Path, list[str]]) -> None:
+    root, paths = shop
+    (root / "broken.py").write_text("def oops(:\n")
+    index = ModuleIndex(root, [*paths, "broken.py"])
+    assert index.broken == {"broken.py"}
+    assert resolve_file(index, "broken.py") == []
+    assert pairs(resolve_file(index, "app/main.py"))
+
+
+def test_graph_for_root_lists_every_function(shop: tuple[Path, list[str]]) -> None:
+    graph = graph_for_root(*shop, use_jedi=False)
+    assert graph["shop.util._private"] == []
+    assert "shop.util.helper" in graph["app.main.main"]
+    assert graph["app.main.main"] == sorted(graph["app.main.main"])

@@ -1,0 +1,91 @@
+"""The Jedi resolver and the merge, on small real packages written to disk."""
+
+from __future__ import annotations
+
+import textwrap
+import threading
+from pathlib import Path
+
+from codekith.graph import merge_edges
+from codekith.graph.jedi_resolver import JediResolver
+from codekith.graph.model import Edge
+
+PKG = {
+    "pkg/__init__.py": "from .core import Engine\n",
+    "pkg/core.py": """
+        def tool():
+            return 1
+
+        class Base:
+            def __init__(self):
+                pass
+
+        class Engine(Base):
+            def start(self):
+                lam = lambda: tool()
+                return lam()
+        """,
+    "main.py": """
+        from pkg import Engine
+
+        def run():
+            e = Engine()
+            e.start()
+            print(e)
+        """,
+}
+
+
+def write(root: Path) -> None:
+    for path, text in PKG.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text))
+
+
+def pairs(edges: list[Edge]) -> set[tuple[str, str]]:
+    return {(e.src, e.dst) for e in edges}
+
+
+def test_call_edges_with_workspace_qualnames(tmp_path: Path) -> None:
+    write(tmp_path)
+    resolver = JediResolver(tmp_path)
+    assert pairs(resolver.resolve_file("main.py")) == {
+        ("main.run", "pkg.core.Base.__init__"),  # instantiation runs the inherited __init__
+        ("main.run", "pkg.core.Engine.start"),
+    }  # print() is outside the workspace
+    core = pairs(resolver.resolve_file("pkg/core.py"))
+    assert ("pkg.core.Engine.start.<lambda1>", "pkg.core.tool") in core
+    assert ("pkg.core.Engine.start", "pkg.core.Engine.start.<lambda1>") in core
+
+
+def test_unsaved_source_is_used(tmp_path: Path) -> None:
+    write(tmp_path)
+    edges = JediResolver(tmp_path).resolve_file("main.py", "from pkg.core import tool\ntool()\n")
+    assert [(e.src, e.dst, e.line) for e in edges] == [("main", "pkg.core.tool", 2)]
+
+
+def test_time_limit_interrupts_cleanly(tmp_path: Path) -> None:
+    write(tmp_path)
+    body = "".join(f"def f{i}():\n    return f{i - 1}() if {i} else 0\n" for i in range(400))
+    (tmp_path / "big.py").write_text(body)
+    resolver = JediResolver(tmp_path, time_limit=0.05)
+    resolver.resolve_file("big.py")
+    assert "big.py" in resolver.timed_out
+    resolver.time_limit = 20.0
+    assert ("main.run", "pkg.core.Engine.start") in pairs(resolver.resolve_file("main.py"))
+
+
+def test_time_limit_off_the_main_thread(tmp_path: Path) -> None:
+    write(tmp_path)
+    (tmp_path / "big.py").write_text("".join(f"def f{i}():\n    f{i}()\n" for i in range(400)))
+    resolver = JediResolver(tmp_path, time_limit=0.05)
+    worker = threading.Thread(target=resolver.resolve_file, args=("big.py",))
+    worker.start()
+    worker.join(30)
+    assert "big.py" in resolver.timed_out
+
+
+def test_merge_keeps_fast_sites_and_fills_gaps() -> None:
+    fast = [Edge("m", "m.a", "call", "m.py", 1), Edge("m", "m.K", "inherit", "m.py", 2)]
+    jedi = [Edge("m", "m.b", "call", "m.py", 1), Edge("m", "m.c", "call", "m.py", 3)]
+    assert pairs(merge_edges(fast, jedi)) == {("m", "m.a"), ("m", "m.K"), ("m", "m.c")}
