@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import itertools
 import textwrap
+
+from tests.conftest import HTTP_MODULE
 
 from codekith.chunking import chunk_file
 from codekith.chunking.split import MAX_CHUNK_CHARS
-from tests.conftest import HTTP_MODULE
 
 
 def chunks_of(path: str, source: str, language: str = "python"):
@@ -13,8 +15,13 @@ def chunks_of(path: str, source: str, language: str = "python"):
 
 def test_python_definitions_become_chunks_with_metadata():
     chunks = chunks_of("src/web/http.py", HTTP_MODULE)
-    assert set(chunks) == {"web.http", "web.http.parse_header", "web.http.Session",
-                           "web.http.Session.send", "web.http.fetch_json"}
+    assert set(chunks) == {
+        "web.http",
+        "web.http.parse_header",
+        "web.http.Session",
+        "web.http.Session.send",
+        "web.http.fetch_json",
+    }
     parse = chunks["web.http.parse_header"]
     assert parse.kind == "function"
     assert parse.signature == "def parse_header(line: str) -> tuple[str, str]"
@@ -72,7 +79,10 @@ def test_ids_are_stable_across_line_shifts_and_change_with_content():
 
 
 def test_syntax_error_keeps_what_parses_and_reports():
-    source = "def ok():\n    return 1\n\ndef broken(:\n    pass\n\nclass K:\n    def m(self):\n        return 2\n"
+    source = (
+        "def ok():\n    return 1\n\ndef broken(:\n    pass\n\n"
+        "class K:\n    def m(self):\n        return 2\n"
+    )
     result = chunk_file("bad.py", "python", source)
     assert result.error and "syntax error" in result.error and "line 4" in result.error
     names = {c.qualname for c in result.chunks}
@@ -80,14 +90,16 @@ def test_syntax_error_keeps_what_parses_and_reports():
 
 
 def test_huge_definition_is_split_into_parts_sharing_the_symbol():
-    body = "\n".join(f"    x{i} = compute_something_long({i}, 'padding text here')" for i in range(300))
+    body = "\n".join(
+        f"    x{i} = compute_something_long({i}, 'padding text here')" for i in range(300)
+    )
     result = chunk_file("big.py", "python", f"def huge():\n{body}\n")
     parts = [c for c in result.chunks if c.symbol == "huge"]
     assert len(parts) > 1
     assert all(len(c.code) <= MAX_CHUNK_CHARS for c in parts)
     assert len({c.id for c in parts}) == len(parts)
     assert parts[0].start_line == 1 and parts[-1].end_line == 301
-    assert all(b.start_line == a.end_line + 1 for a, b in zip(parts, parts[1:], strict=False))
+    assert all(b.start_line == a.end_line + 1 for a, b in itertools.pairwise(parts))
 
 
 def test_markdown_sections_follow_headings_outside_code_fences():
@@ -100,7 +112,9 @@ def test_markdown_sections_follow_headings_outside_code_fences():
 def test_rst_toml_yaml_sections():
     rst = chunk_file("a.rst", "rst", "Title\n=====\n\ntext\n\nUsage\n-----\nrun it\n").chunks
     assert [c.symbol for c in rst] == ["Title", "Usage"]
-    toml = chunk_file("p.toml", "toml", 'name = "x"\n[tool.ruff]\nline = 1\n[[bin]]\nn = 2\n').chunks
+    toml = chunk_file(
+        "p.toml", "toml", 'name = "x"\n[tool.ruff]\nline = 1\n[[bin]]\nn = 2\n'
+    ).chunks
     assert [c.symbol for c in toml] == ["p.toml", "tool.ruff", "bin"]
     yaml = chunk_file("c.yml", "yaml", "jobs:\n  test:\n    run: x\non: push\n").chunks
     assert [c.symbol for c in yaml] == ["jobs", "on"]

@@ -10,15 +10,15 @@ import sys
 import time
 from pathlib import Path
 
-from codekith.store import Store
 from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
+
+from codekith.store import Store
 
 CLI = [sys.executable, "-m", "codekith.cli"]
 
 
 def run(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True,
-                            timeout=300)
+    result = subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
     if check:
         assert result.returncode == 0, result.stderr
     return result
@@ -31,8 +31,20 @@ def test_index_search_status_json(workspace):
     result = json.loads(run("search", "fibonacci number", "-k", "2", "--json", cwd=root).stdout)
     assert result["query"] == "fibonacci number"
     hit = result["hits"][0]
-    assert set(hit) == {"id", "path", "qualname", "symbol", "kind", "language", "start_line",
-                        "end_line", "score", "snippet"}
+    assert set(hit) == {
+        "id",
+        "path",
+        "qualname",
+        "symbol",
+        "kind",
+        "language",
+        "start_line",
+        "end_line",
+        "score",
+        "snippet",
+        "stale",
+    }
+    assert result["fresh"] is True and result["stale"] == []
     assert hit["qualname"] == "mathx.fibonacci" and "def fibonacci" in hit["snippet"]
     status = json.loads(run("status", "--json", cwd=root).stdout)
     assert status["chunks"] == report["chunks_total"] and status["stale"] == []
@@ -44,16 +56,19 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE})
     run("index", "--json", cwd=root)
     queries = tmp_path / "q.jsonl"
-    queries.write_text('{"query": "prime number test", "k": 1}\n\n'
-                       '{"query": "cookies", "kind": "method", "k": 3}\n')
+    queries.write_text(
+        '{"query": "prime number test", "k": 1}\n\n{"query": "cookies", "kind": "method", "k": 3}\n'
+    )
     lines = run("search", "--queries", str(queries), "--json", cwd=root).stdout.splitlines()
     answers = [json.loads(line) for line in lines]
     assert [a["query"] for a in answers] == ["prime number test", "cookies"]
     assert answers[0]["hits"][0]["qualname"] == "mathx.is_prime"
     assert {h["kind"] for h in answers[1]["hits"]} == {"method"}
     cases = tmp_path / "cases.jsonl"
-    cases.write_text('{"query": "n-th Fibonacci", "expected": ["mathx.fibonacci"]}\n'
-                     '{"query": "remember cookies", "expected": ["Session.send"]}\n')
+    cases.write_text(
+        '{"query": "n-th Fibonacci", "expected": ["mathx.fibonacci"]}\n'
+        '{"query": "remember cookies", "expected": ["Session.send"]}\n'
+    )
     result = json.loads(run("eval", str(cases), "--json", cwd=root).stdout)
     assert result["summary"]["cases"] == 2 and result["summary"]["mrr@10"] > 0.5
     assert result["cases"][0]["rank"] == 1
@@ -74,14 +89,23 @@ def test_errors_and_usage(workspace, tmp_path):
 
 
 def test_kill_9_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
-    files = {f"pkg/mod{i}.py": "\n".join(
-        f"def function_{i}_{j}(value):\n    '''Step {j} of stage {i}.'''\n"
-        f"    return value * {j} + {i}\n" for j in range(6)) for i in range(30)}
+    files = {
+        f"pkg/mod{i}.py": "\n".join(
+            f"def function_{i}_{j}(value):\n    '''Step {j} of stage {i}.'''\n"
+            f"    return value * {j} + {i}\n"
+            for j in range(6)
+        )
+        for i in range(30)
+    }
     config = {".codekith.toml": "batch-chunks = 7\n"}
     interrupted = write_files(tmp_path / "a", {**files, **config})
     reference = write_files(tmp_path / "b", {**files, **config})
-    process = subprocess.Popen([*CLI, "index", "--json"], cwd=interrupted,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [*CLI, "index", "--json"],
+        cwd=interrupted,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     store = Store(str(interrupted / ".codekith"))
     deadline = time.time() + 120
     while time.time() < deadline and process.poll() is None:

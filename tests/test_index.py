@@ -5,10 +5,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 
 from codekith.search import Filters
 from codekith.store import IndexMismatchError
-from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 
 
 def live_ids(project) -> dict[str, str]:
@@ -16,15 +16,22 @@ def live_ids(project) -> dict[str, str]:
 
 
 def test_index_then_search_finds_the_right_function(workspace, project_for):
-    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE,
-                      "README.md": "# Usage\nCall parse_header on each line.\n"})
+    root = workspace(
+        {
+            "web/http.py": HTTP_MODULE,
+            "mathx.py": MATH_MODULE,
+            "README.md": "# Usage\nCall parse_header on each line.\n",
+        }
+    )
     project = project_for(root)
     report = project.indexer.run()
     assert report.embedded == report.chunks_written == report.chunks_total > 0
     hits = project.searcher.search("split a header line into name and value", k=3)
     assert hits[0].qualname == "web.http.parse_header"
-    assert project.searcher.search("nth fibonacci number", k=1, mode="vector")[0].qualname \
+    assert (
+        project.searcher.search("nth fibonacci number", k=1, mode="vector")[0].qualname
         == "mathx.fibonacci"
+    )
     assert project.searcher.search("prime", k=1, mode="text")[0].qualname == "mathx.is_prime"
     assert project.searcher.search("Session.send", k=1)[0].qualname == "web.http.Session.send"
 
@@ -42,7 +49,7 @@ def test_second_run_does_nothing_and_line_shift_reembeds_nothing(workspace, proj
     assert shifted.indexed == ["mathx.py"]
     assert shifted.embedded == 1  # only the module chunk, whose text gained a comment
     after = live_ids(project)
-    fib = [i for i, q in before.items() if q == "mathx.fibonacci"][0]
+    fib = next(i for i, q in before.items() if q == "mathx.fibonacci")
     assert fib in after
     row = project.store.rows(f"id = '{fib}'")[0]
     assert row["start_line"] == 5
@@ -86,15 +93,24 @@ def test_secret_added_later_removes_the_file_from_the_index(workspace, project_f
 
 
 def test_skips_are_recorded_and_dry_run_writes_nothing(workspace, project_for):
-    root = workspace({"a.py": "x = 1\n", ".env": "K=V\n", "blob.py": b"\x00\x01\x02",
-                      "latin.md": "caf\xe9".encode("latin-1"),
-                      "broken.py": "def ok():\n    return 1\n\ndef bad(:\n"})
+    root = workspace(
+        {
+            "a.py": "x = 1\n",
+            ".env": "K=V\n",
+            "blob.py": b"\x00\x01\x02",
+            "latin.md": "caf\xe9".encode("latin-1"),
+            "broken.py": "def ok():\n    return 1\n\ndef bad(:\n",
+        }
+    )
     project = project_for(root)
     dry = project.indexer.run(dry_run=True)
     assert not project.store.has_index()
     assert sorted(dry.indexed) == ["a.py", "broken.py"]
-    assert dry.skipped == {".env": "secret file (.env)", "blob.py": "binary file",
-                           "latin.md": "not valid UTF-8 (or its declared encoding)"}
+    assert dry.skipped == {
+        ".env": "secret file (.env)",
+        "blob.py": "binary file",
+        "latin.md": "not valid UTF-8 (or its declared encoding)",
+    }
     report = project.indexer.run()
     assert "syntax error" in report.errors["broken.py"]
     catalog = project.store.catalog()
@@ -103,8 +119,14 @@ def test_skips_are_recorded_and_dry_run_writes_nothing(workspace, project_for):
 
 
 def test_path_prefix_is_a_component_prefix_and_filters_combine(workspace, project_for):
-    root = workspace({"src/a/x.py": MATH_MODULE, "src/ab/y.py": MATH_MODULE,
-                      "src/a.py": MATH_MODULE, "docs/a.md": "# Fibonacci\nnumbers\n"})
+    root = workspace(
+        {
+            "src/a/x.py": MATH_MODULE,
+            "src/ab/y.py": MATH_MODULE,
+            "src/a.py": MATH_MODULE,
+            "docs/a.md": "# Fibonacci\nnumbers\n",
+        }
+    )
     project = project_for(root)
     project.indexer.run()
 
@@ -117,8 +139,9 @@ def test_path_prefix_is_a_component_prefix_and_filters_combine(workspace, projec
     assert paths(path_prefix="src/a.py") == {"src/a.py"}
     assert paths(path_prefix="src") == {"src/a/x.py", "src/ab/y.py", "src/a.py"}
     assert paths(language="markdown") == {"docs/a.md"}
-    kinds = {h.kind for h in project.searcher.search("fibonacci", k=50,
-                                                     filters=Filters(kind="function"))}
+    kinds = {
+        h.kind for h in project.searcher.search("fibonacci", k=50, filters=Filters(kind="function"))
+    }
     assert kinds == {"function"}
     assert paths(path_prefix="it's/quoted") == set()
 

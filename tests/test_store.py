@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from tests.conftest import write_files
 
 from codekith import store as store_module
 from codekith.store import FileRecord, FileUpdate, Store
-from tests.conftest import write_files
 
 FUNCTIONS = "\n\n".join(f"def step_{i}(x):\n    return x + {i}\n" for i in range(5))
 
@@ -42,12 +42,31 @@ def _fake_rows(count: int, dim: int, seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     vectors = rng.normal(size=(count, dim)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    return [{"id": f"id{seed}-{i}", "path": f"f{seed}.py", "language": "python",
-             "kind": "function", "symbol": f"s{i}", "qualname": f"m.s{i}", "parent": "",
-             "signature": "", "docstring": "", "imports": [], "bases": [], "decorators": [],
-             "start_line": i, "end_line": i, "content_hash": f"h{seed}-{i}",
-             "file_hash": "x", "document": f"doc {i}", "search_text": f"word{i} common",
-             "vector": vectors[i], "deleted": False} for i in range(count)]
+    return [
+        {
+            "id": f"id{seed}-{i}",
+            "path": f"f{seed}.py",
+            "language": "python",
+            "kind": "function",
+            "symbol": f"s{i}",
+            "qualname": f"m.s{i}",
+            "parent": "",
+            "signature": "",
+            "docstring": "",
+            "imports": [],
+            "bases": [],
+            "decorators": [],
+            "start_line": i,
+            "end_line": i,
+            "content_hash": f"h{seed}-{i}",
+            "file_hash": "x",
+            "document": f"doc {i}",
+            "search_text": f"word{i} common",
+            "vector": vectors[i],
+            "deleted": False,
+        }
+        for i in range(count)
+    ]
 
 
 def test_maintenance_purges_tombstones_and_builds_ann(tmp_path, monkeypatch):

@@ -4,11 +4,11 @@ import os
 from pathlib import Path
 
 import pytest
+from tests.conftest import init_repo, write_files
 
 from codekith.config import Settings, load_settings
 from codekith.secrets import find_secret, secret_file_reason
 from codekith.workspace import OutsideWorkspaceError, relative_path, scan
-from tests.conftest import init_repo, write_files
 
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n"
 
@@ -19,27 +19,53 @@ def decisions(root: Path, settings: Settings | None = None) -> dict[str, str | N
 
 def test_git_workspace_lists_tracked_and_untracked_but_not_ignored(tmp_path):
     root = init_repo(tmp_path / "r")
-    write_files(root, {".gitignore": "ignored/\n*.log\n", "a.py": "x = 1\n",
-                       "ignored/b.py": "y = 2\n", "run.log": "log\n", "new/c.py": "z = 3\n"})
+    write_files(
+        root,
+        {
+            ".gitignore": "ignored/\n*.log\n",
+            "a.py": "x = 1\n",
+            "ignored/b.py": "y = 2\n",
+            "run.log": "log\n",
+            "new/c.py": "z = 3\n",
+        },
+    )
     found = decisions(root)
     assert found["a.py"] is None and found["new/c.py"] is None
     assert "ignored/b.py" not in found and "run.log" not in found
 
 
 def test_non_git_walk_honours_nested_gitignore(tmp_path):
-    write_files(tmp_path, {".gitignore": "build.py\n", "pkg/.gitignore": "secret_dir/\n",
-                           "build.py": "", "pkg/a.py": "", "pkg/secret_dir/b.py": "",
-                           "other/secret_dir/c.py": ""})
+    write_files(
+        tmp_path,
+        {
+            ".gitignore": "build.py\n",
+            "pkg/.gitignore": "secret_dir/\n",
+            "build.py": "",
+            "pkg/a.py": "",
+            "pkg/secret_dir/b.py": "",
+            "other/secret_dir/c.py": "",
+        },
+    )
     found = decisions(tmp_path)
     assert "pkg/a.py" in found and "other/secret_dir/c.py" in found
     assert "build.py" not in found and "pkg/secret_dir/b.py" not in found
 
 
 def test_vendored_size_type_and_secret_file_reasons(tmp_path):
-    write_files(tmp_path, {"node_modules/x/index.js": "", ".venv/lib/a.py": "",
-                           "big.py": "x = 1\n" * 400, "image.png": "",
-                           ".env": "A=1", ".env.example": "A=", "keys/id_rsa": PRIVATE_KEY,
-                           "deploy/server.pem": PRIVATE_KEY, "app.min.js": ""})
+    write_files(
+        tmp_path,
+        {
+            "node_modules/x/index.js": "",
+            ".venv/lib/a.py": "",
+            "big.py": "x = 1\n" * 400,
+            "image.png": "",
+            ".env": "A=1",
+            ".env.example": "A=",
+            "keys/id_rsa": PRIVATE_KEY,
+            "deploy/server.pem": PRIVATE_KEY,
+            "app.min.js": "",
+        },
+    )
     found = decisions(tmp_path, Settings(max_file_bytes=1000))
     assert "vendored" in found["node_modules/x/index.js"]
     assert "vendored" in found[".venv/lib/a.py"]
@@ -52,9 +78,15 @@ def test_vendored_size_type_and_secret_file_reasons(tmp_path):
 
 
 def test_include_exclude_from_pyproject(tmp_path):
-    write_files(tmp_path, {
-        "pyproject.toml": '[tool.codekith]\ninclude = ["src/**"]\nexclude = ["src/gen/**"]\n',
-        "src/a.py": "", "src/gen/b.py": "", "tests/t.py": ""})
+    write_files(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.codekith]\ninclude = ["src/**"]\nexclude = ["src/gen/**"]\n',
+            "src/a.py": "",
+            "src/gen/b.py": "",
+            "tests/t.py": "",
+        },
+    )
     found = decisions(tmp_path)
     assert found["src/a.py"] is None
     assert found["src/gen/b.py"] == "excluded by configuration"
@@ -80,12 +112,15 @@ def test_symlinks_are_skipped_and_outside_paths_rejected(tmp_path):
     assert relative_path(root, root / "a.py") == "a.py"
 
 
-@pytest.mark.parametrize("text", [
-    'aws = "AKIAIOSFODNN7EXAMPLE"',
-    "token = 'ghp_" + "a1B2" * 9 + "'",
-    PRIVATE_KEY,
-    'slack = "xoxb-1234567890-1234567890123-abcdefghijklmnopqrstuvwx"',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'aws = "AKIAIOSFODNN7EXAMPLE"',
+        "token = 'ghp_" + "a1B2" * 9 + "'",
+        PRIVATE_KEY,
+        'slack = "xoxb-1234567890-1234567890123-abcdefghijklmnopqrstuvwx"',
+    ],
+)
 def test_secret_content_is_found(text):
     assert find_secret("import os\n" + text + "\n") is not None
 

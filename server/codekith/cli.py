@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from codekith import freshness
 from codekith.embedding import ModelUnavailableError
 from codekith.evaluation import evaluate, load_cases
-from codekith.freshness import stale_files
 from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
 from codekith.search import KINDS, MODES, Filters, Hit
@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     index = command("index", cmd_index, "Build or update the index incrementally.")
     index.add_argument("root_arg", nargs="?", type=Path, metavar="ROOT")
     index.add_argument("--full", action="store_true", help="rebuild from scratch")
+    index.add_argument(
+        "--since", metavar="REV", help="the commit the index reflects; git decides what to look at"
+    )
     index.add_argument(
         "--dry-run",
         action="store_true",
@@ -141,7 +144,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     for warning in project.settings.warnings:
         print(f"codekith: warning: {warning}", file=sys.stderr)
     with project.store.write_lock(), _progress(not args.json) as progress:
-        report = project.indexer.run(full=args.full, dry_run=args.dry_run, progress=progress)
+        report = project.indexer.run(
+            full=args.full, dry_run=args.dry_run, since=args.since, progress=progress
+        )
     if args.json:
         _emit(report.to_json())
     else:
@@ -180,15 +185,22 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise ValueError("give a QUERY or --queries FILE")
     filters = Filters(args.path_prefix, args.language, args.kind)
     hits = project.searcher.search(args.query, k, filters, args.mode)
+    state = freshness.check(project.root, project.settings, project.store)
     if args.json:
-        _emit({"query": args.query, "hits": [h.to_json() for h in hits]})
+        _emit({"query": args.query, "hits": _hits_json(hits, state), **state.to_json()})
     else:
-        _print_hits(hits)
+        _print_hits(hits, state)
     return 0
+
+
+def _hits_json(hits: list[Hit], state: freshness.Freshness) -> list[dict[str, Any]]:
+    stale = set(state.stale)
+    return [{**h.to_json(), "stale": h.path in stale} for h in hits]
 
 
 def _search_batch(project: Project, path: Path, k: int, mode: str) -> int:
     """One JSON object per input line; the model loads once for all of them."""
+    state = freshness.check(project.root, project.settings, project.store)
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -205,7 +217,7 @@ def _search_batch(project: Project, path: Path, k: int, mode: str) -> int:
         hits = project.searcher.search(
             query, int(request.get("k", k)), filters, request.get("mode", mode)
         )
-        _emit({"query": query, "hits": [h.to_json() for h in hits]})
+        _emit({"query": query, "hits": _hits_json(hits, state), **state.to_json()})
     return 0
 
 
@@ -235,12 +247,13 @@ def cmd_status(args: argparse.Namespace) -> int:
         "files": sum(1 for r in catalog.values() if r.status == "indexed"),
         "skipped": skipped,
         "partial": {p: r.error for p, r in catalog.items() if r.error},
-        "stale": stale_files(project.root, project.settings, catalog),
+        **freshness.check(project.root, project.settings, store).to_json(),
+        "runs": store.runs(10),
     }
     if args.json:
         _emit(status)
         return 0
-    for key in ("root", "db", "model", "template", "chunks", "files"):
+    for key in ("root", "db", "model", "template", "chunks", "files", "index_head", "head"):
         sys.stdout.write(f"{key:9} {status[key]}\n")
     sys.stdout.write(f"skipped   {len(skipped)}\n")
     stale = status["stale"]

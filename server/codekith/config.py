@@ -7,6 +7,7 @@ workspace config cannot stop indexing.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -30,6 +31,17 @@ class Settings:
     secret_patterns: tuple[str, ...] = ()
     batch_chunks: int = 1024
     warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    def scan_fingerprint(self) -> str:
+        """Changes to these settings change which files are indexed: a full scan follows."""
+        keys = (
+            self.include,
+            self.exclude,
+            self.max_file_bytes,
+            self.languages,
+            self.secret_patterns,
+        )
+        return hashlib.sha1(repr(keys).encode()).hexdigest()
 
     def db_location(self, root: Path) -> str:
         """Where the index lives: a URI or path from settings, else `<root>/.codekith`."""

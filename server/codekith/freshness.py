@@ -1,25 +1,67 @@
-"""How far the index is behind the disk (git HEAD is compared too once it is recorded)."""
+"""How far the index is behind git and the disk: the freshness contract of every answer.
+
+An answer is fresh only when HEAD is the commit the index was built at and no indexed file
+differs (size or mtime) from what was indexed. With git, only the files git reports as
+changed are stat-ed; without it, every file is.
+"""
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from codekith import gitrepo
 from codekith.config import Settings
-from codekith.store import FileRecord
+from codekith.store import Store
 from codekith.workspace import scan
 
 
-def stale_files(root: Path, settings: Settings, catalog: dict[str, FileRecord]) -> list[str]:
-    """Files whose size or mtime differs from the catalog, new files, and vanished ones."""
-    stale = []
-    seen = set()
-    for candidate in scan(root, settings):
+@dataclass
+class Freshness:
+    index_head: str
+    head: str
+    stale: list[str] = field(default_factory=list)
+    dirty: list[str] = field(default_factory=list)
+
+    @property
+    def fresh(self) -> bool:
+        return not self.stale and self.head == self.index_head
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index_head": self.index_head,
+            "head": self.head,
+            "fresh": self.fresh,
+            "stale": self.stale,
+            "dirty": self.dirty,
+        }
+
+
+def check(
+    root: Path, settings: Settings, store: Store, dirty_buffers: set[str] | None = None
+) -> Freshness:
+    """Compare the catalog with the workspace; `dirty_buffers` are unsaved editor files."""
+    meta = store.meta()
+    index_head = meta.get("head", "")
+    head = gitrepo.head(root) or ""
+    only: set[str] | None = None
+    if index_head and meta.get("scan_settings") == settings.scan_fingerprint():
+        changed = gitrepo.changes_since(root, index_head)
+        if changed is not None:
+            only = changed | set(json.loads(meta.get("dirty", "[]")))
+    catalog = store.catalog()
+    stale: set[str] = set()
+    seen: set[str] = set()
+    for candidate in scan(root, settings, only):
         seen.add(candidate.path)
         old = catalog.get(candidate.path)
         if old is None:
             if candidate.reason is None:
-                stale.append(candidate.path)
+                stale.add(candidate.path)
         elif (old.size, old.mtime_ns) != (candidate.size, candidate.mtime_ns):
-            stale.append(candidate.path)
-    stale.extend(p for p in catalog if p not in seen)
-    return sorted(stale)
+            stale.add(candidate.path)
+    scope = set(catalog) if only is None else only & set(catalog)
+    stale |= scope - seen
+    return Freshness(index_head, head, sorted(stale), sorted(dirty_buffers or ()))

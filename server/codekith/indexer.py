@@ -8,12 +8,14 @@ consistent index and the next run continues where it stopped.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from codekith import gitrepo
 from codekith.chunking import Chunk, chunk_file, sha1
 from codekith.config import Settings
 from codekith.embedding import Embedder
@@ -40,6 +42,25 @@ class IndexReport:
     seconds: float = 0.0
     maintenance: dict[str, Any] = field(default_factory=dict)
     dry_run: bool = False
+    mode: str = "scan"
+
+    def run_record(self, started_at: float, head: str) -> dict[str, Any]:
+        return {
+            "started_at": started_at,
+            "mode": self.mode,
+            "head": head,
+            "files": self.files,
+            "indexed": len(self.indexed),
+            "unchanged": self.unchanged,
+            "deleted": len(self.deleted),
+            "skipped": len(self.skipped),
+            "errors": len(self.errors),
+            "chunks_written": self.chunks_written,
+            "embedded": self.embedded,
+            "reused": self.reused,
+            "chunks_total": self.chunks_total,
+            "seconds": round(self.seconds, 3),
+        }
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +77,7 @@ class IndexReport:
             "seconds": round(self.seconds, 3),
             "maintenance": self.maintenance,
             "dry_run": self.dry_run,
+            "mode": self.mode,
             "indexed_paths": self.indexed,
         }
 
@@ -89,15 +111,30 @@ class Indexer:
         full: bool = False,
         dry_run: bool = False,
         paths: Sequence[str] | None = None,
+        since: str | None = None,
         progress: Progress | None = None,
     ) -> IndexReport:
-        """Bring the index up to date with the workspace (or with just `paths`)."""
-        started = time.perf_counter()
-        report = IndexReport(dry_run=dry_run)
+        """Bring the index up to date with the workspace, or with just `paths`.
+
+        Without paths, git decides what to look at when the index knows the commit it was
+        built at (or `since` names one): files changed between that commit and HEAD, the
+        dirty working tree, and what was dirty at the last run. Otherwise every file is
+        stat-ed and its size and mtime compared with the catalog.
+        """
+        started_at, started = time.time(), time.perf_counter()
+        report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
         if not dry_run:
             self._prepare(full)
-        candidates = self._candidates(paths)
-        catalog = {} if dry_run and not self.store.has_index() else self._catalog()
+        if full:
+            report.mode = "full"
+        elif paths is None:
+            changed = self._git_changes(since)
+            if changed is not None:
+                paths, report.mode = sorted(changed), "git"
+        elif since is not None:
+            raise ValueError("give either paths or since, not both")
+        candidates = list(scan(self.root, self.settings, None if paths is None else set(paths)))
+        catalog = self._catalog()
         works, records = self._plan(candidates, catalog, report)
         report.deleted, purge = self._vanished(candidates, catalog, paths)
         purge += [
@@ -114,10 +151,37 @@ class Indexer:
             self._write(works, report, progress)
             self.store.remove_files(report.deleted, forget=True)
             report.maintenance = self.store.maintain()
-            self.store.set_meta({"indexed_at": str(int(time.time()))})
+            self._record_state()
             report.chunks_total = self.store.count()
         report.seconds = time.perf_counter() - started
+        if not dry_run:
+            self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
         return report
+
+    def _git_changes(self, since: str | None) -> set[str] | None:
+        """Paths that may differ from the index, per git; None when git cannot tell."""
+        if not self.store.has_index():
+            return None
+        meta = self.store.meta()
+        base = since or meta.get("head")
+        if not base or meta.get("scan_settings") != self.settings.scan_fingerprint():
+            return None
+        changed = gitrepo.changes_since(self.root, base)
+        if changed is None or any(PurePosixPath(p).name == ".gitignore" for p in changed):
+            return None
+        return changed | set(json.loads(meta.get("dirty", "[]")))
+
+    def _record_state(self) -> None:
+        """What the next run and freshness checks compare against."""
+        dirty = gitrepo.working_changes(self.root)
+        self.store.set_meta(
+            {
+                "indexed_at": str(int(time.time())),
+                "head": gitrepo.head(self.root) or "",
+                "dirty": json.dumps(sorted(dirty or ())),
+                "scan_settings": self.settings.scan_fingerprint(),
+            }
+        )
 
     def _prepare(self, full: bool) -> None:
         model, template = self.settings.model, TEMPLATE_VERSION
@@ -129,13 +193,6 @@ class Indexer:
 
     def _catalog(self) -> dict[str, FileRecord]:
         return self.store.catalog() if self.store.has_index() else {}
-
-    def _candidates(self, paths: Sequence[str] | None) -> list[Candidate]:
-        found = list(scan(self.root, self.settings))
-        if paths is None:
-            return found
-        wanted = set(paths)
-        return [c for c in found if c.path in wanted]
 
     def _vanished(
         self,

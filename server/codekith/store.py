@@ -103,6 +103,25 @@ FILE_SCHEMA = pa.schema(
     ]
 )
 META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+RUN_SCHEMA = pa.schema(
+    [
+        ("started_at", pa.float64()),
+        ("mode", pa.string()),
+        ("head", pa.string()),
+        ("files", pa.int64()),
+        ("indexed", pa.int64()),
+        ("unchanged", pa.int64()),
+        ("deleted", pa.int64()),
+        ("skipped", pa.int64()),
+        ("errors", pa.int64()),
+        ("chunks_written", pa.int64()),
+        ("embedded", pa.int64()),
+        ("reused", pa.int64()),
+        ("chunks_total", pa.int64()),
+        ("seconds", pa.float64()),
+    ]
+)
+RUNS_KEPT = 200
 
 
 def vector_schema(dim: int) -> pa.Schema:
@@ -209,7 +228,7 @@ class Store:
 
     def create(self, model_id: str, dim: int, template: str) -> None:
         """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
-        for name in ("chunks", "files", "meta", "vectors"):
+        for name in ("chunks", "files", "meta", "vectors", "runs"):
             with contextlib.suppress(Exception):
                 self.db.drop_table(name)
         self._tables.clear()
@@ -222,6 +241,7 @@ class Store:
         vectors = self.db.create_table("vectors", schema=vector_schema(dim))
         vectors.create_index("content_hash", config=BTree())
         self.db.create_table("meta", schema=META_SCHEMA)
+        self.db.create_table("runs", schema=RUN_SCHEMA)
         self.set_meta(
             {
                 "model": model_id,
@@ -231,6 +251,22 @@ class Store:
                 "created": str(int(time.time())),
             }
         )
+
+    def add_run(self, run: dict[str, Any]) -> None:
+        """Append a run record; the oldest go once there are more than RUNS_KEPT."""
+        if "runs" not in self._names():
+            self.db.create_table("runs", schema=RUN_SCHEMA)
+        table = self._table("runs")
+        table.add(pa.Table.from_pylist([run], schema=RUN_SCHEMA))
+        if table.count_rows() > RUNS_KEPT:
+            oldest = sorted(table.to_arrow().column("started_at").to_pylist())
+            table.delete(f"started_at < {oldest[-RUNS_KEPT]!r}")
+
+    def runs(self, limit: int = 10) -> list[dict[str, Any]]:
+        if "runs" not in self._names():
+            return []
+        rows = self._table("runs").to_arrow().to_pylist()
+        return sorted(rows, key=lambda r: r["started_at"], reverse=True)[:limit]
 
     # -- reads used by indexing -----------------------------------------------------------
 
@@ -421,8 +457,9 @@ class Store:
         if force or since >= OPTIMIZE_EVERY_VERSIONS or unindexed > max(1000, live // 20):
             started = time.perf_counter()
             chunks.delete("deleted = true")
-            for name in ("chunks", "files", "vectors", "meta"):
-                self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
+            for name in ("chunks", "files", "vectors", "meta", "runs"):
+                if name in self._names():
+                    self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
             _remove_stale_temp_files(Path(self.location))
             report.update(optimized=True, optimize_s=round(time.perf_counter() - started, 3))
         if live >= ANN_MIN_ROWS and not self._has_ann():

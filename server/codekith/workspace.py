@@ -205,13 +205,18 @@ class WorkspaceFilter:
         return make(reason)
 
 
-def scan(root: Path, settings: Settings) -> Iterator[Candidate]:
-    """Every file the workspace holds, each with its decision."""
+def listed_files(root: Path) -> list[str]:
+    """Tracked plus untracked-not-ignored files (git), else a .gitignore-aware walk."""
     paths = _git_files(root)
-    if paths is None:
-        paths = _walk_files(root)
+    return _walk_files(root) if paths is None else paths
+
+
+def scan(root: Path, settings: Settings, only: set[str] | None = None) -> Iterator[Candidate]:
+    """Every file the workspace holds (or those of `only` that it holds), with decisions."""
     workspace_filter = WorkspaceFilter(root, settings)
-    for path in paths:
+    for path in listed_files(root):
+        if only is not None and path not in only:
+            continue
         candidate = workspace_filter.candidate(path)
         if candidate is not None:
             yield candidate

@@ -1,0 +1,94 @@
+"""What git knows about the workspace: HEAD, changes between commits, the dirty tree.
+
+All paths returned are POSIX and relative to the workspace root (which may be a
+subdirectory of the repository). Every function answers None when git cannot tell
+(not a repository, no commits yet, an unknown revision), and callers fall back to scanning.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return None
+    return result.stdout.decode("utf-8", "surrogateescape")
+
+
+def head(root: Path) -> str | None:
+    """The commit HEAD points at; None outside git or before the first commit."""
+    out = _git(root, "rev-parse", "--verify", "-q", "HEAD")
+    return out.strip() if out else None
+
+
+def is_repository(root: Path) -> bool:
+    return _git(root, "rev-parse", "--git-dir") is not None
+
+
+def _prefix(root: Path) -> str:
+    return (_git(root, "rev-parse", "--show-prefix") or "").strip()
+
+
+def _strip(prefix: str, paths: list[str]) -> set[str]:
+    return {p[len(prefix) :] for p in paths if p and p.startswith(prefix)}
+
+
+def changed_between(root: Path, old: str, new: str) -> set[str] | None:
+    """Paths added, modified, deleted or renamed (both sides) between two commits."""
+    if _git(root, "cat-file", "-e", f"{old}^{{commit}}") is None:
+        return None
+    out = _git(root, "diff", "--name-status", "-z", "-M", old, new, "--", ".")
+    if out is None:
+        return None
+    fields = out.split("\0")
+    paths: list[str] = []
+    index = 0
+    while index < len(fields) and fields[index]:
+        status = fields[index]
+        count = 2 if status[0] in "RC" else 1
+        paths.extend(fields[index + 1 : index + 1 + count])
+        index += 1 + count
+    return _strip(_prefix(root), paths)
+
+
+def working_changes(root: Path) -> set[str] | None:
+    """Paths that differ from HEAD in the index or working tree, untracked ones included."""
+    out = _git(
+        root,
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--ignore-submodules=all",
+        "--",
+        ".",
+    )
+    if out is None:
+        return None
+    fields = out.split("\0")
+    paths: list[str] = []
+    index = 0
+    while index < len(fields) and fields[index]:
+        entry = fields[index]
+        paths.append(entry[3:])
+        index += 1
+        if entry[0] in "RC":  # the source path follows as its own field
+            paths.append(fields[index])
+            index += 1
+    return _strip(_prefix(root), paths)
+
+
+def changes_since(root: Path, indexed_head: str) -> set[str] | None:
+    """Everything that may differ from an index built at `indexed_head`."""
+    current = head(root)
+    if current is None:
+        return None
+    committed = set() if current == indexed_head else changed_between(root, indexed_head, current)
+    dirty = working_changes(root)
+    if committed is None or dirty is None:
+        return None
+    return committed | dirty
