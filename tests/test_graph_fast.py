@@ -169,3 +169,12 @@ def test_graph_for_root_lists_every_function(shop: tuple[Path, list[str]]) -> No
     assert graph["shop.util._private"] == []
     assert "shop.util.helper" in graph["app.main.main"]
     assert graph["app.main.main"] == sorted(graph["app.main.main"])
+
+
+def test_deeply_nested_expressions_do_not_crash(tmp_path: Path) -> None:
+    chain = "f()" + ".g()" * 400  # parses, but evaluating it recurses past the limit
+    concat = " + ".join(["f()"] * 800)
+    files = {"d.py": f"def f():\n    pass\n\nx = {chain}\ny = {concat}\nf()\n"}
+    index = ModuleIndex(tmp_path, write(tmp_path, files))
+    assert not index.broken
+    assert ("d", "d.f") in pairs(resolve_file(index, "d.py"))

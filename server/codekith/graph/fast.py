@@ -101,11 +101,11 @@ class ModuleIndex:
         try:
             text = source if source is not None else (self.root / path).read_text("utf-8")
             tree = ast.parse(text, filename=path)
-        except (SyntaxError, ValueError, OSError, UnicodeDecodeError):
+            module = collect(tree, path, module_name(path))
+        except (SyntaxError, ValueError, OSError, UnicodeDecodeError, RecursionError):
             self.broken.add(path)
             return
         self.broken.discard(path)
-        module = collect(tree, path, module_name(path))
         self.modules[module.module] = module
         for scope in module.walk():
             self.scopes.setdefault(scope.qualname, []).append(scope)
@@ -556,6 +556,14 @@ class Evaluator:
                 yield from (f.name for f in funcs if f.kind == "func")
 
     # -- per-file passes -------------------------------------------------------------------
+    @staticmethod
+    def guarded(method, site: Site, scope: Scope) -> list:  # type: ignore[no-untyped-def]
+        """A site too deeply nested to evaluate is left unresolved rather than failing the file."""
+        try:
+            return list(method(site, scope))
+        except RecursionError:
+            return []
+
     def site_targets(self, site: Site, scope: Scope) -> list[str]:
         pos = (site.node.lineno, site.node.col_offset)
         if site.kind == "call":
@@ -582,7 +590,7 @@ class Evaluator:
             return {}
         for scope in module.walk():
             for site in scope.sites:
-                for key, values in self.site_flow(site, scope):
+                for key, values in self.guarded(self.site_flow, site, scope):
                     flow.setdefault(key, set()).update(values)
         return {key: frozenset(values) for key, values in flow.items() if values}
 
@@ -684,7 +692,7 @@ def resolve_file(index: ModuleIndex, path: str) -> list[Edge]:
 
 def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
     for site in scope.sites:
-        for target in evaluator.site_targets(site, scope):
+        for target in evaluator.guarded(evaluator.site_targets, site, scope):
             yield Edge(scope.qualname, target, "call", scope.path, site.line)
             if site.kind == "decorator" and site.decorated is not None:
                 yield Edge(site.decorated.qualname, target, "decorate", scope.path, site.line)

@@ -314,13 +314,22 @@ class _Collector:
         else:
             self.assign(target, None, scope, True, pos)
 
-    def expr(self, node: ast.expr | None, scope: Scope) -> None:
-        """Record calls, lambdas, yields and walrus bindings of an expression, in source order."""
-        if node is None:
-            return
-        if isinstance(node, ast.Lambda):
-            self.lambda_(node, scope)
-            return
+    def expr(self, root: ast.expr | None, scope: Scope) -> None:
+        """Record calls, lambdas, yields and walrus bindings of an expression, in source
+        order; iterative, since generated code nests expressions thousands deep."""
+        stack: list[ast.AST] = [root] if root is not None else []
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Lambda):
+                self.lambda_(node, scope)
+                continue
+            self.expr_node(node, scope)
+            children = [
+                c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr | ast.comprehension)
+            ]
+            stack.extend(reversed(children))
+
+    def expr_node(self, node: ast.AST, scope: Scope) -> None:
         if isinstance(node, ast.Call):
             scope.sites.append(Site("call", node, node.lineno))
             self.update_store(node, scope)
@@ -331,9 +340,6 @@ class _Collector:
         elif isinstance(node, ast.comprehension):
             self.iter_target(node.target, node.iter, scope, _end(node.iter))
             scope.sites.append(Site("iter", node.iter, node.iter.lineno))
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr | ast.comprehension):
-                self.expr(child, scope)  # type: ignore[arg-type]
 
     def update_store(self, call: ast.Call, scope: Scope) -> None:
         """`d.update({k: v})` and `ls.append(v)` add entries to a container."""
