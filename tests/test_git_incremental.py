@@ -1,0 +1,152 @@
+"""Git-aware incremental indexing and freshness on real repositories made in tmp dirs."""
+
+from __future__ import annotations
+
+import os
+
+from codekith import freshness
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
+
+
+def commit(root, message="change"):
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
+
+
+def live(project) -> set[tuple[str, str]]:
+    return {(r["path"], r["qualname"])
+            for r in project.store.rows("true", columns=["path", "qualname"])}
+
+
+def state(project):
+    return freshness.check(project.root, project.settings, project.store)
+
+
+def test_git_mode_looks_only_at_changed_files(workspace, project_for):
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE, "b.py": "B = 1\n"})
+    commit(root)
+    project = project_for(root)
+    first = project.indexer.run()
+    assert first.mode == "scan"
+    assert state(project).fresh
+    write_files(root, {"b.py": "B = 2\n"})
+    commit(root)
+    assert not state(project).fresh and state(project).stale == ["b.py"]
+    second = project.indexer.run()
+    assert second.mode == "git" and second.files == 1 and second.indexed == ["b.py"]
+    assert state(project).fresh
+    runs = project.store.runs()
+    assert [r["mode"] for r in runs] == ["git", "scan"]
+    assert runs[0]["head"] == git(root, "rev-parse", "HEAD").strip()
+
+
+def test_rename_delete_and_permission_change(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE, "web/http.py": HTTP_MODULE, "x.py": "X = 1\n"})
+    commit(root)
+    project = project_for(root)
+    project.indexer.run()
+    git(root, "mv", "mathx.py", "numbers_util.py")
+    git(root, "rm", "-q", "web/http.py")
+    os.chmod(root / "x.py", 0o755)
+    commit(root)
+    report = project.indexer.run()
+    assert report.mode == "git"
+    assert report.deleted == ["mathx.py", "web/http.py"]
+    assert report.indexed == ["numbers_util.py"] and report.embedded == 0
+    assert {p for p, _ in live(project)} == {"numbers_util.py", "x.py"}
+    assert "x.py" not in report.indexed
+
+
+def test_branch_switch_back_and_forth_embeds_nothing_on_the_way_back(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE})
+    commit(root, "base")
+    git(root, "checkout", "-qb", "feature")
+    write_files(root, {"mathx.py": MATH_MODULE.replace("a + b", "b + a"),
+                       "web/http.py": HTTP_MODULE})
+    commit(root, "feature work")
+    project = project_for(root)
+    project.indexer.run()
+    on_feature = live(project)
+    git(root, "checkout", "-q", "main")
+    to_main = project.indexer.run()
+    assert to_main.mode == "git" and to_main.embedded == 1  # fibonacci as it is on main
+    git(root, "checkout", "-q", "feature")
+    back = project.indexer.run()
+    assert back.embedded == 0 and live(project) == on_feature
+    git(root, "checkout", "-q", "main")
+    again = project.indexer.run()
+    assert again.embedded == 0
+
+
+def test_rebase_and_detached_head(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE})
+    commit(root, "base")
+    git(root, "checkout", "-qb", "topic")
+    write_files(root, {"topic.py": "def topic_feature():\n    return 1\n"})
+    commit(root, "topic")
+    git(root, "checkout", "-q", "main")
+    write_files(root, {"main_only.py": "def main_feature():\n    return 2\n"})
+    commit(root, "main moves")
+    git(root, "checkout", "-q", "topic")
+    project = project_for(root)
+    project.indexer.run()
+    git(root, "rebase", "-q", "main")
+    report = project.indexer.run()
+    assert report.mode == "git" and report.indexed == ["main_only.py"]
+    assert {q for _, q in live(project)} >= {"topic.topic_feature", "main_only.main_feature"}
+    git(root, "checkout", "-q", "--detach", "HEAD~1")
+    detached = project.indexer.run()
+    assert detached.deleted == ["topic.py"]
+    assert state(project).fresh
+
+
+def test_dirty_tree_then_revert_is_caught(workspace, project_for):
+    root = workspace({"mathx.py": MATH_MODULE})
+    commit(root)
+    project = project_for(root)
+    project.indexer.run()
+    write_files(root, {"mathx.py": MATH_MODULE + "\ndef dirty_helper():\n    return 0\n",
+                       "scratch.py": "def untracked_helper():\n    return 1\n"})
+    assert set(state(project).stale) == {"mathx.py", "scratch.py"}
+    dirty = project.indexer.run()
+    assert sorted(dirty.indexed) == ["mathx.py", "scratch.py"]
+    assert ("mathx.py", "mathx.dirty_helper") in live(project)
+    git(root, "checkout", "-q", "--", "mathx.py")
+    (root / "scratch.py").unlink()
+    assert set(state(project).stale) == {"mathx.py", "scratch.py"}
+    reverted = project.indexer.run()
+    assert reverted.mode == "git" and reverted.deleted == ["scratch.py"]
+    assert ("mathx.py", "mathx.dirty_helper") not in live(project)
+    assert state(project).fresh
+
+
+def test_repository_without_commits_and_plain_directory(tmp_path, project_for):
+    empty = init_repo(tmp_path / "empty")
+    write_files(empty, {"a.py": "def alpha():\n    return 1\n"})
+    project = project_for(empty)
+    assert project.indexer.run().mode == "scan"
+    current = state(project)
+    assert current.index_head == "" and current.head == "" and current.fresh
+    plain = write_files(tmp_path / "plain", {"b.py": "def beta():\n    return 2\n"})
+    other = project_for(plain)
+    assert other.indexer.run().indexed == ["b.py"]
+    write_files(plain, {"b.py": "def beta():\n    return 3\n"})
+    os.utime(plain / "b.py", ns=(1, 1))
+    assert state(other).stale == ["b.py"]
+    assert other.indexer.run().mode == "scan"
+
+
+def test_since_and_settings_change_fall_back_correctly(workspace, project_for):
+    root = workspace({"a.py": "A = 1\n", "b.py": "B = 1\n"})
+    commit(root)
+    project = project_for(root)
+    project.indexer.run()
+    write_files(root, {".codekith.toml": 'exclude = ["b.py"]\n'})
+    changed = project_for(root)
+    report = changed.indexer.run()
+    assert report.mode == "scan"
+    assert {p for p, _ in live(changed)} == {"a.py", ".codekith.toml"}
+    write_files(root, {"c.py": "C = 1\n"})
+    commit(root)
+    since = changed.indexer.run(since="HEAD~1")
+    assert since.mode == "git" and "c.py" in since.indexed
