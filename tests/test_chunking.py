@@ -3,10 +3,9 @@ from __future__ import annotations
 import itertools
 import textwrap
 
-from tests.conftest import HTTP_MODULE
-
 from codekith.chunking import chunk_file
 from codekith.chunking.split import MAX_CHUNK_CHARS
+from tests.conftest import HTTP_MODULE
 
 
 def chunks_of(path: str, source: str, language: str = "python"):

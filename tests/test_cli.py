@@ -10,9 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
-
 from codekith.store import Store
+from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
 
 CLI = [sys.executable, "-m", "codekith.cli"]
 

@@ -14,8 +14,9 @@ def commit(root, message="change"):
 
 
 def live(project) -> set[tuple[str, str]]:
-    return {(r["path"], r["qualname"])
-            for r in project.store.rows("true", columns=["path", "qualname"])}
+    return {
+        (r["path"], r["qualname"]) for r in project.store.rows("true", columns=["path", "qualname"])
+    }
 
 
 def state(project):
@@ -61,8 +62,9 @@ def test_branch_switch_back_and_forth_embeds_nothing_on_the_way_back(workspace, 
     root = workspace({"mathx.py": MATH_MODULE})
     commit(root, "base")
     git(root, "checkout", "-qb", "feature")
-    write_files(root, {"mathx.py": MATH_MODULE.replace("a + b", "b + a"),
-                       "web/http.py": HTTP_MODULE})
+    write_files(
+        root, {"mathx.py": MATH_MODULE.replace("a + b", "b + a"), "web/http.py": HTTP_MODULE}
+    )
     commit(root, "feature work")
     project = project_for(root)
     project.indexer.run()
@@ -105,8 +107,13 @@ def test_dirty_tree_then_revert_is_caught(workspace, project_for):
     commit(root)
     project = project_for(root)
     project.indexer.run()
-    write_files(root, {"mathx.py": MATH_MODULE + "\ndef dirty_helper():\n    return 0\n",
-                       "scratch.py": "def untracked_helper():\n    return 1\n"})
+    write_files(
+        root,
+        {
+            "mathx.py": MATH_MODULE + "\ndef dirty_helper():\n    return 0\n",
+            "scratch.py": "def untracked_helper():\n    return 1\n",
+        },
+    )
     assert set(state(project).stale) == {"mathx.py", "scratch.py"}
     dirty = project.indexer.run()
     assert sorted(dirty.indexed) == ["mathx.py", "scratch.py"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 
 from codekith.search import Filters
 from codekith.store import IndexMismatchError
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 
 
 def live_ids(project) -> dict[str, str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from tests.conftest import write_files
 
 from codekith import store as store_module
 from codekith.store import FileRecord, FileUpdate, Store
+from tests.conftest import write_files
 
 FUNCTIONS = "\n\n".join(f"def step_{i}(x):\n    return x + {i}\n" for i in range(5))
 

@@ -4,11 +4,11 @@ import os
 from pathlib import Path
 
 import pytest
-from tests.conftest import init_repo, write_files
 
 from codekith.config import Settings, load_settings
 from codekith.secrets import find_secret, secret_file_reason
 from codekith.workspace import OutsideWorkspaceError, relative_path, scan
+from tests.conftest import init_repo, write_files
 
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n"
 

@@ -15,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from codekith import freshness
+from codekith.config import load_settings
 from codekith.embedding import ModelUnavailableError
 from codekith.evaluation import evaluate, load_cases
+from codekith.graph import graph_for_root
 from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
+from codekith.related import TargetNotFoundError, to_markdown
 from codekith.search import KINDS, MODES, Filters, Hit
-from codekith.store import IndexLockedError, IndexMismatchError
+from codekith.store import IndexLockedError, IndexMismatchError, quote
+from codekith.workspace import scan
 
 
 class CliError(Exception):
@@ -85,6 +89,33 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
     search.add_argument("--json", action="store_true")
 
+    related = command(
+        "related", cmd_related, "Code related to free text, PATH:LINE or a qualified name."
+    )
+    related.add_argument("target")
+    related.add_argument(
+        "--depth",
+        type=_non_negative,
+        default=None,
+        help="graph steps (default: by the question's intent)",
+    )
+    related.add_argument("--budget", type=_positive, default=None, help="tokens")
+    output = related.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true")
+    output.add_argument("--format", choices=("text", "markdown"), default="text")
+
+    graph = command("graph", cmd_graph, "Print the Python call graph (PyCG simple JSON).")
+    graph.add_argument("root_arg", nargs="?", type=Path, metavar="ROOT")
+    graph.add_argument("--json", action="store_true", help="(the only format; accepted)")
+    graph.add_argument("--no-jedi", action="store_true", help="fast resolver only")
+
+    feedback = command(
+        "feedback", cmd_feedback, "Vote on a result so similar queries rank it higher or lower."
+    )
+    feedback.add_argument("query")
+    feedback.add_argument("id")
+    feedback.add_argument("--vote", choices=("up", "down"), required=True)
+
     status = command("status", cmd_status, "Show what the index holds and how fresh it is.")
     status.add_argument("--json", action="store_true")
 
@@ -100,6 +131,13 @@ def _positive(text: str) -> int:
     value = int(text)
     if value <= 0:
         raise argparse.ArgumentTypeError("must be a positive integer")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
     return value
 
 
@@ -227,6 +265,58 @@ def _print_hits(hits: list[Hit]) -> None:
             f"{rank:2}. {hit.path}:{hit.start_line}-{hit.end_line}  "
             f"{hit.kind} {hit.qualname}  ({hit.score:.4f})\n"
         )
+
+
+def cmd_related(args: argparse.Namespace) -> int:
+    project = _project(args)
+    _require_index(project)
+    try:
+        bundle = project.related.bundle(
+            args.target, args.depth, args.budget or project.settings.budget
+        )
+    except TargetNotFoundError as exc:
+        raise CliError(str(exc)) from exc
+    state = freshness.check(project.root, project.settings, project.store).to_json()
+    if args.json:
+        stale = set(state["stale"])
+        data = bundle.to_json()
+        for item in data["items"]:
+            item["stale"] = item["path"] in stale
+        _emit({**data, **state})
+    elif args.format == "markdown":
+        sys.stdout.write(to_markdown(bundle, state))
+    else:
+        for item in bundle.items:
+            hit = item.hit
+            sys.stdout.write(
+                f"{item.score:.3f}  {hit.path}:{hit.start_line}  {hit.qualname}  [{item.reason}]\n"
+            )
+        sys.stdout.write(
+            f"{bundle.tokens}/{bundle.budget} tokens, intent {bundle.intent}, "
+            f"depth {bundle.depth}" + (", truncated" if bundle.truncated else "") + "\n"
+        )
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    """Reads the workspace directly: no index, no embedding model."""
+    root = (getattr(args, "root_arg", None) or args.root or Path.cwd()).resolve()
+    if not root.is_dir():
+        raise CliError(f"{root} is not a directory")
+    settings = load_settings(root)
+    paths = [c.path for c in scan(root, settings) if c.reason is None and c.path.endswith(".py")]
+    _emit(graph_for_root(root, paths, use_jedi=settings.jedi and not args.no_jedi))
+    return 0
+
+
+def cmd_feedback(args: argparse.Namespace) -> int:
+    project = _project(args)
+    _require_index(project)
+    if not project.store.rows(f"id = {quote(args.id)}", limit=1):
+        raise CliError(f"no chunk with id {args.id!r} in the index")
+    vector = project.embedder().embed_query(args.query)
+    project.store.add_feedback(args.query, vector, args.id, 1 if args.vote == "up" else -1)
+    return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:

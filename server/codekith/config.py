@@ -30,6 +30,7 @@ class Settings:
     budget: int = 6000
     secret_patterns: tuple[str, ...] = ()
     batch_chunks: int = 1024
+    jedi: bool = True
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def scan_fingerprint(self) -> str:
@@ -69,7 +70,7 @@ def _coerce(name: str, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise TypeError(f"{name} must be a list of strings")
         return tuple(value)
-    if isinstance(default, bool) or not isinstance(value, type(default)):
+    if isinstance(default, bool) != isinstance(value, bool) or not isinstance(value, type(default)):
         raise TypeError(f"{name} must be a {type(default).__name__}")
     if isinstance(value, int) and value < 0:
         raise ValueError(f"{name} must not be negative")

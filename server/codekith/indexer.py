@@ -19,12 +19,15 @@ from codekith import gitrepo
 from codekith.chunking import Chunk, chunk_file, sha1
 from codekith.config import Settings
 from codekith.embedding import Embedder
+from codekith.graph.builder import build_graph
+from codekith.graph.model import Edge
 from codekith.secrets import find_secret
 from codekith.store import FileRecord, FileUpdate, Store
 from codekith.template import TEMPLATE_VERSION, chunk_search_text, document
 from codekith.workspace import Candidate, content_reason, decode_source, scan
 
 Progress = Callable[[int, int, str], None]
+GRAPH_VERSION = "1"
 
 
 @dataclass
@@ -43,11 +46,13 @@ class IndexReport:
     maintenance: dict[str, Any] = field(default_factory=dict)
     dry_run: bool = False
     mode: str = "scan"
+    graph: dict[str, Any] = field(default_factory=dict)
 
     def run_record(self, started_at: float, head: str) -> dict[str, Any]:
         return {
             "started_at": started_at,
             "mode": self.mode,
+            "graph": self.graph,
             "head": head,
             "files": self.files,
             "indexed": len(self.indexed),
@@ -78,6 +83,7 @@ class IndexReport:
             "maintenance": self.maintenance,
             "dry_run": self.dry_run,
             "mode": self.mode,
+            "graph": self.graph,
             "indexed_paths": self.indexed,
         }
 
@@ -150,6 +156,7 @@ class Indexer:
             self.store.record_files(records)
             self._write(works, report, progress)
             self.store.remove_files(report.deleted, forget=True)
+            self._update_graph(report, purge)
             report.maintenance = self.store.maintain()
             self._record_state()
             report.chunks_total = self.store.count()
@@ -157,6 +164,37 @@ class Indexer:
         if not dry_run:
             self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
         return report
+
+    def _update_graph(self, report: IndexReport, purge: list[str]) -> None:
+        """Recompute edges when a Python file changed; Jedi re-checks the changed ones."""
+        meta = self.store.meta()
+        stale_version = meta.get("graph") != GRAPH_VERSION
+        touched = {p for p in (*report.indexed, *report.deleted, *purge) if p.endswith(".py")}
+        if not touched and not stale_version:
+            return
+        python = [
+            p
+            for p, r in self.store.catalog().items()
+            if r.status == "indexed" and p.endswith(".py")
+        ]
+        previous = [
+            Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"])
+            for r in self.store.live_edges("resolver = 'jedi'")
+        ]
+        changed = set(python) if stale_version else touched
+        update = build_graph(self.root, python, changed, previous, self.settings.jedi)
+        added, removed = self.store.replace_edges([_edge_row(e, r) for e, r in update.edges])
+        self.store.set_meta({"graph": GRAPH_VERSION})
+        report.graph = {
+            "edges": len(update.edges),
+            "added": added,
+            "removed": removed,
+            "jedi_files": update.jedi_files,
+            "fast_s": round(update.fast_seconds, 3),
+            "jedi_s": round(update.jedi_seconds, 3),
+            "jedi_timed_out": update.timed_out,
+            "unparsed": update.broken,
+        }
 
     def _git_changes(self, since: str | None) -> set[str] | None:
         """Paths that may differ from the index, per git; None when git cannot tell."""
@@ -360,3 +398,17 @@ def _batch_by_chunks(works: list[_Work], size: int) -> Iterable[list[_Work]]:
             batch, count = [], 0
     if batch:
         yield batch
+
+
+def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:
+    key = f"{edge.path}|{edge.src}|{edge.dst}|{edge.kind}|{edge.line}"
+    return {
+        "id": sha1(key),
+        "src": edge.src,
+        "dst": edge.dst,
+        "kind": edge.kind,
+        "path": edge.path,
+        "line": edge.line,
+        "resolver": resolver,
+        "deleted": False,
+    }

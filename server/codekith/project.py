@@ -13,6 +13,7 @@ from typing import Any
 from codekith.config import Settings, apply_overrides, load_settings
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.indexer import Indexer
+from codekith.related import Related
 from codekith.search import Searcher
 from codekith.store import Store
 
@@ -51,3 +52,7 @@ class Project:
     @cached_property
     def searcher(self) -> Searcher:
         return Searcher(self.store, self.embedder)
+
+    @cached_property
+    def related(self) -> Related:
+        return Related(self.store, self.searcher)

@@ -11,11 +11,14 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
 from codekith.embedding import Embedder
-from codekith.store import Store, quote
+from codekith.store import Store, in_list, quote
 from codekith.template import code_of, search_text
 
 RRF_K = 60
+FEEDBACK_MIN_SIMILARITY = 0.8
 MODES = ("hybrid", "vector", "text")
 KINDS = ("module", "class", "function", "method", "section")
 SNIPPET_LINES = 12
@@ -117,7 +120,36 @@ class Searcher:
             rankings.append(self.store.text_search(search_text(query), depth, where))
         if mode == "hybrid":
             rankings.insert(0, self.symbol_matches(query, where))
-        return fuse(rankings, k)
+        scores, rows = fuse(rankings)
+        self._apply_feedback(query, scores, rows, where)
+        best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]
+        return [hit_from_row(rows[i], scores[i]) for i in best]
+
+    def _apply_feedback(
+        self, query: str, scores: dict[str, float], rows: dict[str, dict[str, Any]], where: str
+    ) -> None:
+        """Votes on similar past queries move items: an up vote on a query this close is
+        worth about one first place in one ranking, a down vote takes as much away."""
+        votes = self.store.feedback()
+        if not votes:
+            return
+        vector = self.embedder.embed_query(query)
+        adjust: dict[str, float] = {}
+        for vote in votes:
+            similarity = float(np.dot(vector, vote["vector"]))
+            if similarity >= FEEDBACK_MIN_SIMILARITY:
+                weight = (similarity - FEEDBACK_MIN_SIMILARITY) / (1 - FEEDBACK_MIN_SIMILARITY)
+                adjust[vote["id"]] = adjust.get(vote["id"], 0.0) + vote["vote"] * (
+                    0.5 + 0.5 * weight
+                ) * 2 / (RRF_K + 1)
+        missing = [i for i, delta in adjust.items() if delta > 0 and i not in rows]
+        if missing:
+            for row in self.store.rows(f"({where}) AND {in_list('id', missing)}"):
+                rows[row["id"]] = row
+                scores[row["id"]] = 0.0
+        for chunk_id, delta in adjust.items():
+            if chunk_id in scores:
+                scores[chunk_id] += delta
 
     def symbol_matches(self, query: str, where: str) -> list[dict[str, Any]]:
         """Chunks whose symbol or qualname is an identifier written in the query."""
@@ -135,7 +167,9 @@ class Searcher:
         return self.store.rows(f"({where}) AND ({' OR '.join(clauses)})", limit=20)
 
 
-def fuse(rankings: list[list[dict[str, Any]]], k: int) -> list[Hit]:
+def fuse(
+    rankings: list[list[dict[str, Any]]],
+) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Reciprocal rank fusion; a single ranking keeps its order and gets RRF scores too."""
     scores: dict[str, float] = {}
     rows: dict[str, dict[str, Any]] = {}
@@ -143,5 +177,4 @@ def fuse(rankings: list[list[dict[str, Any]]], k: int) -> list[Hit]:
         for rank, row in enumerate(ranking):
             scores[row["id"]] = scores.get(row["id"], 0.0) + 1.0 / (RRF_K + rank + 1)
             rows.setdefault(row["id"], row)
-    best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]
-    return [hit_from_row(rows[i], scores[i]) for i in best]
+    return scores, rows

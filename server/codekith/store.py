@@ -103,6 +103,33 @@ FILE_SCHEMA = pa.schema(
     ]
 )
 META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+EDGE_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("src", pa.string()),
+        ("dst", pa.string()),
+        ("kind", pa.string()),
+        ("path", pa.string()),
+        ("line", pa.int32()),
+        ("resolver", pa.string()),
+        ("deleted", pa.bool_()),
+    ]
+)
+EDGE_COLUMNS = ["src", "dst", "kind", "path", "line", "resolver"]
+
+
+def feedback_schema(dim: int) -> pa.Schema:
+    return pa.schema(
+        [
+            ("query", pa.string()),
+            ("vector", pa.list_(pa.float32(), dim)),
+            ("id", pa.string()),
+            ("vote", pa.int8()),
+            ("at", pa.float64()),
+        ]
+    )
+
+
 RUN_SCHEMA = pa.schema(
     [
         ("started_at", pa.float64()),
@@ -228,7 +255,7 @@ class Store:
 
     def create(self, model_id: str, dim: int, template: str) -> None:
         """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
-        for name in ("chunks", "files", "meta", "vectors", "runs"):
+        for name in ("chunks", "files", "meta", "vectors", "runs", "edges", "feedback"):
             with contextlib.suppress(Exception):
                 self.db.drop_table(name)
         self._tables.clear()
@@ -242,6 +269,7 @@ class Store:
         vectors.create_index("content_hash", config=BTree())
         self.db.create_table("meta", schema=META_SCHEMA)
         self.db.create_table("runs", schema=RUN_SCHEMA)
+        self._create_edges()
         self.set_meta(
             {
                 "model": model_id,
@@ -251,6 +279,87 @@ class Store:
                 "created": str(int(time.time())),
             }
         )
+
+    def _create_edges(self) -> Any:
+        edges = self.db.create_table("edges", schema=EDGE_SCHEMA)
+        for column in ("id", "src", "dst", "path"):
+            edges.create_index(column, config=BTree())
+        return edges
+
+    def _edges(self) -> Any:
+        if "edges" not in self._names():
+            return self._create_edges()
+        return self._table("edges")
+
+    def live_edges(self, where: str = "true") -> list[dict[str, Any]]:
+        query = (
+            self._edges()
+            .search()
+            .where(f"deleted = false AND ({where})")
+            .select(["id", *EDGE_COLUMNS])
+            .limit(None)
+        )
+        return query.to_arrow().to_pylist()
+
+    def replace_edges(self, rows: list[dict[str, Any]]) -> tuple[int, int]:
+        """Make the live edges exactly `rows` in one commit: new ones inserted, vanished ones
+        tombstoned, unchanged ones untouched. Returns (added, removed)."""
+        wanted = {row["id"]: row for row in rows}
+        live = {row["id"] for row in self.live_edges()}
+        added = [{**wanted[i], "deleted": False} for i in wanted.keys() - live]
+        removed = [
+            {
+                "id": i,
+                "src": "",
+                "dst": "",
+                "kind": "",
+                "path": "",
+                "line": 0,
+                "resolver": "",
+                "deleted": True,
+            }
+            for i in live - wanted.keys()
+        ]
+        table = self._edges()
+        for batch in _batches(added + removed, WRITE_BATCH_ROWS):
+            data = pa.Table.from_pylist(list(batch), schema=EDGE_SCHEMA)
+            (
+                table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(data)
+            )
+        return len(added), len(removed)
+
+    def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
+        """A vote replaces an earlier vote for the same query and chunk."""
+        if "feedback" not in self._names():
+            self.db.create_table("feedback", schema=feedback_schema(len(vector)))
+        row = {"query": query, "vector": vector, "id": chunk_id, "vote": vote, "at": time.time()}
+        table = self._table("feedback")
+        table.delete(f"query = {quote(query)} AND id = {quote(chunk_id)}")
+        table.add(pa.Table.from_pylist([row], schema=table.schema))
+
+    def feedback(self) -> list[dict[str, Any]]:
+        if "feedback" not in self._names():
+            return []
+        return self._table("feedback").to_arrow().to_pylist()
+
+    def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        for batch in _batches(sorted(set(ids)), 1000):
+            arrow = (
+                self._table("chunks")
+                .search()
+                .where(f"deleted = false AND {in_list('id', batch)}")
+                .select(["id", "vector"])
+                .limit(None)
+                .to_arrow()
+            )
+            if arrow.num_rows:
+                matrix = np.stack(arrow.column("vector").to_numpy(zero_copy_only=False))
+                found.update(zip(arrow.column("id").to_pylist(), matrix, strict=True))
+        return found
 
     def add_run(self, run: dict[str, Any]) -> None:
         """Append a run record; the oldest go once there are more than RUNS_KEPT."""
@@ -457,7 +566,8 @@ class Store:
         if force or since >= OPTIMIZE_EVERY_VERSIONS or unindexed > max(1000, live // 20):
             started = time.perf_counter()
             chunks.delete("deleted = true")
-            for name in ("chunks", "files", "vectors", "meta", "runs"):
+            self._edges().delete("deleted = true")
+            for name in ("chunks", "files", "vectors", "meta", "runs", "edges"):
                 if name in self._names():
                     self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
             _remove_stale_temp_files(Path(self.location))

@@ -1,0 +1,330 @@
+""" "What code is related to this?": seeds, expansion along the graph, re-filter, budget.
+
+Seeds come from hybrid search (or from the chunk at PATH:LINE, or a qualified name). The
+graph adds callers, callees, bases and subclasses, up to a depth chosen by the question's
+intent; every expanded item must stay similar to the query, so a hub function does not
+drag in fifty unrelated callers. The result is cut to a token budget and every item says
+why it is there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from codekith.search import Hit, Searcher, hit_from_row
+from codekith.store import Store, in_list, quote
+from codekith.template import code_of
+
+SEEDS = 4
+DEPTH_DECAY = 0.85
+MIN_SIMILARITY = 0.15
+RELATIVE_SIMILARITY = 0.5
+FANOUT = 6
+CHARS_PER_TOKEN = 4
+_LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
+_QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
+_USAGE = re.compile(
+    r"\b(who|callers?|called|calls|usages?|used|uses|using|examples?|"
+    r"call sites?|where is)\b",
+    re.IGNORECASE,
+)
+_IMPLEMENTATION = re.compile(
+    r"\b(how|implement\w*|works?|algorithm|logic|internals?|"
+    r"what does|flow|steps?|explain)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Item:
+    hit: Hit
+    reason: str
+    score: float
+    code: str
+    depth: int
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.hit.to_json(),
+            "score": round(self.score, 4),
+            "reason": self.reason,
+            "depth": self.depth,
+            "tokens": self.tokens,
+            "code": self.code,
+        }
+
+
+@dataclass
+class Bundle:
+    query: str
+    target: str
+    intent: str
+    depth: int
+    budget: int
+    items: list[Item] = field(default_factory=list)
+    truncated: bool = False
+
+    @property
+    def tokens(self) -> int:
+        return sum(item.tokens for item in self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "target": self.target,
+            "intent": self.intent,
+            "depth": self.depth,
+            "items": [i.to_json() for i in self.items],
+            "tokens": self.tokens,
+            "budget": self.budget,
+            "truncated": self.truncated,
+        }
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters per token for code: close enough to budget a prompt."""
+    return len(text) // CHARS_PER_TOKEN + 1
+
+
+def intent_of(query: str) -> tuple[str, int]:
+    """(intent, default depth): usage questions look one step out (callers first),
+    implementation questions follow callees two steps deep."""
+    if _USAGE.search(query):
+        return "usage", 1
+    if _IMPLEMENTATION.search(query):
+        return "implementation", 2
+    return "related", 1
+
+
+class TargetNotFoundError(ValueError):
+    pass
+
+
+class Related:
+    def __init__(self, store: Store, searcher: Searcher):
+        self.store = store
+        self.searcher = searcher
+
+    def bundle(self, target: str, depth: int | None = None, budget: int = 6000) -> Bundle:
+        target = target.strip()
+        if not target:
+            raise ValueError("the target is empty: give text, PATH:LINE or a qualified name")
+        seeds, query_vector, query = self._seeds(target)
+        intent, default_depth = intent_of(query)
+        bundle = Bundle(query, target, intent, default_depth if depth is None else depth, budget)
+        vectors = self.store.vectors_of(row["id"] for row in seeds)
+        items = [
+            Item(
+                hit_from_row(row, 0),
+                "seed",
+                _similarity(query_vector, vectors.get(row["id"])),
+                _code(row),
+                0,
+            )
+            for row in seeds
+        ]
+        items += self._expand(seeds, query_vector, intent, bundle.depth, items)
+        items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
+        seeds = [i for i in items if i.reason == "seed"]
+        first = max(seeds, key=lambda i: i.score) if seeds else items[0]
+        ordered = [first, *(i for i in items if i is not first)]
+        bundle.items, bundle.truncated = _fit(ordered, budget)
+        return bundle
+
+    def _seeds(self, target: str) -> tuple[list[dict[str, Any]], np.ndarray, str]:
+        """Seed rows, the vector that measures relevance, and the query text for intent."""
+        location = _LOCATION.match(target)
+        if location:
+            row = self.chunk_at(location["path"], int(location["line"]))
+            if row is None:
+                raise TargetNotFoundError(f"no indexed code at {target}")
+            vector = self.store.vectors_of([row["id"]])[row["id"]]
+            return [row], vector, row["qualname"]
+        if _QUALNAME.match(target):
+            rows = self.store.rows(f"qualname = {quote(target)}", limit=SEEDS)
+            if rows:
+                vector = self.store.vectors_of([rows[0]["id"]])[rows[0]["id"]]
+                return rows, vector, target
+        hits = self.searcher.search(target, k=SEEDS)
+        if not hits:
+            raise TargetNotFoundError(f"nothing in the index matches {target!r}")
+        return [h.extra for h in hits], self.searcher.embedder.embed_query(target), target
+
+    def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
+        """The innermost chunk covering the line (a method before its class)."""
+        rows = self.store.rows(
+            f"path = {quote(path)} AND start_line <= {line} AND end_line >= {line}"
+        )
+        if not rows:
+            return None
+        return min(rows, key=lambda r: (r["kind"] == "module", r["end_line"] - r["start_line"]))
+
+    def _expand(
+        self,
+        seeds: list[dict[str, Any]],
+        query_vector: np.ndarray,
+        intent: str,
+        depth: int,
+        seed_items: list[Item],
+    ) -> list[Item]:
+        floor = max(
+            MIN_SIMILARITY, RELATIVE_SIMILARITY * min((i.score for i in seed_items), default=0.0)
+        )
+        seen = {row["qualname"] for row in seeds}
+        frontier = [row["qualname"] for row in seeds]
+        found: list[Item] = []
+        for level in range(1, depth + 1):
+            neighbours = self._neighbours(frontier, intent, level)
+            rows = self._rows_for(neighbours.keys() - seen)
+            vectors = self.store.vectors_of(r["id"] for r in rows)
+            candidates: dict[str, list[Item]] = {}
+            for row in rows:
+                similarity = _similarity(query_vector, vectors.get(row["id"]))
+                if similarity < floor:
+                    continue
+                reason, origin = neighbours[row["qualname"]]
+                item = Item(
+                    hit_from_row(row, 0), reason, similarity * DEPTH_DECAY**level, _code(row), level
+                )
+                candidates.setdefault(origin + reason.split()[0], []).append(item)
+            kept = [
+                i
+                for group in candidates.values()
+                for i in sorted(group, key=lambda i: -i.score)[:FANOUT]
+            ]
+            found += kept
+            frontier = sorted({i.hit.qualname for i in kept})
+            seen |= set(frontier)
+            if not frontier:
+                break
+        return found
+
+    def _neighbours(
+        self, qualnames: list[str], intent: str, level: int
+    ) -> dict[str, tuple[str, str]]:
+        """qualname -> (reason, origin) one step away along the stored edges: usage
+        questions look at callers and subclasses, implementation questions follow callees
+        and bases (callers only next to the seeds), anything else goes both ways."""
+        if not qualnames:
+            return {}
+        names = set(qualnames) | {f"{q}.__init__" for q in qualnames}
+        found: dict[str, tuple[str, str]] = {}
+        if intent != "usage":
+            for edge in self.store.live_edges(f"{in_list('src', names)} AND kind <> 'import'"):
+                origin = edge["src"].removesuffix(".__init__")
+                label = "base" if edge["kind"] == "inherit" else "callee"
+                found.setdefault(_owner(edge["dst"]), (f"{label} of {origin}", origin))
+        if intent != "implementation" or level == 1:
+            for edge in self.store.live_edges(f"{in_list('dst', names)} AND kind <> 'import'"):
+                origin = edge["dst"].removesuffix(".__init__")
+                label = "subclass" if edge["kind"] == "inherit" else "caller"
+                found.setdefault(edge["src"], (f"{label} of {origin}", origin))
+        return found
+
+    def _rows_for(self, qualnames: set[str]) -> list[dict[str, Any]]:
+        if not qualnames:
+            return []
+        rows: list[dict[str, Any]] = []
+        names = sorted(qualnames)
+        for start in range(0, len(names), 500):
+            rows += self.store.rows(in_list("qualname", names[start : start + 500]))
+        return rows
+
+
+def _owner(qualname: str) -> str:
+    """A call to `Class.__init__` relates the class, whose chunk shows the constructor."""
+    return qualname.removesuffix(".__init__") if qualname.endswith(".__init__") else qualname
+
+
+def _similarity(query: np.ndarray, vector: np.ndarray | None) -> float:
+    return 0.0 if vector is None else float(np.dot(query, vector))
+
+
+def _code(row: dict[str, Any]) -> str:
+    return code_of(row["document"])
+
+
+def _dedupe(items: list[Item]) -> list[Item]:
+    best: dict[str, Item] = {}
+    for item in items:
+        current = best.get(item.hit.id)
+        if (
+            current is None
+            or (item.reason == "seed") > (current.reason == "seed")
+            or (item.score > current.score and current.reason != "seed")
+        ):
+            best[item.hit.id] = item
+    return list(best.values())
+
+
+def _merge_nested(items: list[Item]) -> list[Item]:
+    """Drop an item whose lines lie inside another item of the same file that already shows
+    them (functions and windows; a class or module chunk does not repeat method bodies)."""
+    containers = [i for i in items if i.hit.kind in ("function", "method", "section")]
+    kept = []
+    for item in items:
+        inside = any(
+            other is not item
+            and other.hit.path == item.hit.path
+            and other.hit.start_line <= item.hit.start_line
+            and item.hit.end_line <= other.hit.end_line
+            and (other.hit.start_line, other.hit.end_line)
+            != (item.hit.start_line, item.hit.end_line)
+            for other in containers
+        )
+        if not inside:
+            kept.append(item)
+    return kept
+
+
+def _fit(items: list[Item], budget: int) -> tuple[list[Item], bool]:
+    """Greedy by order; the first item is always kept (cut to the budget if needed)."""
+    kept: list[Item] = []
+    used = 0
+    truncated = False
+    for index, item in enumerate(items):
+        if index == 0 and item.tokens > budget:
+            item.code = item.code[: budget * CHARS_PER_TOKEN]
+            truncated = True
+        if used + item.tokens <= budget:
+            kept.append(item)
+            used += item.tokens
+        else:
+            truncated = True
+    return kept, truncated
+
+
+def to_markdown(bundle: Bundle, freshness: dict[str, Any] | None = None) -> str:
+    """The bundle as context to paste into an AI assistant."""
+    lines = [
+        f"# Code related to: {bundle.target}",
+        "",
+        f"{len(bundle.items)} items, ~{bundle.tokens} tokens (budget {bundle.budget})"
+        + (", truncated" if bundle.truncated else "")
+        + f"; intent: {bundle.intent}.",
+    ]
+    if freshness and not freshness.get("fresh", True):
+        lines.append(
+            f"Note: the index is behind ({len(freshness.get('stale', []))} stale "
+            "files); some code may have changed."
+        )
+    for item in bundle.items:
+        hit = item.hit
+        lines += [
+            "",
+            f"## {hit.qualname} ({item.reason})",
+            f"`{hit.path}:{hit.start_line}-{hit.end_line}` · {hit.kind} · score {item.score:.3f}",
+            "",
+            f"```{hit.language}",
+            item.code,
+            "```",
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,258 @@
+"""Call graph in the store and "related code" bundles, on a small real repository."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from codekith import related as related_module
+from codekith.related import TargetNotFoundError, intent_of, to_markdown
+from tests.conftest import write_files
+
+SHOP = {
+    "shop/__init__.py": "",
+    "shop/util.py": '''
+        def log(message):
+            """Write a diagnostic message to standard error."""
+            print(message)
+    ''',
+    "shop/pricing.py": '''
+        from shop.util import log
+
+
+        def apply_discount(amount, percent):
+            """Reduce an amount of money by a percentage discount."""
+            log("discount")
+            return amount * (100 - percent) / 100
+
+
+        def compute_price(unit_price, quantity):
+            """Price of a quantity of items after the volume discount."""
+            percent = 10 if quantity > 100 else 0
+            return apply_discount(unit_price * quantity, percent)
+    ''',
+    "shop/models.py": '''
+        from shop.pricing import compute_price
+
+
+        class Base:
+            """Something that can describe itself."""
+
+            def describe(self):
+                return type(self).__name__
+
+
+        class Item(Base):
+            """A product with a name and a unit price."""
+
+            def __init__(self, name, price):
+                self.name = name
+                self.price = price
+
+            def total(self, quantity):
+                """What buying `quantity` of this item costs."""
+                return compute_price(self.price, quantity)
+    ''',
+    "shop/cart.py": '''
+        from shop.mail import send_receipt
+        from shop.models import Item
+
+
+        def checkout(email):
+            """Buy one coffee and send the receipt by email."""
+            coffee = Item("coffee", 3.5)
+            total = coffee.total(1)
+            send_receipt(email, total)
+            return total
+    ''',
+    "shop/mail.py": '''
+        def send_receipt(email, total):
+            """Email the customer a receipt for the amount paid."""
+            return f"to {email}: {total}"
+    ''',
+    "shop/noise.py": "\n".join(
+        f'def {name}():\n    """{doc}"""\n    from shop.util import log\n    log(\'x\')\n'
+        for name, doc in [
+            ("render_html_page", "Render the HTML template of the landing page."),
+            ("open_socket", "Open a TCP socket to the database server."),
+            ("resize_thumbnail", "Shrink an uploaded photo to a thumbnail."),
+            ("parse_cli_flags", "Parse command line flags for the tool."),
+            ("rotate_log_files", "Rotate the log files every night."),
+            ("compile_shaders", "Compile GPU shaders for the renderer."),
+            ("sync_calendar", "Synchronise the calendar with the remote service."),
+        ]
+    ),
+}
+
+
+@pytest.fixture
+def shop(workspace, project_for):
+    root = workspace(SHOP)
+    project = project_for(root)
+    project.indexer.run()
+    return project
+
+
+def edges(project) -> set[tuple[str, str, str]]:
+    return {(e["src"], e["dst"], e["kind"]) for e in project.store.live_edges()}
+
+
+def test_edges_are_stored_with_kinds(shop):
+    found = edges(shop)
+    assert ("shop.pricing.compute_price", "shop.pricing.apply_discount", "call") in found
+    assert ("shop.models.Item", "shop.models.Base", "inherit") in found
+    assert ("shop.cart.checkout", "shop.models.Item.__init__", "call") in found
+    assert ("shop.cart.checkout", "shop.models.Item.total", "call") in found
+    assert ("shop.cart.checkout", "shop.mail.send_receipt", "call") in found
+    assert ("shop.cart", "shop.mail.send_receipt", "import") in found
+
+
+def test_intent_decides_depth():
+    assert intent_of("who calls apply_discount") == ("usage", 1)
+    assert intent_of("how is the discount computed") == ("implementation", 2)
+    assert intent_of("discount") == ("related", 1)
+
+
+def test_implementation_question_follows_callees_deeper(shop):
+    bundle = shop.related.bundle("how does an item compute its total price")
+    reasons = {i.hit.qualname: i.reason for i in bundle.items}
+    assert bundle.intent == "implementation" and bundle.depth == 2
+    assert "shop.models.Item.total" in reasons
+    assert reasons.get("shop.pricing.compute_price") in ("seed", "callee of shop.models.Item.total")
+    assert "shop.pricing.apply_discount" in reasons
+    assert all(i.reason == "seed" or " of " in i.reason for i in bundle.items)
+
+
+def test_usage_question_brings_callers(shop):
+    bundle = shop.related.bundle("who calls send_receipt")
+    reasons = {i.hit.qualname: i.reason for i in bundle.items}
+    assert reasons["shop.mail.send_receipt"] == "seed"
+    assert reasons["shop.cart.checkout"] in ("caller of shop.mail.send_receipt", "seed")
+    assert bundle.intent == "usage"
+
+
+def test_position_and_qualname_targets(shop):
+    line = next(
+        n
+        for n, text in enumerate((shop.root / "shop/pricing.py").read_text().splitlines(), 1)
+        if "percent = 10" in text
+    )
+    bundle = shop.related.bundle(f"shop/pricing.py:{line}")
+    assert bundle.items[0].hit.qualname == "shop.pricing.compute_price"
+    assert bundle.items[0].reason == "seed"
+    reasons = {i.hit.qualname: i.reason for i in bundle.items}
+    assert reasons.get("shop.pricing.apply_discount") == "callee of shop.pricing.compute_price"
+    assert reasons.get("shop.models.Item.total") == "caller of shop.pricing.compute_price"
+    by_name = shop.related.bundle("shop.models.Item")
+    names = {i.hit.qualname: i.reason for i in by_name.items}
+    assert names["shop.models.Base"] == "base of shop.models.Item"
+    with pytest.raises(TargetNotFoundError):
+        shop.related.bundle("shop/pricing.py:9999")
+
+
+def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):
+    noise = {
+        "render_html_page",
+        "open_socket",
+        "resize_thumbnail",
+        "parse_cli_flags",
+        "compile_shaders",
+        "sync_calendar",
+        "rotate_log_files",
+    }
+
+    def symbols(bundle):
+        return {i.hit.symbol for i in bundle.items}
+
+    bundle = shop.related.bundle("apply a percentage discount to an amount", depth=2)
+    assert "apply_discount" in symbols(bundle)
+    assert not symbols(bundle) & noise
+    monkeypatch.setattr(related_module, "MIN_SIMILARITY", -1.0)
+    monkeypatch.setattr(related_module, "RELATIVE_SIMILARITY", -1.0)
+    unfiltered = shop.related.bundle("apply a percentage discount to an amount", depth=2)
+    assert symbols(unfiltered) & noise  # the filter, not a missing edge, kept them out
+
+
+def test_budget_cuts_and_says_so(shop):
+    full = shop.related.bundle("how does an item compute its total price", budget=10_000)
+    small = shop.related.bundle("how does an item compute its total price", budget=80)
+    assert not full.truncated and full.tokens <= 10_000
+    assert small.truncated and small.tokens <= 80 and len(small.items) < len(full.items)
+    assert small.items[0].hit.id == full.items[0].hit.id
+    text = to_markdown(small)
+    assert "truncated" in text and "```python" in text
+
+
+def test_edges_follow_edits_and_deletions(shop):
+    root = shop.root
+    pricing = (root / "shop/pricing.py").read_text()
+    (root / "shop/pricing.py").write_text(
+        pricing.replace(
+            "return apply_discount(unit_price * quantity, percent)", "return unit_price * quantity"
+        )
+    )
+    (root / "shop/mail.py").unlink()
+    report = shop.indexer.run()
+    assert report.graph["removed"] >= 3
+    found = edges(shop)
+    assert ("shop.pricing.compute_price", "shop.pricing.apply_discount", "call") not in found
+    assert not any(dst.startswith("shop.mail") for _, dst, _ in found)
+    write_files(root, {"shop/mail.py": "def send_receipt(email, total):\n    return 1\n"})
+    shop.indexer.run()
+    assert ("shop.cart.checkout", "shop.mail.send_receipt", "call") in edges(shop)
+
+
+def test_feedback_moves_results(shop):
+    query = "send the customer an email"
+    before = [h.qualname for h in shop.searcher.search(query, k=5)]
+    target = next(h for h in shop.searcher.search(query, k=5) if h.qualname == "shop.cart.checkout")
+    assert before[0] != "shop.cart.checkout"
+    shop.store.add_feedback(query, shop.embedder().embed_query(query), target.id, 1)
+    assert shop.searcher.search(query, k=5)[0].qualname == "shop.cart.checkout"
+    similar = shop.searcher.search("send the customer an e-mail", k=5)
+    assert similar[0].qualname == "shop.cart.checkout"
+    shop.store.add_feedback(query, shop.embedder().embed_query(query), target.id, -1)
+    after = [h.qualname for h in shop.searcher.search(query, k=5)]
+    assert (
+        after.index("shop.cart.checkout") > before.index("shop.cart.checkout")
+        if ("shop.cart.checkout" in after)
+        else True
+    )
+
+
+def test_cli_related_graph_and_feedback(shop):
+    def cli(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "codekith.cli", *args],
+            cwd=shop.root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    result = cli("related", "who calls send_receipt", "--json")
+    assert result.returncode == 0, result.stderr
+    bundle = json.loads(result.stdout)
+    assert {"tokens", "budget", "truncated", "index_head", "stale", "items"} <= set(bundle)
+    assert all({"reason", "score", "id", "qualname", "stale"} <= set(i) for i in bundle["items"])
+    markdown = cli("related", "shop.pricing.compute_price", "--format", "markdown")
+    assert markdown.stdout.startswith("# Code related to: shop.pricing.compute_price")
+    probe = (
+        "import sys, json; from codekith.cli import main; main(['graph']); "
+        "assert 'fastembed' not in sys.modules and 'onnxruntime' not in sys.modules"
+    )
+    graph = subprocess.run(
+        [sys.executable, "-c", probe], cwd=shop.root, capture_output=True, text=True, timeout=300
+    )
+    assert graph.returncode == 0, graph.stderr
+    callgraph = json.loads(graph.stdout)
+    assert "shop.pricing.apply_discount" in callgraph["shop.pricing.compute_price"]
+    assert "shop.models.Item.__init__" in callgraph["shop.cart.checkout"]
+    hit_id = bundle["items"][0]["id"]
+    assert cli("feedback", "q", hit_id, "--vote", "up").returncode == 0
+    assert cli("feedback", "q", "nope", "--vote", "up").returncode == 1
+    assert cli("feedback", "q", hit_id, "--vote", "sideways").returncode == 2
+    assert cli("related", "", "--json").returncode == 2
