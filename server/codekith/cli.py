@@ -116,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     feedback.add_argument("id")
     feedback.add_argument("--vote", choices=("up", "down"), required=True)
 
+    serve = command("serve", cmd_serve, "Run the language server (stdio by default).")
+    serve.add_argument("--tcp", type=_positive, metavar="PORT", help="listen on 127.0.0.1:PORT")
+
     status = command("status", cmd_status, "Show what the index holds and how fresh it is.")
     status.add_argument("--json", action="store_true")
 
@@ -316,6 +319,13 @@ def cmd_feedback(args: argparse.Namespace) -> int:
         raise CliError(f"no chunk with id {args.id!r} in the index")
     vector = project.embedder().embed_query(args.query)
     project.store.add_feedback(args.query, vector, args.id, 1 if args.vote == "up" else -1)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from codekith.lsp.server import serve
+
+    serve(args.tcp)
     return 0
 
 

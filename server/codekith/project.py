@@ -6,6 +6,7 @@ The CLI and the language server both build a Project; nothing below it knows whi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,9 @@ class Project:
         db: str | None = None,
         overrides: dict[str, Any] | None = None,
         embedder: Embedder | None = None,
+        embedder_factory: Callable[[str], Embedder] | None = None,
     ):
+
         self.root = root.resolve()
         settings = load_settings(self.root)
         if overrides:
@@ -34,15 +37,23 @@ class Project:
             settings = dataclasses.replace(settings, db=db)
         self.settings: Settings = settings
         self._embedder = embedder
+        self._embedder_factory = embedder_factory or FastEmbedder
 
     @cached_property
     def store(self) -> Store:
+        """The writer's connection (indexing)."""
+        return Store(self.settings.db_location(self.root))
+
+    @cached_property
+    def read_store(self) -> Store:
+        """A separate connection for queries, so reads never share state with a running
+        index in another thread."""
         return Store(self.settings.db_location(self.root))
 
     def embedder(self) -> Embedder:
         """Loaded on first use: `status`, `graph` and dry runs never pay for the model."""
         if self._embedder is None:
-            self._embedder = FastEmbedder(self.settings.model)
+            self._embedder = self._embedder_factory(self.settings.model)
         return self._embedder
 
     @cached_property
@@ -51,8 +62,8 @@ class Project:
 
     @cached_property
     def searcher(self) -> Searcher:
-        return Searcher(self.store, self.embedder)
+        return Searcher(self.read_store, self.embedder)
 
     @cached_property
     def related(self) -> Related:
-        return Related(self.store, self.searcher)
+        return Related(self.read_store, self.searcher)

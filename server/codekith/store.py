@@ -212,7 +212,9 @@ class Store:
         return self._tables[name]
 
     def has_index(self) -> bool:
-        return {"chunks", "files", "meta"} <= self._names()
+        """All tables exist and `create()` finished (it writes meta last)."""
+        names = self._names()
+        return {"chunks", "files", "meta", "vectors"} <= names and "schema" in self.meta()
 
     def meta(self) -> dict[str, str]:
         if "meta" not in self._names():
@@ -292,8 +294,11 @@ class Store:
         return self._table("edges")
 
     def live_edges(self, where: str = "true") -> list[dict[str, Any]]:
+        """Readers never create tables: an index from before edges existed has none."""
+        if "edges" not in self._names():
+            return []
         query = (
-            self._edges()
+            self._table("edges")
             .search()
             .where(f"deleted = false AND ({where})")
             .select(["id", *EDGE_COLUMNS])

@@ -1,0 +1,1 @@
+"""The language server: a thin protocol layer (pygls/lsprotocol) over the domain core."""

@@ -1,0 +1,84 @@
+"""Domain objects <-> LSP types and JSON shapes; no behaviour, only conversion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.uris import from_fs_path, to_fs_path
+
+from codekith.search import Hit
+from codekith.workspace import relative_path
+
+SYMBOL_KINDS = {
+    "module": types.SymbolKind.Module,
+    "class": types.SymbolKind.Class,
+    "function": types.SymbolKind.Function,
+    "method": types.SymbolKind.Method,
+    "section": types.SymbolKind.String,
+}
+
+
+def path_of(root: Path, uri: str) -> str:
+    """Workspace-relative POSIX path of a file URI; OutsideWorkspaceError otherwise."""
+    fs_path = to_fs_path(uri) if uri.startswith("file:") else None
+    if fs_path is None:
+        from codekith.workspace import OutsideWorkspaceError
+
+        raise OutsideWorkspaceError(f"not a file URI: {uri}")
+    return relative_path(root, fs_path)
+
+
+def uri_of(root: Path, path: str) -> str:
+    return from_fs_path(str(root / path)) or ""
+
+
+def line_range(start_line: int, end_line: int) -> types.Range:
+    """1-based inclusive lines -> an LSP range covering them."""
+    return types.Range(
+        types.Position(max(start_line - 1, 0), 0), types.Position(max(end_line, 1), 0)
+    )
+
+
+def hit_json(
+    hit: Hit | dict[str, Any], root: Path, stale: set[str], dirty: set[str]
+) -> dict[str, Any]:
+    """A DESIGN hit plus `uri`, `stale` and `dirty`, ready for any client."""
+    data = hit.to_json() if isinstance(hit, Hit) else dict(hit)
+    data["uri"] = uri_of(root, data["path"])
+    data["stale"] = data["path"] in stale
+    data["dirty"] = data["path"] in dirty
+    return data
+
+
+def symbol_information(row: dict[str, Any], root: Path) -> types.SymbolInformation:
+    return types.SymbolInformation(
+        name=row["symbol"],
+        kind=SYMBOL_KINDS.get(row["kind"], types.SymbolKind.Variable),
+        location=types.Location(
+            uri_of(root, row["path"]), line_range(row["start_line"], row["end_line"])
+        ),
+        container_name=row.get("parent") or row["qualname"].rsplit(".", 1)[0],
+    )
+
+
+def call_item(row: dict[str, Any], root: Path) -> types.CallHierarchyItem:
+    full = line_range(row["start_line"], row["end_line"])
+    first = line_range(row["start_line"], row["start_line"])
+    return types.CallHierarchyItem(
+        name=row["symbol"],
+        kind=SYMBOL_KINDS.get(row["kind"], types.SymbolKind.Function),
+        uri=uri_of(root, row["path"]),
+        range=full,
+        selection_range=types.Range(first.start, types.Position(first.start.line, 0)),
+        detail=row["qualname"],
+        data={"qualname": row["qualname"], "root": str(root)},
+    )
+
+
+def edge_ranges(lines: list[int]) -> list[types.Range]:
+    return [
+        types.Range(types.Position(line - 1, 0), types.Position(line - 1, 0))
+        for line in sorted(set(lines))
+    ]

@@ -1,0 +1,50 @@
+"""Initialization options: settings overrides plus server-only switches, with fallbacks.
+
+Like jedi-language-server, bad values never stop the server: each one becomes a warning
+shown to the user and the default is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SERVER_KEYS = {"codeLens": bool, "debounceMs": int}
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    code_lens: bool = True
+    debounce_ms: int = 300
+    settings: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def parse_options(raw: Any) -> ServerOptions:
+    if raw is None:
+        return ServerOptions()
+    if not isinstance(raw, dict):
+        return ServerOptions(warnings=("initializationOptions must be an object; ignored",))
+    warnings: list[str] = []
+    server: dict[str, Any] = {}
+    for key, kind in SERVER_KEYS.items():
+        if key not in raw:
+            continue
+        value = raw[key]
+        if (
+            isinstance(value, kind)
+            and (kind is bool or not isinstance(value, bool))
+            and (kind is not int or 0 <= value <= 60_000)
+        ):
+            server[key] = value
+        else:
+            warnings.append(
+                f"initializationOptions.{key}: invalid value {value!r}; using the default"
+            )
+    settings = {k: v for k, v in raw.items() if k not in SERVER_KEYS}
+    return ServerOptions(
+        code_lens=server.get("codeLens", True),
+        debounce_ms=server.get("debounceMs", 300),
+        settings=settings,
+        warnings=tuple(warnings),
+    )

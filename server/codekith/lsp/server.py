@@ -1,0 +1,560 @@
+"""`codekith serve`: pygls handlers that translate between LSP and the domain core.
+
+Handlers stay thin: find the workspace session, parse arguments, run the domain call in a
+worker thread, convert the result. Nothing here blocks the event loop on indexing work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from codekith import __version__
+from codekith.embedding import Embedder, FastEmbedder
+from codekith.languages import suffixes_of
+from codekith.lsp import arguments as args
+from codekith.lsp import convert
+from codekith.lsp.options import ServerOptions, parse_options
+from codekith.lsp.session import ProgressReporter, WorkspaceSession
+from codekith.related import TargetNotFoundError
+from codekith.search import Filters
+from codekith.store import quote
+from codekith.workspace import OutsideWorkspaceError
+
+log = logging.getLogger(__name__)
+COMMANDS = (
+    "codekith.search",
+    "codekith.related",
+    "codekith.reindex",
+    "codekith.status",
+    "codekith.feedback",
+)
+
+
+class CodekithServer(LanguageServer):
+    """Holds per-folder sessions and the embedding models they share."""
+
+    def __init__(self) -> None:
+        super().__init__("codekith", __version__)
+        self.options = ServerOptions()
+        self.sessions: dict[Path, WorkspaceSession] = {}
+        self._models: dict[str, Embedder] = {}
+        self._models_lock = threading.Lock()
+
+    def embedder(self, model: str) -> Embedder:
+        """One loaded model per model id, shared by all folders (it is ~100 MB in RAM)."""
+        with self._models_lock:
+            if model not in self._models:
+                self._models[model] = FastEmbedder(model)
+            return self._models[model]
+
+    def add_folder(self, root: Path) -> WorkspaceSession:
+        session = WorkspaceSession(
+            root,
+            self.options.settings,
+            self.embedder,
+            self.progress,
+            self.show_error,
+            self.options.debounce_ms,
+        )
+        self.sessions[session.root] = session
+        for warning in session.project.settings.warnings:
+            self.show_warning(warning)
+        return session
+
+    def session_for(self, uri: str) -> tuple[WorkspaceSession, str]:
+        """The folder holding `uri` (innermost wins) and the file's relative path."""
+        for root in sorted(self.sessions, key=lambda p: len(p.parts), reverse=True):
+            try:
+                return self.sessions[root], convert.path_of(root, uri)
+            except OutsideWorkspaceError:
+                continue
+        raise OutsideWorkspaceError(f"{uri} is outside every workspace folder")
+
+    def show_error(self, message: str) -> None:
+        self.window_show_message(types.ShowMessageParams(types.MessageType.Error, message))
+
+    def show_warning(self, message: str) -> None:
+        self.window_show_message(
+            types.ShowMessageParams(types.MessageType.Warning, f"codekith: {message}")
+        )
+
+    async def progress(self, title: str) -> ProgressReporter:
+        supported = bool(
+            self.client_capabilities.window and self.client_capabilities.window.work_done_progress
+        )
+        if not supported:
+            return _SilentProgress()
+        token = f"codekith-{id(title)}-{asyncio.get_running_loop().time()}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception:  # a client may refuse; indexing goes on without a bar
+            return _SilentProgress()
+        self.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title=title, cancellable=False, percentage=0)
+        )
+        return _ClientProgress(self, token, asyncio.get_running_loop())
+
+
+class _SilentProgress:
+    def report(self, done: int, total: int, message: str) -> None:
+        pass
+
+    def end(self, message: str) -> None:
+        pass
+
+
+class _ClientProgress:
+    """Reports from the indexing thread are handed to the event loop."""
+
+    def __init__(self, server: CodekithServer, token: str, loop: asyncio.AbstractEventLoop):
+        self.server, self.token, self.loop = server, token, loop
+
+    def report(self, done: int, total: int, message: str) -> None:
+        value = types.WorkDoneProgressReport(
+            message=f"{done}/{total} chunks · {message}",
+            percentage=int(100 * done / total) if total else None,
+        )
+        self.loop.call_soon_threadsafe(self.server.work_done_progress.report, self.token, value)
+
+    def end(self, message: str) -> None:
+        self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+
+
+def create_server() -> CodekithServer:
+    server = CodekithServer()
+    _register_lifecycle(server)
+    _register_sync(server)
+    _register_commands(server)
+    _register_features(server)
+    return server
+
+
+def _register_lifecycle(server: CodekithServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: CodekithServer, params: types.InitializeParams) -> None:
+        ls.options = parse_options(params.initialization_options)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: CodekithServer, params: types.InitializedParams) -> None:
+        for warning in ls.options.warnings:
+            ls.show_warning(warning)
+        for folder in _initial_folders(ls):
+            ls.add_folder(folder).schedule(scan=True, delay=0)
+        await _watch_files(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def folders_changed(
+        ls: CodekithServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
+        for removed in params.event.removed:
+            path = Path(to_fs_path(removed.uri) or "").resolve()
+            session = ls.sessions.pop(path, None)
+            if session:
+                await session.close()
+        for added in params.event.added:
+            path = Path(to_fs_path(added.uri) or "")
+            if path.is_dir():
+                ls.add_folder(path).schedule(scan=True, delay=0)
+
+    @server.feature(types.SHUTDOWN)
+    async def shutdown(ls: CodekithServer, params: None) -> None:
+        for session in ls.sessions.values():
+            await session.close()
+
+
+def _initial_folders(ls: CodekithServer) -> list[Path]:
+    folders = [Path(to_fs_path(f.uri) or "") for f in ls.workspace.folders.values()]
+    if not folders and ls.workspace.root_path:
+        folders = [Path(ls.workspace.root_path)]
+    return [f for f in folders if f.is_dir()]
+
+
+async def _watch_files(ls: CodekithServer) -> None:
+    """Ask the client to report file changes (dynamic registration), where it can."""
+    capability = ls.client_capabilities.workspace
+    watched = capability.did_change_watched_files if capability else None
+    if not (watched and watched.dynamic_registration):
+        return
+    suffixes = sorted(
+        {
+            s.lstrip(".")
+            for session in ls.sessions.values()
+            for s in suffixes_of(set(session.project.settings.languages))
+        }
+    )
+    watchers = [
+        types.FileSystemWatcher(glob_pattern=f"**/*.{{{','.join(suffixes)}}}"),
+        types.FileSystemWatcher(glob_pattern="**/.git/HEAD"),
+        types.FileSystemWatcher(glob_pattern="**/.git/refs/**"),
+    ]
+    registration = types.Registration(
+        id="codekith-watched-files",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+    )
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams([registration]))
+    except Exception:
+        log.warning("the client refused file watching; relying on didSave")
+
+
+def _register_sync(server: CodekithServer) -> None:
+    def locate(ls: CodekithServer, uri: str) -> tuple[WorkspaceSession, str] | None:
+        try:
+            return ls.session_for(uri)
+        except OutsideWorkspaceError:
+            return None
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: CodekithServer, params: types.DidOpenTextDocumentParams) -> None:
+        found = locate(ls, params.text_document.uri)
+        if found:
+            found[0].mark_dirty(found[1], False)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: CodekithServer, params: types.DidChangeTextDocumentParams) -> None:
+        found = locate(ls, params.text_document.uri)
+        if found:
+            found[0].mark_dirty(found[1], True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: CodekithServer, params: types.DidCloseTextDocumentParams) -> None:
+        found = locate(ls, params.text_document.uri)
+        if found:
+            found[0].mark_dirty(found[1], False)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(ls: CodekithServer, params: types.DidSaveTextDocumentParams) -> None:
+        found = locate(ls, params.text_document.uri)
+        if found:
+            session, path = found
+            session.mark_dirty(path, False)
+            session.schedule({path})
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(ls: CodekithServer, params: types.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            fs_path = to_fs_path(change.uri) or ""
+            if "/.git/" in fs_path:
+                for root, session in ls.sessions.items():
+                    if fs_path.startswith(str(root) + "/") or root in Path(fs_path).parents:
+                        session.schedule(scan=True)
+                continue
+            found = locate(ls, change.uri)
+            if found and "/.codekith/" not in fs_path:
+                found[0].schedule({found[1]})
+
+
+def _command(
+    server: CodekithServer, name: str, spec: type, run: Callable[[CodekithServer, Any], Any]
+) -> None:
+    """Register `name` with argument parsing and error mapping shared by all commands."""
+
+    @server.command(name)
+    async def handler(ls: CodekithServer, *raw: Any) -> Any:
+        try:
+            parsed = args.parse(spec, name, raw)
+            return await run(ls, parsed)
+        except (args.ArgumentError, OutsideWorkspaceError, TargetNotFoundError, ValueError) as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+        except JsonRpcInvalidParams:
+            raise
+        except Exception as exc:
+            log.exception("%s failed", name)
+            raise JsonRpcInternalError(f"{name} failed: {type(exc).__name__}: {exc}") from None
+
+
+def _register_commands(server: CodekithServer) -> None:
+    _command(server, "codekith.search", args.SearchArgs, _search)
+    _command(server, "codekith.related", args.RelatedArgs, _related)
+    _command(server, "codekith.reindex", args.ReindexArgs, _reindex)
+    _command(server, "codekith.status", args.StatusArgs, _status)
+    _command(server, "codekith.feedback", args.FeedbackArgs, _feedback)
+
+
+def _ready(ls: CodekithServer) -> list[WorkspaceSession]:
+    ready = [s for s in ls.sessions.values() if s.has_index()]
+    if not ready:
+        raise JsonRpcInvalidParams(
+            "the index is still being built; try again shortly (see codekith.status)"
+        )
+    return ready
+
+
+async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
+    hits: list[dict[str, Any]] = []
+    states = []
+    for session in _ready(ls):
+        k = a.k or session.project.settings.k
+        found = await asyncio.to_thread(
+            session.project.searcher.search,
+            a.query,
+            k,
+            Filters(a.pathPrefix, a.language, a.kind),
+            a.mode,
+        )
+        state = await session.freshness()
+        states.append(state)
+        hits += [convert.hit_json(h, session.root, set(state.stale), session.dirty) for h in found]
+    hits.sort(key=lambda h: -h["score"])
+    return {"query": a.query, "hits": hits[: a.k or 10], **_merged_state(states)}
+
+
+def _merged_state(states: list[Any]) -> dict[str, Any]:
+    if len(states) == 1:
+        return states[0].to_json()
+    return {
+        "index_head": [s.index_head for s in states],
+        "head": [s.head for s in states],
+        "fresh": all(s.fresh for s in states),
+        "stale": sorted({p for s in states for p in s.stale}),
+        "dirty": sorted({p for s in states for p in s.dirty}),
+    }
+
+
+async def _related(ls: CodekithServer, a: args.RelatedArgs) -> dict[str, Any]:
+    if a.uri is not None and a.position is not None:
+        session, path = ls.session_for(a.uri)
+        target = f"{path}:{a.position.line + 1}"
+    else:
+        session = _ready(ls)[0]
+        target = a.query or a.symbol or ""
+    if not session.has_index():
+        _ready(ls)
+    budget = a.budget or session.project.settings.budget
+    bundle = await asyncio.to_thread(session.project.related.bundle, target, a.depth, budget)
+    state = await session.freshness()
+    data = bundle.to_json()
+    data["items"] = [
+        convert.hit_json(i, session.root, set(state.stale), session.dirty) for i in data["items"]
+    ]
+    return {**data, **state.to_json()}
+
+
+async def _reindex(ls: CodekithServer, a: args.ReindexArgs) -> dict[str, Any]:
+    reports = [await session.index_now(full=a.full) for session in list(ls.sessions.values())]
+    done = [r for r in reports if r is not None]
+    return {
+        "folders": len(reports),
+        "indexed": sum(len(r.indexed) for r in done),
+        "deleted": sum(len(r.deleted) for r in done),
+        "embedded": sum(r.embedded for r in done),
+        "chunks": sum(r.chunks_total for r in done),
+        "errors": [s.last_error for s in ls.sessions.values() if s.last_error],
+    }
+
+
+async def _status(ls: CodekithServer, a: args.StatusArgs) -> dict[str, Any]:
+    folders = []
+    for session in ls.sessions.values():
+        folders.append(await asyncio.to_thread(_folder_status, session))
+        if session.has_index():
+            folders[-1].update((await session.freshness()).to_json())
+    return {"version": __version__, "folders": folders}
+
+
+def _folder_status(session: WorkspaceSession) -> dict[str, Any]:
+    store = session.project.read_store
+    status: dict[str, Any] = {
+        "root": str(session.root),
+        "indexing": session.running,
+        "ready": store.has_index(),
+        "last_error": session.last_error,
+    }
+    if not store.has_index():
+        return status
+    meta = store.meta()
+    catalog = store.catalog()
+    status.update(
+        {
+            "model": meta.get("model"),
+            "template": meta.get("template"),
+            "chunks": store.count(),
+            "edges": len(store.live_edges()),
+            "files": sum(1 for r in catalog.values() if r.status == "indexed"),
+            "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
+            "runs": store.runs(5),
+        }
+    )
+    return status
+
+
+async def _feedback(ls: CodekithServer, a: args.FeedbackArgs) -> dict[str, Any]:
+    for session in _ready(ls):
+        store = session.project.read_store
+        if await asyncio.to_thread(store.rows, f"id = {quote(a.id)}", 1):
+            vector = await asyncio.to_thread(session.project.embedder().embed_query, a.query)
+            await asyncio.to_thread(store.add_feedback, a.query, vector, a.id, a.vote)
+            return {"recorded": True}
+    raise JsonRpcInvalidParams(f"codekith.feedback: no chunk with id {a.id!r}")
+
+
+def _register_features(server: CodekithServer) -> None:
+    @server.feature(types.WORKSPACE_SYMBOL)
+    async def workspace_symbol(
+        ls: CodekithServer, params: types.WorkspaceSymbolParams
+    ) -> list[types.SymbolInformation]:
+        query = params.query.strip()
+        if not query:
+            return []
+        symbols: list[types.SymbolInformation] = []
+        for session in [s for s in ls.sessions.values() if s.has_index()]:
+            rows = await asyncio.to_thread(_symbol_rows, session, query)
+            symbols += [convert.symbol_information(r, session.root) for r in rows]
+        return symbols
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
+    async def prepare(
+        ls: CodekithServer, params: types.CallHierarchyPrepareParams
+    ) -> list[types.CallHierarchyItem] | None:
+        try:
+            session, path = ls.session_for(params.text_document.uri)
+        except OutsideWorkspaceError:
+            return None
+        if not session.has_index():
+            return None
+        row = await asyncio.to_thread(
+            session.project.related.chunk_at, path, params.position.line + 1
+        )
+        if row is None or row["kind"] not in ("function", "method", "class"):
+            return None
+        return [convert.call_item(row, session.root)]
+
+    @server.feature(types.CALL_HIERARCHY_INCOMING_CALLS)
+    async def incoming(
+        ls: CodekithServer, params: types.CallHierarchyIncomingCallsParams
+    ) -> list[types.CallHierarchyIncomingCall]:
+        session, qualname = _item_session(ls, params.item)
+        calls = await asyncio.to_thread(_calls, session, qualname, "dst")
+        return [
+            types.CallHierarchyIncomingCall(from_=item, from_ranges=ranges)
+            for item, ranges in calls
+        ]
+
+    @server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
+    async def outgoing(
+        ls: CodekithServer, params: types.CallHierarchyOutgoingCallsParams
+    ) -> list[types.CallHierarchyOutgoingCall]:
+        session, qualname = _item_session(ls, params.item)
+        calls = await asyncio.to_thread(_calls, session, qualname, "src")
+        return [
+            types.CallHierarchyOutgoingCall(to=item, from_ranges=ranges) for item, ranges in calls
+        ]
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    async def code_lens(ls: CodekithServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        if not ls.options.code_lens:
+            return []
+        try:
+            session, path = ls.session_for(params.text_document.uri)
+        except OutsideWorkspaceError:
+            return []
+        if not session.has_index():
+            return []
+        return await asyncio.to_thread(_lenses, session, path, params.text_document.uri)
+
+
+def _symbol_rows(session: WorkspaceSession, query: str) -> list[dict[str, Any]]:
+    """Names that start with the query first, then semantic matches."""
+    store = session.project.read_store
+    named = store.rows(
+        f"starts_with(lower(symbol), {quote(query.lower())}) AND kind <> 'section'", limit=50
+    )
+    semantic = [h.extra for h in session.project.searcher.search(query, k=30)]
+    seen: set[str] = set()
+    rows = []
+    for row in named + semantic:
+        if row["id"] not in seen:
+            seen.add(row["id"])
+            rows.append(row)
+    return rows
+
+
+def _item_session(
+    ls: CodekithServer, item: types.CallHierarchyItem
+) -> tuple[WorkspaceSession, str]:
+    data = item.data if isinstance(item.data, dict) else {}
+    qualname = data.get("qualname") or item.detail
+    if not qualname:
+        raise JsonRpcInvalidParams("call hierarchy item without a qualified name")
+    session, _ = ls.session_for(item.uri)
+    return session, qualname
+
+
+def _calls(
+    session: WorkspaceSession, qualname: str, side: str
+) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
+    """Incoming (side="dst") or outgoing (side="src") calls grouped by the other end."""
+    store = session.project.read_store
+    names = [qualname, f"{qualname}.__init__"]
+    where = f"kind = 'call' AND {side} IN ({', '.join(quote(n) for n in names)})"
+    other = "src" if side == "dst" else "dst"
+    lines: dict[str, list[int]] = {}
+    for edge in store.live_edges(where):
+        target = edge[other].removesuffix(".__init__") if other == "dst" else edge[other]
+        lines.setdefault(target, []).append(edge["line"])
+    if not lines:
+        return []
+    rows = store.rows(f"qualname IN ({', '.join(quote(q) for q in lines)})")
+    by_name: dict[str, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: r["start_line"]):
+        by_name.setdefault(row["qualname"], row)
+    return [
+        (convert.call_item(by_name[q], session.root), convert.edge_ranges(ls_))
+        for q, ls_ in sorted(lines.items())
+        if q in by_name
+    ]
+
+
+def _lenses(session: WorkspaceSession, path: str, uri: str) -> list[types.CodeLens]:
+    store = session.project.read_store
+    rows = store.rows(f"path = {quote(path)} AND kind IN ('function', 'method', 'class')")
+    if not rows:
+        return []
+    names = {r["qualname"] for r in rows}
+    keys = names | {f"{n}.__init__" for n in names}
+    key_list = ", ".join(quote(n) for n in keys)
+    callers: dict[str, int] = {}
+    callees: dict[str, int] = {}
+    for edge in store.live_edges(f"kind = 'call' AND (dst IN ({key_list}) OR src IN ({key_list}))"):
+        if edge["dst"].removesuffix(".__init__") in names:
+            callers[edge["dst"].removesuffix(".__init__")] = (
+                callers.get(edge["dst"].removesuffix(".__init__"), 0) + 1
+            )
+        if edge["src"] in names:
+            callees[edge["src"]] = callees.get(edge["src"], 0) + 1
+    lenses = []
+    for row in sorted({r["qualname"]: r for r in rows}.values(), key=lambda r: r["start_line"]):
+        line = row["start_line"] - 1
+        title = (
+            f"{callers.get(row['qualname'], 0)} callers · "
+            f"{callees.get(row['qualname'], 0)} callees · related"
+        )
+        command = types.Command(
+            title=title,
+            command="codekith.related",
+            arguments=[{"uri": uri, "position": {"line": line, "character": 0}}],
+        )
+        lenses.append(types.CodeLens(range=convert.line_range(line + 1, line + 1), command=command))
+    return lenses
+
+
+def serve(tcp_port: int | None = None) -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("codekith").setLevel(logging.INFO)
+
+    server = create_server()
+    if tcp_port:
+        server.start_tcp("127.0.0.1", tcp_port)
+    else:
+        server.start_io()

@@ -1,0 +1,266 @@
+"""The language server end to end: a real pytest-lsp client talks to `codekith serve`."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from tests.conftest import HTTP_MODULE, git, init_repo, write_files
+from tests.test_related import SHOP
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
+
+
+def make_workspace(base: Path) -> Path:
+    root = init_repo(base / "ws")
+    write_files(
+        root,
+        {
+            **SHOP,
+            "web/http.py": HTTP_MODULE,
+            ".env": "TOKEN=1\n",
+            "docs/guide.md": "# Pricing\nDiscounts apply.\n",
+        },
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    return root
+
+
+@pytest_lsp.fixture(config=SERVER, params=["visual-studio-code", "neovim"])
+async def client(lsp_client: LanguageClient, request, tmp_path):
+    root = make_workspace(tmp_path)
+    lsp_client.root = root  # type: ignore[attr-defined]
+    lsp_client.registrations = []  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        lsp_client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities(request.param),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
+            initialization_options={"debounceMs": 50, "codeLens": True},
+        )
+    )
+    await wait_ready(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def command(client: LanguageClient, name: str, argument=None):
+    params = types.ExecuteCommandParams(
+        command=name, arguments=None if argument is None else [argument]
+    )
+    return await client.workspace_execute_command_async(params)
+
+
+async def wait_ready(client: LanguageClient, timeout: float = 180) -> dict:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        status = await command(client, "codekith.status", {})
+        folder = status["folders"][0]
+        if folder["ready"] and not folder["indexing"] and folder.get("runs"):
+            return status
+        await asyncio.sleep(0.2)
+    raise AssertionError("the index was not ready in time")
+
+
+def uri(client, path: str) -> str:
+    return (client.root / path).as_uri()
+
+
+@pytest.mark.asyncio
+async def test_search_related_status_and_progress(client: LanguageClient):
+    result = await command(
+        client, "codekith.search", {"query": "apply a percentage discount", "k": 3}
+    )
+    top = result["hits"][0]
+    assert top["qualname"] == "shop.pricing.apply_discount"
+    assert top["uri"] == uri(client, "shop/pricing.py") and top["stale"] is False
+    assert result["fresh"] is True and result["index_head"]
+    filtered = await command(
+        client, "codekith.search", {"query": "discount", "kind": "section", "pathPrefix": "docs"}
+    )
+    assert {h["path"] for h in filtered["hits"]} == {"docs/guide.md"}
+    bundle = await command(client, "codekith.related", {"query": "who calls send_receipt"})
+    reasons = {i["qualname"]: i["reason"] for i in bundle["items"]}
+    assert reasons["shop.mail.send_receipt"] == "seed"
+    assert reasons["shop.cart.checkout"] in ("seed", "caller of shop.mail.send_receipt")
+    status = await command(client, "codekith.status")
+    folder = status["folders"][0]
+    assert folder["skipped"][".env"] == "secret file (.env)"
+    assert folder["chunks"] > 10 and folder["edges"] > 5 and folder["fresh"] is True
+    watchers = [
+        w["globPattern"] for r in client.registrations for w in r.register_options["watchers"]
+    ]
+    workspace_caps = client.capabilities.workspace
+    if workspace_caps.did_change_watched_files.dynamic_registration:
+        assert "**/.git/HEAD" in watchers and any("py" in str(w) for w in watchers)
+    else:
+        assert watchers == []  # never registered with a client that cannot take it
+
+    if client.capabilities.window and client.capabilities.window.work_done_progress:
+        kinds = [type(v).__name__ for reports in client.progress_reports.values() for v in reports]
+        assert "WorkDoneProgressBegin" in kinds and "WorkDoneProgressEnd" in kinds
+
+
+@pytest.mark.asyncio
+async def test_related_at_cursor_and_dirty_buffers(client: LanguageClient):
+    path = client.root / "shop/pricing.py"
+    text = path.read_text()
+    line = next(i for i, t in enumerate(text.splitlines()) if "percent = 10" in t)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri(client, "shop/pricing.py"), "python", 1, text)
+        )
+    )
+    bundle = await command(
+        client,
+        "codekith.related",
+        {"uri": uri(client, "shop/pricing.py"), "position": {"line": line, "character": 4}},
+    )
+    assert bundle["items"][0]["qualname"] == "shop.pricing.compute_price"
+    assert bundle["items"][0]["dirty"] is False
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version=2, uri=uri(client, "shop/pricing.py")),
+            [types.TextDocumentContentChangeWholeDocument(text + "\n# edited\n")],
+        )
+    )
+    again = await command(client, "codekith.related", {"symbol": "shop.pricing.compute_price"})
+    assert again["items"][0]["dirty"] is True and again["dirty"] == ["shop/pricing.py"]
+
+
+@pytest.mark.asyncio
+async def test_did_save_makes_new_code_searchable(client: LanguageClient):
+    path = client.root / "shop/refunds.py"
+    path.write_text(
+        'def issue_refund(order_id):\n    """Give the customer their money back '
+        'for a cancelled order."""\n    return order_id\n'
+    )
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(
+            types.TextDocumentIdentifier(uri(client, "shop/refunds.py"))
+        )
+    )
+    for _ in range(200):
+        result = await command(
+            client, "codekith.search", {"query": "money back for a cancelled order", "k": 1}
+        )
+        if result["hits"] and result["hits"][0]["qualname"] == "shop.refunds.issue_refund":
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the saved function never became searchable")
+
+
+@pytest.mark.asyncio
+async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
+    (client.root / "shop/mail.py").unlink()
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent(uri(client, "shop/mail.py"), types.FileChangeType.Deleted)]
+        )
+    )
+    for _ in range(200):
+        result = await command(
+            client, "codekith.search", {"query": "email a receipt", "pathPrefix": "shop/mail.py"}
+        )
+        if not result["hits"]:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the deleted file stayed in the index")
+    git(client.root, "checkout", "-q", "-b", "other")
+    git(client.root, "checkout", "-q", "--", "shop/mail.py")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            [types.FileEvent((client.root / ".git/HEAD").as_uri(), types.FileChangeType.Changed)]
+        )
+    )
+    for _ in range(200):
+        result = await command(
+            client, "codekith.search", {"query": "email a receipt", "pathPrefix": "shop/mail.py"}
+        )
+        if result["hits"]:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the restored file was not indexed after the HEAD change")
+
+
+@pytest.mark.asyncio
+async def test_workspace_symbols_call_hierarchy_and_code_lens(client: LanguageClient):
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="compute"))
+    assert symbols[0].name == "compute_price"
+    assert symbols[0].location.uri == uri(client, "shop/pricing.py")
+    semantic = await client.workspace_symbol_async(
+        types.WorkspaceSymbolParams(query="send an email receipt")
+    )
+    assert "send_receipt" in [s.name for s in semantic[:3]]
+    text = (client.root / "shop/pricing.py").read_text().splitlines()
+    line = next(i for i, t in enumerate(text) if t.startswith("def compute_price"))
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(
+            types.TextDocumentIdentifier(uri(client, "shop/pricing.py")), types.Position(line, 6)
+        )
+    )
+    assert items and items[0].name == "compute_price"
+    incoming = await client.call_hierarchy_incoming_calls_async(
+        types.CallHierarchyIncomingCallsParams(items[0])
+    )
+    assert [c.from_.detail for c in incoming] == ["shop.models.Item.total"]
+    outgoing = await client.call_hierarchy_outgoing_calls_async(
+        types.CallHierarchyOutgoingCallsParams(items[0])
+    )
+    assert "shop.pricing.apply_discount" in [c.to.detail for c in outgoing]
+    assert outgoing[0].from_ranges[0].start.line > line
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(uri(client, "shop/pricing.py")))
+    )
+    titles = {lens.range.start.line: lens.command.title for lens in lenses}
+    assert titles[line].startswith("1 callers · 1 callees")
+    assert lenses[0].command.command == "codekith.related"
+
+
+@pytest.mark.parametrize(
+    "name, argument, message",
+    [
+        ("codekith.search", {"query": ""}, "query must not be empty"),
+        ("codekith.search", {"query": "x", "k": "ten"}, "k must be int"),
+        ("codekith.search", {"query": "x", "bogus": 1}, "unknown field(s) bogus"),
+        ("codekith.search", ["not", "an", "object"], "must be a JSON object"),
+        ("codekith.related", {}, "give exactly one of"),
+        (
+            "codekith.related",
+            {"uri": "file:///etc/passwd", "position": {"line": 1}},
+            "outside every workspace folder",
+        ),
+        ("codekith.related", {"symbol": "no.such.symbol_anywhere_xyz"}, ""),
+        ("codekith.feedback", {"query": "q", "id": "nope", "vote": 1}, "no chunk with id"),
+        ("codekith.feedback", {"query": "q", "id": "x", "vote": 3}, "vote must be 1 or -1"),
+    ],
+)
+@pytest.mark.asyncio
+async def test_malformed_arguments_get_clear_errors(
+    client: LanguageClient, name, argument, message
+):
+    try:
+        result = await command(client, name, argument)
+    except JsonRpcException as exc:
+        assert message in str(exc)
+    else:
+        assert name == "codekith.related" and not message  # free text still answers
+        assert "items" in result
+    status = await command(client, "codekith.status")
+    assert status["folders"][0]["ready"]  # the server is still alive and answering
