@@ -109,8 +109,9 @@ def parse(cls: type[T], command: str, arguments: tuple[Any, ...]) -> T:
         if len(arguments) > 1:
             raise ArgumentError(f"expected one JSON object, got {len(arguments)} arguments")
         raw = arguments[0] if arguments else {}
-        if raw is None:
+        if raw is None or raw == []:  # Lua encodes an empty table as []
             raw = {}
+
         value = _structure(cls, raw, "arguments")
         value.check()
         return value

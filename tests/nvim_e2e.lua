@@ -1,0 +1,63 @@
+-- Headless Neovim drives codekith serve with the configuration from docs/neovim.md.
+-- Arguments: the config file, the workspace, and the line of compute_price (1-based).
+local config, workspace, line = _G.arg[1], _G.arg[2], tonumber(_G.arg[3])
+
+local function fail(message)
+  io.stderr:write('FAIL: ' .. message .. '\n')
+  vim.cmd('cquit 1')
+end
+
+local function wait_for(what, timeout_ms, predicate)
+  if not vim.wait(timeout_ms, predicate, 100) then fail('timed out waiting for ' .. what) end
+end
+
+local function quickfix_text()
+  local lines = {}
+  for _, entry in ipairs(vim.fn.getqflist()) do table.insert(lines, entry.text) end
+  return table.concat(lines, '\n')
+end
+
+local ok, err = pcall(function()
+  vim.cmd('filetype on')
+  dofile(config)
+  vim.cmd('cd ' .. workspace)
+  vim.cmd('edit shop/pricing.py')
+  local client
+  wait_for('the client to attach', 30000, function()
+    client = (vim.lsp.get_clients or vim.lsp.get_active_clients)({ name = 'codekith' })[1]
+    return client ~= nil
+  end)
+  wait_for('the index', 180000, function()
+    local reply = client:request_sync('workspace/executeCommand',
+      { command = 'codekith.status', arguments = { vim.empty_dict() } }, 5000, 0)
+    local folder = reply and reply.result and reply.result.folders[1]
+    return folder ~= nil and folder.ready and not folder.indexing and #(folder.runs or {}) > 0
+  end)
+  vim.api.nvim_win_set_cursor(0, { line, 4 })
+  vim.cmd('CodekithRelated')
+  wait_for('related results', 60000, function() return #vim.fn.getqflist() > 0 end)
+  local related = quickfix_text()
+  if not related:find('shop.pricing.compute_price [seed]', 1, true) then
+    fail('the seed is missing from:\n' .. related)
+  end
+  if not related:find('callee of shop.pricing.compute_price', 1, true) then
+    fail('no callee in:\n' .. related)
+  end
+  print('related OK:\n' .. related)
+
+  vim.cmd('wincmd p')
+  vim.api.nvim_buf_set_lines(0, -1, -1, false, {
+    '', '', 'def loyalty_points(amount):',
+    '    """Reward points a customer earns for a purchase amount."""',
+    '    return int(amount // 10)' })
+  vim.cmd('write')
+  vim.fn.setqflist({})
+  wait_for('the saved function in search results', 120000, function()
+    vim.cmd('CodekithSearch reward points earned for a purchase')
+    vim.wait(1500, function() return #vim.fn.getqflist() > 0 end, 50)
+    return quickfix_text():find('shop.pricing.loyalty_points', 1, true) ~= nil
+  end)
+  print('search after save OK:\n' .. quickfix_text())
+end)
+if not ok then fail(tostring(err)) end
+vim.cmd('qall!')
