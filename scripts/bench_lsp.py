@@ -1,0 +1,176 @@
+"""Language-server figures on a real repository: save-to-searchable latency, request
+latency while a full index runs, and server memory.
+
+    .venv/bin/python scripts/bench_lsp.py --repo /path/to/a/git/checkout [--edits 20]
+
+The repository is copied to a temp dir (its .git included) so the edits never touch it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+WORDS = ["amber", "birch", "cobalt", "dune", "ember", "fjord", "garnet", "harbor", "iris",
+         "juniper", "kelp", "lagoon", "marble", "nectar", "onyx", "pebble", "quartz",
+         "russet", "saffron", "tundra", "umber", "violet", "willow", "yarrow", "zephyr"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class Bench:
+    def __init__(self, root: Path):
+        self.root = root
+        self.client = LanguageClient("codekith-bench", "1")
+
+        @self.client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
+        def create(params: Any) -> None:
+            return None
+
+        @self.client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(params: Any) -> None:
+            return None
+
+        @self.client.feature(types.PROGRESS)
+        def progress(params: Any) -> None:
+            return None
+
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def message(params: Any) -> None:
+            print("server says:", params.message, file=sys.stderr)
+
+    async def start(self) -> None:
+        await self.client.start_io(sys.executable, "-m", "codekith.cli", "serve")
+        caps = types.ClientCapabilities(
+            window=types.WindowClientCapabilities(work_done_progress=True))
+        await self.client.initialize_async(types.InitializeParams(
+            capabilities=caps, root_uri=self.root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), "bench")],
+            initialization_options={"debounceMs": 100}))
+        self.client.initialized(types.InitializedParams())
+
+    async def command(self, name: str, argument: dict[str, Any]) -> Any:
+        return await self.client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=name, arguments=[argument]))
+
+    async def wait_ready(self) -> float:
+        started = time.perf_counter()
+        while True:
+            folder = (await self.command("codekith.status", {}))["folders"][0]
+            if folder["ready"] and not folder["indexing"] and folder.get("runs"):
+                return time.perf_counter() - started
+            await asyncio.sleep(0.5)
+
+    async def save_to_searchable(self, path: Path, number: int) -> float:
+        name = f"bench_{WORDS[number % len(WORDS)]}_{number}"
+        words = " ".join(WORDS[(number + i) % len(WORDS)] for i in range(4))
+        with path.open("a") as handle:
+            handle.write(f"\n\ndef {name}(value):\n    \"\"\"Blend {words} into a "
+                         f"{WORDS[number % 7]} gradient number {number}.\"\"\"\n"
+                         "    return value\n")
+        started = time.perf_counter()
+        self.client.text_document_did_save(types.DidSaveTextDocumentParams(
+            types.TextDocumentIdentifier(path.as_uri())))
+        query = f"blend {words} gradient number {number}"
+        while time.perf_counter() - started < 120:
+            hits = (await self.command("codekith.search", {"query": query, "k": 3}))["hits"]
+            if any(h["symbol"] == name for h in hits):
+                return time.perf_counter() - started
+            await asyncio.sleep(0.05)
+        raise RuntimeError(f"{name} never became searchable")
+
+    async def latency_during_full_index(self, queries: list[str]) -> dict[str, Any]:
+        reindex = asyncio.ensure_future(self.command("codekith.reindex", {"full": True}))
+        await asyncio.sleep(0.5)
+        search_ms: list[float] = []
+        symbol_ms: list[float] = []
+        count = 0
+        while not reindex.done():
+            query = queries[count % len(queries)]
+            started = time.perf_counter()
+            try:
+                await self.command("codekith.search", {"query": query, "k": 10})
+                search_ms.append((time.perf_counter() - started) * 1000)
+            except Exception:  # the table is being rebuilt: answered, with an error
+                search_ms.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            await self.client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
+            symbol_ms.append((time.perf_counter() - started) * 1000)
+            count += 1
+            await asyncio.sleep(0.05)
+        report = await reindex
+        return {"requests": len(search_ms) + len(symbol_ms),
+                "search_ms_p50": round(percentile(search_ms, 50), 1),
+                "search_ms_p99": round(percentile(search_ms, 99), 1),
+                "symbol_ms_p50": round(percentile(symbol_ms, 50), 1),
+                "symbol_ms_p99": round(percentile(symbol_ms, 99), 1),
+                "reindex": report}
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+
+async def run(repo: Path, edits: int, target: str) -> dict[str, Any]:
+    root = Path(tempfile.mkdtemp(prefix="codekith-bench-lsp-")) / repo.name
+    shutil.copytree(repo, root, ignore=shutil.ignore_patterns(".codekith"))
+    bench = Bench(root)
+    await bench.start()
+    assert bench.client._server is not None
+    pid = bench.client._server.pid
+    cold_s = await bench.wait_ready()
+    rss_after_index = rss_mb(pid)
+    target_path = root / target
+    samples = [await bench.save_to_searchable(target_path, n) for n in range(edits)]
+    queries = ["register a url rule", "render a template with context", "json response",
+               "session cookie signing", "command line interface", "error handler"]
+    during = await bench.latency_during_full_index(queries)
+    result = {
+        "repo": str(repo), "cold_index_s": round(cold_s, 1),
+        "rss_mb_after_index": round(rss_after_index, 1),
+        "rss_mb_end": round(rss_mb(pid), 1),
+        "save_to_searchable_ms": {
+            "n": len(samples), "p50": round(statistics.median(samples) * 1000),
+            "p95": round(percentile(samples, 95) * 1000),
+            "min": round(min(samples) * 1000), "max": round(max(samples) * 1000)},
+        "during_full_index": during,
+    }
+    await bench.stop()
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, required=True)
+    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--file", default="src/flask/helpers.py",
+                        help="the file (relative to the repo) that gets edited and saved")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args.repo.resolve(), args.edits, args.file)), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

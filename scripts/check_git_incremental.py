@@ -1,0 +1,91 @@
+"""Does an incremental, git-driven index end where a fresh full index does?
+
+Clones a repository twice from a local mirror (see the search tool's fetch), indexes an
+older commit in the first clone, checks out a commit N first-parent steps later and
+indexes incrementally, then builds a fresh full index of the newer commit in the second
+clone. Prints both runs' time and embedding counts and compares the live chunk ids and the
+edges exactly; exits 1 on any difference.
+
+    .venv/bin/python scripts/check_git_incremental.py --repo /work/.mirror/pallets+flask/repo
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from codekith.project import Project
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def clone(source: str, target: Path, rev: str) -> Path:
+    subprocess.run(["git", "clone", "-q", "--no-checkout", source, str(target)], check=True)
+    git(target, "checkout", "-q", "--detach", rev)
+    return target
+
+
+def timed_index(project: Project, **kwargs: object) -> tuple[dict, float]:
+    started = time.perf_counter()
+    report = project.indexer.run(**kwargs)  # type: ignore[arg-type]
+    return report.to_json(), time.perf_counter() - started
+
+
+def snapshot(project: Project) -> tuple[set[str], set[tuple[str, str, str, str, int]]]:
+    store = project.store
+    ids = {r["id"] for r in store.rows("true", columns=["id"])}
+    edges = {(e["src"], e["dst"], e["kind"], e["path"], e["line"]) for e in store.live_edges()}
+    return ids, edges
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", required=True, help="a git repository or bare mirror")
+    parser.add_argument("--new", default="HEAD", help="the newer commit (default HEAD)")
+    parser.add_argument("--steps", type=int, default=50, help="first-parent commits back")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="codekith-git-check-"))
+    new = git(Path(args.repo), "rev-parse", args.new)
+    old = git(Path(args.repo), "rev-parse", f"{new}~{args.steps}")
+    changed = git(Path(args.repo), "diff", "--name-status", "-M", old, new).splitlines()
+
+    moving = Project(clone(args.repo, work / "incremental", old))
+    cold, cold_s = timed_index(moving)
+    git(moving.root, "checkout", "-q", "--detach", new)
+    step, step_s = timed_index(moving)
+    fresh = Project(clone(args.repo, work / "fresh", new))
+    full, full_s = timed_index(fresh)
+
+    ids_a, edges_a = snapshot(moving)
+    ids_b, edges_b = snapshot(fresh)
+    result = {
+        "old": old, "new": new, "files_changed_in_git": len(changed),
+        "cold_index_old": {"seconds": round(cold_s, 1), "embedded": cold["embedded"],
+                           "chunks": cold["chunks_total"]},
+        "incremental": {"seconds": round(step_s, 1), "mode": step["mode"],
+                        "files_examined": step["files"], "indexed": step["indexed"],
+                        "deleted": len(step["deleted"]), "embedded": step["embedded"],
+                        "reused": step["reused"], "graph": step["graph"]},
+        "fresh_full_new": {"seconds": round(full_s, 1), "embedded": full["embedded"],
+                           "chunks": full["chunks_total"], "graph": full["graph"]},
+        "chunk_ids_equal": ids_a == ids_b, "chunks": [len(ids_a), len(ids_b)],
+        "only_incremental_ids": len(ids_a - ids_b), "only_fresh_ids": len(ids_b - ids_a),
+        "edges_equal": edges_a == edges_b, "edges": [len(edges_a), len(edges_b)],
+        "only_incremental_edges": sorted(map(list, edges_a - edges_b))[:20],
+        "only_fresh_edges": sorted(map(list, edges_b - edges_a))[:20],
+    }
+    print(json.dumps(result, indent=None if args.json else 2))
+    return 0 if result["chunk_ids_equal"] and result["edges_equal"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
