@@ -49,6 +49,12 @@ def test_index_search_status_json(workspace):
     assert status["chunks"] == report["chunks_total"] and status["stale"] == []
     (root / "mathx.py").write_text(MATH_MODULE + "\nX = 1\n")
     assert json.loads(run("status", "--json", cwd=root).stdout)["stale"] == ["mathx.py"]
+    plain = run("search", "fibonacci number", "-k", "1", cwd=root)
+    assert "mathx.py:2-7  function mathx.fibonacci" in plain.stdout
+    assert "[stale]" in plain.stdout and "the index is behind (1 stale files)" in plain.stderr
+    text_status = run("status", cwd=root).stdout
+    assert "stale     1: mathx.py" in text_status
+
 
 
 def test_batch_queries_and_eval(workspace, tmp_path):

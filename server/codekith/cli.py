@@ -262,11 +262,19 @@ def _search_batch(project: Project, path: Path, k: int, mode: str) -> int:
     return 0
 
 
-def _print_hits(hits: list[Hit]) -> None:
+def _print_hits(hits: list[Hit], state: freshness.Freshness) -> None:
+    stale = set(state.stale)
     for rank, hit in enumerate(hits, 1):
+        mark = "  [stale]" if hit.path in stale else ""
         sys.stdout.write(
             f"{rank:2}. {hit.path}:{hit.start_line}-{hit.end_line}  "
-            f"{hit.kind} {hit.qualname}  ({hit.score:.4f})\n"
+            f"{hit.kind} {hit.qualname}  ({hit.score:.4f}){mark}\n"
+        )
+    if not state.fresh:
+        moved = ", HEAD moved" if state.head != state.index_head else ""
+        sys.stderr.write(
+            f"codekith: the index is behind ({len(state.stale)} stale files{moved}); "
+            "run `codekith index`\n"
         )
 
 

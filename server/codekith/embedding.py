@@ -13,7 +13,7 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -105,7 +105,8 @@ class FastEmbedder:
         return np.asarray(next(iter(self._model.query_embed(text))), dtype=np.float32)
 
 
-def _register_default_model(text_embedding: type) -> None:
+def _register_default_model(text_embedding: Any) -> None:
+
     from fastembed.common.model_description import ModelSource, PoolingType
 
     known = {m["model"] for m in text_embedding.list_supported_models()}

@@ -58,10 +58,12 @@ def first_rank(hits: list[Hit], expected: list[str]) -> int | None:
 
 def evaluate(cases: Iterable[Case], run: Callable[[Case], list[Hit]]) -> dict[str, Any]:
     """Per-case ranks plus recall@1/5/10 and MRR@10 over all cases."""
-    results = []
+    results: list[dict[str, Any]] = []
+    ranks: list[int | None] = []
     for case in cases:
         hits = run(case)
         rank = first_rank(hits, case.expected)
+        ranks.append(rank)
         results.append(
             {
                 "query": case.query,
@@ -71,12 +73,13 @@ def evaluate(cases: Iterable[Case], run: Callable[[Case], list[Hit]]) -> dict[st
             }
         )
     total = len(results) or 1
+
     summary: dict[str, Any] = {"cases": len(results)}
     for cutoff in CUTOFFS:
         summary[f"recall@{cutoff}"] = round(
-            sum(1 for r in results if r["rank"] and r["rank"] <= cutoff) / total, 4
+            sum(1 for rank in ranks if rank is not None and rank <= cutoff) / total, 4
         )
     summary["mrr@10"] = round(
-        sum(1 / r["rank"] for r in results if r["rank"] and r["rank"] <= 10) / total, 4
+        sum(1 / rank for rank in ranks if rank is not None and rank <= 10) / total, 4
     )
     return {"summary": summary, "cases": results}

@@ -133,8 +133,9 @@ class Related:
         ]
         items += self._expand(seeds, query_vector, intent, bundle.depth, items)
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
-        seeds = [i for i in items if i.reason == "seed"]
-        first = max(seeds, key=lambda i: i.score) if seeds else items[0]
+        seed_items = [i for i in items if i.reason == "seed"]
+        first = max(seed_items, key=lambda i: i.score) if seed_items else items[0]
+
         ordered = [first, *(i for i in items if i is not first)]
         bundle.items, bundle.truncated = _fit(ordered, budget)
         return bundle

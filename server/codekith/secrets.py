@@ -74,7 +74,7 @@ def secret_file_reason(path: str) -> str | None:
 
 @cache
 def _detectors() -> tuple[list[dict[str, str]], re.Pattern[str]]:
-    classes = [
+    classes: list[type] = [
         cls
         for cls in get_mapping_from_secret_type_to_class().values()
         if cls.__name__ not in _EXCLUDED_PLUGINS
@@ -95,8 +95,8 @@ def find_secret(text: str, extra_patterns: Iterable[str] = ()) -> str | None:
     for extra in extra_patterns:
         match = re.search(extra, text)
         if match:
-            line = text.count("\n", 0, match.start()) + 1
-            return f"matches secret pattern {extra!r} (line {line})"
+            number = text.count("\n", 0, match.start()) + 1
+            return f"matches secret pattern {extra!r} (line {number})"
     if not combined.search(text):
         return None
     with transient_settings({"plugins_used": plugins}):

@@ -51,8 +51,9 @@ def _start(node: DefNode) -> int:
     return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 
-def _end(node: ast.AST) -> int:
-    return getattr(node, "end_lineno", None) or getattr(node, "lineno", 1)
+def _end(node: ast.stmt) -> int:
+    return node.end_lineno or node.lineno
+
 
 
 def _import_table(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:

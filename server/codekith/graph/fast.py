@@ -616,7 +616,7 @@ class Evaluator:
         return self.decorated(scope, index + 1)
 
     def bind_args(
-        self, value: Value, positional: list[Values], keywords: dict[str | None, Values]
+        self, value: Value, positional: list[Values], keywords: dict[str, Values]
     ) -> Iterator[tuple[ParamKey, Values]]:
         offset = 1 if value.bound else 0
         if value.kind == "class":

@@ -150,7 +150,7 @@ def _value(hint: Any, raw: Any, name: str) -> Any:
             return raw
         if option is str and isinstance(raw, str):
             return raw
-        if dataclasses.is_dataclass(option) and isinstance(raw, dict):
+        if isinstance(option, type) and dataclasses.is_dataclass(option) and isinstance(raw, dict):
             return _structure(option, raw, name)
     expected = " or ".join(getattr(o, "__name__", str(o)) for o in options if o is not type(None))
     raise ArgumentError(f"{name} must be {expected}, not {type(raw).__name__}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-SERVER_KEYS = {"codeLens": bool, "debounceMs": int}
+SERVER_KEYS: dict[str, type] = {"codeLens": bool, "debounceMs": int}
 
 
 @dataclass(frozen=True)
@@ -31,11 +31,14 @@ def parse_options(raw: Any) -> ServerOptions:
         if key not in raw:
             continue
         value = raw[key]
-        if (
-            isinstance(value, kind)
-            and (kind is bool or not isinstance(value, bool))
-            and (kind is not int or 0 <= value <= 60_000)
-        ):
+        valid_bool = kind is bool and isinstance(value, bool)
+        valid_int = (
+            kind is int
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and 0 <= value <= 60_000
+        )
+        if valid_bool or valid_int:
             server[key] = value
         else:
             warnings.append(

@@ -62,7 +62,7 @@ class CodekithServer(LanguageServer):
             root,
             self.options.settings,
             self.embedder,
-            self.progress,
+            self.start_progress,
             self.show_error,
             self.options.debounce_ms,
         )
@@ -88,7 +88,7 @@ class CodekithServer(LanguageServer):
             types.ShowMessageParams(types.MessageType.Warning, f"codekith: {message}")
         )
 
-    async def progress(self, title: str) -> ProgressReporter:
+    async def start_progress(self, title: str) -> ProgressReporter:
         supported = bool(
             self.client_capabilities.window and self.client_capabilities.window.work_done_progress
         )
