@@ -103,14 +103,8 @@ class Indexer:
         self.root = root
         self.settings = settings
         self.store = store
-        self._embedder_factory = embedder_factory
-        self._embedder: Embedder | None = None
+        self.embedder = embedder_factory  # loads the model on first call, then caches it
 
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = self._embedder_factory()
-        return self._embedder
 
     def run(
         self,
@@ -224,7 +218,7 @@ class Indexer:
     def _prepare(self, full: bool) -> None:
         model, template = self.settings.model, TEMPLATE_VERSION
         if full or not self.store.has_index():
-            self.store.create(model, self.embedder.dim, template)
+            self.store.create(model, self.embedder().dim, template)
             return
         meta = self.store.meta()
         self.store.check_compatible(model, int(meta.get("dim", 0)), template)
@@ -356,7 +350,7 @@ class Indexer:
         missing = [h for h in by_hash if h not in vectors]
         embedded: dict[str, Any] = {}
         if missing:
-            matrix = self.embedder.embed_documents([document(by_hash[h]) for h in missing])
+            matrix = self.embedder().embed_documents([document(by_hash[h]) for h in missing])
             embedded = dict(zip(missing, matrix, strict=True))
             vectors.update(embedded)
         return vectors, embedded

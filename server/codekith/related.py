@@ -157,7 +157,7 @@ class Related:
         hits = self.searcher.search(target, k=SEEDS)
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
-        return [h.extra for h in hits], self.searcher.embedder.embed_query(target), target
+        return [h.extra for h in hits], self.searcher.embedder().embed_query(target), target
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class)."""

@@ -95,14 +95,8 @@ def query_identifiers(query: str) -> list[str]:
 class Searcher:
     def __init__(self, store: Store, embedder_factory: Callable[[], Embedder]):
         self.store = store
-        self._embedder_factory = embedder_factory
-        self._embedder: Embedder | None = None
+        self.embedder = embedder_factory  # loads the model on first call, then caches it
 
-    @property
-    def embedder(self) -> Embedder:
-        if self._embedder is None:
-            self._embedder = self._embedder_factory()
-        return self._embedder
 
     def search(
         self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
@@ -114,7 +108,7 @@ class Searcher:
         rankings: list[list[dict[str, Any]]] = []
         if mode in ("hybrid", "vector"):
             rankings.append(
-                self.store.vector_search(self.embedder.embed_query(query), depth, where)
+                self.store.vector_search(self.embedder().embed_query(query), depth, where)
             )
         if mode in ("hybrid", "text"):
             rankings.append(self.store.text_search(search_text(query), depth, where))
@@ -133,7 +127,7 @@ class Searcher:
         votes = self.store.feedback()
         if not votes:
             return
-        vector = self.embedder.embed_query(query)
+        vector = self.embedder().embed_query(query)
         adjust: dict[str, float] = {}
         for vote in votes:
             similarity = float(np.dot(vector, vote["vector"]))
