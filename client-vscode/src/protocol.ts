@@ -1,0 +1,105 @@
+/**
+ * The JSON shapes of the codekith server's `workspace/executeCommand` commands
+ * (server/codekith/lsp/server.py); every command takes one JSON object.
+ */
+
+/** How current the index is against git HEAD and the open editors. */
+export interface Freshness {
+  index_head: string | string[];
+  head: string | string[];
+  fresh: boolean;
+  stale: string[];
+  dirty: string[];
+}
+
+export interface Hit {
+  id: string;
+  path: string;
+  uri: string;
+  qualname: string;
+  symbol: string;
+  kind: string;
+  language: string;
+  start_line: number;
+  end_line: number;
+  score: number;
+  snippet: string;
+  stale: boolean;
+  dirty: boolean;
+}
+
+export interface SearchArgs {
+  query: string;
+  k?: number;
+  pathPrefix?: string;
+  language?: string;
+  kind?: string;
+  mode?: string;
+}
+
+export interface SearchResult extends Freshness {
+  query: string;
+  hits: Hit[];
+}
+
+export interface RelatedArgs {
+  query?: string;
+  symbol?: string;
+  uri?: string;
+  position?: { line: number; character: number };
+  depth?: number;
+  budget?: number;
+}
+
+export interface BundleItem extends Hit {
+  reason: string;
+  depth: number;
+  tokens: number;
+  code: string;
+}
+
+export interface Bundle extends Freshness {
+  query: string;
+  target: string;
+  intent: string;
+  depth: number;
+  items: BundleItem[];
+  tokens: number;
+  budget: number;
+  truncated: boolean;
+}
+
+export interface ReindexResult {
+  folders: number;
+  indexed: number;
+  deleted: number;
+  embedded: number;
+  chunks: number;
+  errors: string[];
+}
+
+export interface FolderStatus extends Partial<Freshness> {
+  root: string;
+  indexing: boolean;
+  ready: boolean;
+  last_error: string;
+  model?: string;
+  chunks?: number;
+  edges?: number;
+  files?: number;
+  skipped?: Record<string, string>;
+  runs?: unknown[];
+}
+
+export interface Status {
+  version: string;
+  folders: FolderStatus[];
+}
+
+export const SERVER_COMMANDS = {
+  search: 'codekith.search',
+  related: 'codekith.related',
+  reindex: 'codekith.reindex',
+  status: 'codekith.status',
+  feedback: 'codekith.feedback',
+} as const;
