@@ -325,15 +325,14 @@ function pickHit(
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.buttons = buttons;
-  let previewed = false;
+  let preview: Promise<unknown> | undefined;
   return new Promise<Hit | undefined>((resolve) => {
     let accepted: Hit | undefined;
     const disposables: vscode.Disposable[] = [
       pick.onDidChangeActive((active) => {
         const hit = active[0]?.hit;
         if (hit) {
-          previewed = true;
-          void openHit(hit, true).catch(() => undefined);
+          preview = openHit(hit, true).catch(() => undefined);
         }
       }),
       pick.onDidTriggerButton(() => void onButton?.()),
@@ -344,6 +343,7 @@ function pickHit(
         }
         accepted = hit;
         pick.hide();
+        await preview;
         await openHit(hit, false).catch((error) =>
           vscode.window.showWarningMessage(`codekith: cannot open ${hit.path}: ${String(error)}`),
         );
@@ -353,7 +353,9 @@ function pickHit(
         disposables.forEach((d) => d.dispose());
         pick.dispose();
         if (!accepted) {
-          if (previewed && origin) {
+          // Let a preview still opening finish first, or it would win over the restore.
+          await preview;
+          if (preview && origin) {
             await vscode.window
               .showTextDocument(origin.document, { selection: originSelection, viewColumn: origin.viewColumn })
               .then(undefined, () => undefined);

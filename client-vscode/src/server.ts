@@ -158,6 +158,11 @@ export class ServerManager implements vscode.Disposable {
       outputChannel: this.output,
       initializationOptions: options,
       errorHandler: this.errorHandler(),
+      // Our failed() explains with buttons; the client's own message would be a duplicate.
+      initializationFailedHandler: (error) => {
+        this.output.error(`initialize failed: ${errorText(error)}`);
+        return false;
+      },
       middleware: {
         // The server's lenses call codekith.related, whose raw bundle VS Code would drop:
         // route them to the Find Related Code picker instead.

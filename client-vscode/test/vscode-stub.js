@@ -834,6 +834,9 @@ Object.assign(stub, {
 // -- the module -----------------------------------------------------------------------------
 
 const known = {
+  // TypeScript's __importStar copies own properties unless the module says it is an ES
+  // module: this keeps `import * as vscode` pointing at the proxy (and its generated classes).
+  __esModule: true,
   version: '1.95.0',
   Disposable,
   EventEmitter,

@@ -1,0 +1,302 @@
+'use strict';
+/**
+ * The compiled extension, activated against the vscode stub, drives its real LanguageClient
+ * and the REAL `codekith serve` ($CODEKITH_SERVER, default ../.venv/bin/codekith) on a
+ * temporary git workspace: commands round-trip, saves reach the server, settings restart it.
+ */
+const vscode = require('./setup');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { after, before, describe, test } = require('node:test');
+const { SERVER, PYTHON, git, lineOf, makeWorkspace, waitFor } = require('./helpers');
+
+const stub = vscode.__stub;
+const SKIP = !fs.existsSync(SERVER) && `the codekith server is not at ${SERVER} (set CODEKITH_SERVER)`;
+
+describe('the extension with the real codekith server', { skip: SKIP, timeout: 240_000 }, () => {
+  let root;
+  let extension;
+  let api;
+  let context;
+  let output;
+
+  const pricing = () => path.join(root, 'shop/pricing.py');
+  const logText = () => output.lines.join('\n');
+  const newestPick = async (count) => waitFor('a quick pick', 60_000, () => stub.quickPicks.length >= count && stub.quickPicks[count - 1], 50);
+  const statusItem = () => api.statusBar.item;
+  const folderStatus = async () => (await api.server.execute('codekith.status')).folders[0];
+
+  before(async () => {
+    root = makeWorkspace();
+    vscode.workspace.workspaceFolders = [{ uri: vscode.Uri.file(root), name: 'shop', index: 0 }];
+    stub.configuration = {
+      'codekith.server.command': [SERVER, 'serve'],
+      'codekith.debounceMs': 100,
+    };
+    extension = require('../out/extension');
+    context = stub.extensionContext(path.join(root, '.vscode-storage'));
+    api = extension.activate(context);
+    output = stub.outputChannels.find((channel) => channel.name === 'codekith');
+    await api.ready;
+    assert.ok(api.server.running, `the server did not start:\n${logText()}`);
+    await waitFor('the first index', 180_000, async () => {
+      const folder = await folderStatus();
+      return folder.ready && !folder.indexing && (folder.runs ?? []).length > 0;
+    }, 500);
+  });
+
+  after(async () => {
+    await extension?.deactivate();
+    for (const disposable of context?.subscriptions ?? []) {
+      disposable.dispose();
+    }
+    if (root) {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('starts the server with the logged command and shows $/progress in the status bar', async () => {
+    assert.ok(logText().includes(`Launch command (setting:command): ${SERVER} serve   [cwd: ${root}]`), logText());
+    assert.ok(logText().includes('initializationOptions: {"debounceMs":100}'), logText());
+    const progress = api.statusBar.progressLog;
+    assert.ok(progress.some((p) => p.kind === 'begin' && p.title === 'codekith: indexing'), JSON.stringify(progress));
+    assert.ok(progress.some((p) => p.kind === 'report' && /chunks/.test(p.message)), JSON.stringify(progress));
+    assert.ok(progress.some((p) => p.kind === 'end' && /files indexed/.test(p.message)), JSON.stringify(progress));
+    assert.ok(statusItem().history.some((text) => /^\$\(sync~spin\) codekith \d+%$/.test(text)), statusItem().history.join(' | '));
+    await api.server.poll();
+    assert.equal(statusItem().text, '$(search) codekith');
+    assert.match(statusItem().tooltip, /chunks indexed, up to date with HEAD/);
+  });
+
+  test('Find Related Code at the cursor: reasons, path and score; previews, then opens the pick', async () => {
+    const line = lineOf(pricing(), 'percent = 10');
+    await stub.openEditor(pricing(), new vscode.Selection(line - 1, 4, line - 1, 4));
+    const shown = stub.quickPicks.length;
+    const result = vscode.commands.executeCommand('codekith.findRelated');
+    const pick = await newestPick(shown + 1);
+    const labels = pick.items.map((i) => `${i.label} | ${i.description} | ${i.detail}`);
+    const seed = pick.items.find((i) => i.hit.qualname === 'shop.pricing.compute_price');
+    assert.ok(seed, labels.join('\n'));
+    assert.equal(seed.description, 'seed');
+    assert.equal(seed.label, '$(symbol-function) shop.pricing.compute_price');
+    assert.match(seed.detail, /^shop\/pricing\.py:\d+-\d+ · score \d\.\d{3}/);
+    const callee = pick.items.find((i) => i.description === 'callee of shop.pricing.compute_price');
+    assert.ok(callee, labels.join('\n'));
+    assert.equal(callee.hit.qualname, 'shop.pricing.apply_discount');
+    assert.match(pick.title, /^Related to shop\/pricing\.py:\d+/);
+
+    const opened0 = stub.shownDocuments.length;
+    pick.setActive(callee);
+    await waitFor('the preview', 5_000, () => stub.shownDocuments.length > opened0, 10);
+    const preview = stub.shownDocuments[stub.shownDocuments.length - 1];
+    assert.equal(preview.uri, vscode.Uri.file(pricing()).toString());
+    assert.equal(preview.options.preview, true);
+    assert.equal(preview.options.preserveFocus, true);
+    assert.equal(pick.visible, true, 'previewing keeps the pick open');
+
+    pick.accept(callee);
+    const opened = await result;
+    assert.equal(opened.qualname, 'shop.pricing.apply_discount');
+    assert.ok(opened.reason.startsWith('callee of'));
+    const last = stub.shownDocuments[stub.shownDocuments.length - 1];
+    assert.equal(last.options.preview, false);
+    assert.equal(last.options.selection.start.line, callee.hit.start_line - 1);
+    assert.equal(vscode.window.activeTextEditor.selection.start.line, callee.hit.start_line - 1);
+  });
+
+  test('Find Related Code on a selection relates the selected text; Escape returns to the editor', async () => {
+    const file = path.join(root, 'shop/mail.py');
+    const line = lineOf(file, 'Email the customer');
+    const text = fs.readFileSync(file, 'utf8').split('\n')[line - 1];
+    const editor = await stub.openEditor(file, new vscode.Selection(line - 1, 0, line - 1, text.length));
+    const shown = stub.quickPicks.length;
+    const result = vscode.commands.executeCommand('codekith.findRelated');
+    const pick = await newestPick(shown + 1);
+    assert.match(pick.title, /Email the customer a receipt/);
+    const item = pick.items.find((i) => i.hit.qualname === 'shop.mail.send_receipt');
+    assert.ok(item, pick.items.map((i) => i.label).join('\n'));
+    pick.setActive(pick.items[pick.items.length - 1]);
+    pick.hide();
+    assert.equal(await result, undefined);
+    await waitFor('the origin editor back', 5_000, () => vscode.window.activeTextEditor.document === editor.document, 20);
+  });
+
+  test('code lenses run Find Related Code instead of dropping the raw bundle', async () => {
+    const provider = stub.registeredProviders.find((p) => p.kind === 'registerCodeLensProvider');
+    assert.ok(provider, 'the client registered no code lens provider');
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(pricing()));
+    const token = new vscode.CancellationTokenSource().token;
+    const lenses = await provider.provider.provideCodeLenses(document, token);
+    const lens = lenses.find((l) => l.range.start.line === lineOf(pricing(), 'def compute_price') - 1);
+    assert.ok(lens, JSON.stringify(lenses.map((l) => l.command)));
+    assert.equal(lens.command.command, 'codekith.findRelated');
+    assert.match(lens.command.title, /1 callers · 1 callees · related/);
+    const shown = stub.quickPicks.length;
+    const result = vscode.commands.executeCommand(lens.command.command, ...lens.command.arguments);
+    const pick = await newestPick(shown + 1);
+    assert.ok(pick.items.some((i) => i.description === 'seed' && i.hit.qualname === 'shop.pricing.compute_price'));
+    pick.hide();
+    await result;
+  });
+
+  test('Search Codebase: input box, then hits in a QuickPick', async () => {
+    stub.inputBox = () => 'reduce an amount by a percentage';
+    const shown = stub.quickPicks.length;
+    const result = vscode.commands.executeCommand('codekith.searchCodebase');
+    const pick = await newestPick(shown + 1);
+    assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, 'codekith: Search Codebase');
+    assert.equal(pick.items[0].hit.qualname, 'shop.pricing.apply_discount', pick.items.map((i) => i.label).join('\n'));
+    assert.match(pick.items[0].description, /^shop\/pricing\.py:\d+-\d+$/);
+    assert.match(pick.items[0].detail, /^score \d\.\d{3} · def apply_discount\(amount, percent\):/);
+    pick.accept(pick.items[0]);
+    const hit = await result;
+    assert.equal(hit.qualname, 'shop.pricing.apply_discount');
+    stub.inputBox = () => undefined;
+  });
+
+  test('Copy Related Context for AI puts the markdown bundle on the clipboard', async () => {
+    const line = lineOf(pricing(), 'percent = 10');
+    await stub.openEditor(pricing(), new vscode.Selection(line - 1, 0, line - 1, 0));
+    stub.clipboard = '';
+    const markdown = await vscode.commands.executeCommand('codekith.copyRelatedContext');
+    assert.equal(stub.clipboard, markdown);
+    assert.ok(markdown.startsWith(`# Code related to: shop/pricing.py:${line}\n`), markdown);
+    assert.match(markdown, /\n## shop\.pricing\.compute_price \(seed\)\n`shop\/pricing\.py:\d+-\d+` · function · score \d\.\d{3}\n\n```python\ndef compute_price/);
+    assert.match(markdown, /## shop\.pricing\.apply_discount \(callee of shop\.pricing\.compute_price\)/);
+    const info = stub.messages[stub.messages.length - 1];
+    assert.match(info.message, /copied \d+ related items/);
+  });
+
+  test('Show Index Status reports the folder, its chunks and freshness', async () => {
+    const before = stub.messages.length;
+    const status = await vscode.commands.executeCommand('codekith.showStatus');
+    assert.equal(status.folders.length, 1);
+    assert.equal(status.folders[0].root, root);
+    assert.ok(status.folders[0].chunks > 0);
+    const message = stub.messages.slice(before).find((m) => m.level === 'info');
+    assert.match(message.message, new RegExp(`^codekith ${status.version.replace(/\./g, '\\.')}: ${path.basename(root)}: \\d+ chunks in 5 files, up to date`));
+    assert.deepEqual(message.items, ['Show Details', 'Reindex']);
+    assert.ok(logText().includes(`${root}: ready`));
+  });
+
+  test('Reindex Workspace runs an index and reports it', async () => {
+    const before = stub.messages.length;
+    const result = await vscode.commands.executeCommand('codekith.reindexWorkspace');
+    assert.equal(result.folders, 1);
+    assert.deepEqual(result.errors, []);
+    assert.ok(result.chunks > 0);
+    const progress = stub.progress[stub.progress.length - 1];
+    assert.equal(progress.options.title, 'codekith: reindexing the workspace');
+    assert.match(stub.messages.slice(before).map((m) => m.message).join('\n'), /files indexed, \d+ removed/);
+  });
+
+  test('didSave reaches the server: a saved new function becomes searchable', async () => {
+    const saved = [];
+    const feature = api.server.client.getFeature('textDocument/didSave');
+    const listener = feature.onNotificationSent((event) => saved.push(event.params.textDocument.uri));
+    const query = 'reward points a customer earns for a purchase';
+    const found = async () => (await api.server.execute('codekith.search', { query, k: 3 })).hits.map((h) => h.qualname);
+    assert.ok(!(await found()).includes('shop.pricing.loyalty_points'));
+
+    const text = fs.readFileSync(pricing(), 'utf8') +
+      '\n\ndef loyalty_points(amount):\n    """Reward points a customer earns for a purchase amount."""\n    return int(amount // 10)\n';
+    await stub.saveFile(pricing(), text);
+    await waitFor('the didSave notification', 5_000, () => saved.length > 0, 20);
+    assert.deepEqual(saved, [vscode.Uri.file(pricing()).toString()]);
+    listener.dispose();
+    await waitFor('the saved function in search results', 60_000, async () => (await found()).includes('shop.pricing.loyalty_points'), 500);
+  });
+
+  test('the status bar warns when the index is behind HEAD', async () => {
+    // A commit made outside the editor (no save, no watcher event): HEAD moves past the index.
+    fs.writeFileSync(path.join(root, 'shop/tax.py'), 'def vat(amount):\n    """Value added tax owed on an amount."""\n    return amount * 0.2\n');
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'tax');
+    await waitFor('a stale status', 20_000, async () => {
+      await api.server.poll();
+      return statusItem().text === '$(warning) codekith: stale';
+    }, 500);
+    assert.equal(statusItem().backgroundColor.id, 'statusBarItem.warningBackground');
+    const status = await vscode.commands.executeCommand('codekith.showStatus');
+    assert.equal(status.folders[0].fresh, false);
+    assert.ok(status.folders[0].stale.includes('shop/tax.py'), JSON.stringify(status.folders[0]));
+    assert.match(stub.messages[stub.messages.length - 1].message, /behind HEAD \(\d+ stale files\)/);
+
+    await vscode.commands.executeCommand('codekith.reindexWorkspace');
+    await api.server.poll();
+    assert.equal(statusItem().text, '$(search) codekith');
+  });
+
+  test('a codekith.* setting change restarts the server with the new initializationOptions', async () => {
+    const oldClient = api.server.client;
+    const starts = api.server.starts;
+    stub.setConfiguration({ 'codekith.k': 2 });
+    await waitFor('a restart', 30_000, () => api.server.starts === starts + 1 && api.server.running, 100);
+    await api.server.settled();
+    assert.notEqual(api.server.client, oldClient);
+    assert.equal(oldClient.state, 1 /* State.Stopped */);
+    assert.ok(logText().includes('Restarting the server: settings changed (codekith.k)'), logText());
+    assert.ok(logText().includes('initializationOptions: {"k":2,"debounceMs":100}'), logText());
+    const result = await waitFor('search after restart', 60_000, async () => {
+      try {
+        return await api.server.execute('codekith.search', { query: 'apply a discount' });
+      } catch {
+        return undefined;
+      }
+    }, 500);
+    assert.equal(result.hits.length, 2, 'the new server uses k=2 from the settings');
+
+    // trace.server is applied live by the client: no restart.
+    stub.setConfiguration({ 'codekith.trace.server': 'messages' });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.equal(api.server.starts, starts + 1);
+  });
+
+  test('the codekith.restart command restarts the server', async () => {
+    const starts = api.server.starts;
+    await vscode.commands.executeCommand('codekith.restart');
+    assert.equal(api.server.starts, starts + 1);
+    assert.ok(api.server.running);
+    const status = await api.server.execute('codekith.status');
+    assert.equal(status.folders[0].root, root);
+  });
+
+  test('a server that cannot start gives an actionable error with Open Settings and Show Log', async () => {
+    stub.answers.error = () => 'Show Log';
+    const shownBefore = output.shown;
+    let before = stub.messages.length;
+    stub.setConfiguration({ 'codekith.server.command': ['/nonexistent/bin/codekith', 'serve'] });
+    await waitFor('the failure', 30_000, () => api.statusBar.state === 'failed', 50);
+    await api.server.settled();
+    let errors = stub.messages.slice(before).filter((m) => m.level === 'error');
+    assert.equal(errors.length, 1, JSON.stringify(errors));
+    assert.match(errors[0].message, /could not start\. \/nonexistent\/bin\/codekith does not exist \(launch command: \/nonexistent\/bin\/codekith serve\)/);
+    assert.deepEqual(errors[0].items, ['Open Settings', 'Show Log', 'Retry']);
+    await waitFor('the log shown', 5_000, () => output.shown > shownBefore, 20);
+    assert.equal(statusItem().text, '$(error) codekith');
+
+    // A command that starts but dies before answering initialize.
+    before = stub.messages.length;
+    stub.answers.error = () => 'Open Settings';
+    stub.setConfiguration({ 'codekith.server.command': [PYTHON, '-c', 'import sys; sys.exit(3)'] });
+    await waitFor('the second failure', 30_000, () => stub.messages.slice(before).some((m) => m.level === 'error'), 50);
+    await api.server.settled();
+    errors = stub.messages.slice(before).filter((m) => m.level === 'error');
+    assert.equal(errors.length, 1, `only our message, not the client's too: ${JSON.stringify(errors)}`);
+    assert.match(errors[0].message, /launch command: .*python -c "import sys; sys\.exit\(3\)"/);
+    await waitFor('Open Settings', 5_000, () => stub.executedCommands.some((c) => c.id === 'workbench.action.openSettings' && c.args[0] === 'codekith.server'), 20);
+
+    // Commands then explain that the server is not running.
+    before = stub.messages.length;
+    stub.answers.error = () => undefined;
+    assert.equal(await vscode.commands.executeCommand('codekith.showStatus'), undefined);
+    const notRunning = stub.messages.slice(before).find((m) => m.level === 'error');
+    assert.equal(notRunning.message, 'codekith: the language server is not running.');
+    assert.deepEqual(notRunning.items, ['Restart', 'Show Log']);
+
+    // Fixing the setting brings it back.
+    stub.setConfiguration({ 'codekith.server.command': [SERVER, 'serve'] });
+    await waitFor('a healthy restart', 30_000, () => api.server.running, 100);
+  });
+});
