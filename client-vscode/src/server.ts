@@ -199,6 +199,17 @@ export class ServerManager implements vscode.Disposable {
     } finally {
       client.quiet = false;
     }
+    client.onDidChangeState(({ newState }) => {
+      if (this.client !== client) {
+        return; // a client we are stopping on purpose
+      }
+      if (newState === State.Running) {
+        this.statusBar.setState('running');
+        this.schedulePoll(0);
+      } else if (newState === State.Starting) {
+        this.statusBar.setState('starting');
+      }
+    });
     const info = client.initializeResult?.serverInfo;
     this.output.info(`Server running: ${info?.name ?? 'codekith'} ${info?.version ?? ''}`.trim());
     this.statusBar.setState('running');
@@ -222,9 +233,14 @@ export class ServerManager implements vscode.Disposable {
     this.statusBar.setState('stopped');
   }
 
-  private async failed(message: string): Promise<void> {
+  /** Marks the failure and shows it; does not wait for the user (the queue must go on). */
+  private failed(message: string): void {
     this.statusBar.setState('failed', message);
     this.output.error(`The codekith server could not start: ${message}`);
+    void this.explainFailure(message);
+  }
+
+  private async explainFailure(message: string): Promise<void> {
     const choice = await vscode.window.showErrorMessage(
       `codekith: the language server could not start. ${message}`,
       'Open Settings',
@@ -257,7 +273,7 @@ export class ServerManager implements vscode.Disposable {
           this.output.warn(`The server exited; restarting (${this.crashes.length}/${MAX_RESTARTS}).`);
           return { action: CloseAction.Restart, handled: true };
         }
-        void this.failed(`It exited ${this.crashes.length} times in 3 minutes; see the log.`);
+        this.failed(`It exited ${this.crashes.length} times in 3 minutes; see the log.`);
         return { action: CloseAction.DoNotRestart, handled: true };
       },
     };

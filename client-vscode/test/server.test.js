@@ -262,6 +262,24 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     assert.equal(status.folders[0].root, root);
   });
 
+  test('a server that crashes is restarted and the status bar recovers', async () => {
+    const client = api.server.client;
+    const pid = client._serverProcess.pid;
+    process.kill(pid, 'SIGKILL');
+    await waitFor('a new server process', 30_000, () => client._serverProcess && client._serverProcess.pid !== pid && api.server.running, 100);
+    assert.equal(api.server.client, client, 'the same client restarted its server');
+    assert.match(logText(), /The server exited; restarting \(1\/3\)/);
+    const status = await waitFor('status from the new process', 30_000, async () => {
+      try {
+        return await api.server.execute('codekith.status');
+      } catch {
+        return undefined;
+      }
+    }, 200);
+    assert.equal(status.folders[0].root, root);
+    await waitFor('the status bar back to normal', 10_000, () => statusItem().text === '$(search) codekith', 100);
+  });
+
   test('a server that cannot start gives an actionable error with Open Settings and Show Log', async () => {
     stub.answers.error = () => 'Show Log';
     const shownBefore = output.shown;
