@@ -22,9 +22,33 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-WORDS = ["amber", "birch", "cobalt", "dune", "ember", "fjord", "garnet", "harbor", "iris",
-         "juniper", "kelp", "lagoon", "marble", "nectar", "onyx", "pebble", "quartz",
-         "russet", "saffron", "tundra", "umber", "violet", "willow", "yarrow", "zephyr"]
+WORDS = [
+    "amber",
+    "birch",
+    "cobalt",
+    "dune",
+    "ember",
+    "fjord",
+    "garnet",
+    "harbor",
+    "iris",
+    "juniper",
+    "kelp",
+    "lagoon",
+    "marble",
+    "nectar",
+    "onyx",
+    "pebble",
+    "quartz",
+    "russet",
+    "saffron",
+    "tundra",
+    "umber",
+    "violet",
+    "willow",
+    "yarrow",
+    "zephyr",
+]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -63,16 +87,22 @@ class Bench:
     async def start(self) -> None:
         await self.client.start_io(sys.executable, "-m", "codekith.cli", "serve")
         caps = types.ClientCapabilities(
-            window=types.WindowClientCapabilities(work_done_progress=True))
-        await self.client.initialize_async(types.InitializeParams(
-            capabilities=caps, root_uri=self.root.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), "bench")],
-            initialization_options={"debounceMs": 100}))
+            window=types.WindowClientCapabilities(work_done_progress=True)
+        )
+        await self.client.initialize_async(
+            types.InitializeParams(
+                capabilities=caps,
+                root_uri=self.root.as_uri(),
+                workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), "bench")],
+                initialization_options={"debounceMs": 100},
+            )
+        )
         self.client.initialized(types.InitializedParams())
 
     async def command(self, name: str, argument: dict[str, Any]) -> Any:
         return await self.client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command=name, arguments=[argument]))
+            types.ExecuteCommandParams(command=name, arguments=[argument])
+        )
 
     async def wait_ready(self) -> float:
         started = time.perf_counter()
@@ -86,12 +116,15 @@ class Bench:
         name = f"bench_{WORDS[number % len(WORDS)]}_{number}"
         words = " ".join(WORDS[(number + i) % len(WORDS)] for i in range(4))
         with path.open("a") as handle:
-            handle.write(f"\n\ndef {name}(value):\n    \"\"\"Blend {words} into a "
-                         f"{WORDS[number % 7]} gradient number {number}.\"\"\"\n"
-                         "    return value\n")
+            handle.write(
+                f'\n\ndef {name}(value):\n    """Blend {words} into a '
+                f'{WORDS[number % 7]} gradient number {number}."""\n'
+                "    return value\n"
+            )
         started = time.perf_counter()
-        self.client.text_document_did_save(types.DidSaveTextDocumentParams(
-            types.TextDocumentIdentifier(path.as_uri())))
+        self.client.text_document_did_save(
+            types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(path.as_uri()))
+        )
         query = f"blend {words} gradient number {number}"
         while time.perf_counter() - started < 120:
             hits = (await self.command("codekith.search", {"query": query, "k": 3}))["hits"]
@@ -120,12 +153,14 @@ class Bench:
             count += 1
             await asyncio.sleep(0.05)
         report = await reindex
-        return {"requests": len(search_ms) + len(symbol_ms),
-                "search_ms_p50": round(percentile(search_ms, 50), 1),
-                "search_ms_p99": round(percentile(search_ms, 99), 1),
-                "symbol_ms_p50": round(percentile(symbol_ms, 50), 1),
-                "symbol_ms_p99": round(percentile(symbol_ms, 99), 1),
-                "reindex": report}
+        return {
+            "requests": len(search_ms) + len(symbol_ms),
+            "search_ms_p50": round(percentile(search_ms, 50), 1),
+            "search_ms_p99": round(percentile(search_ms, 99), 1),
+            "symbol_ms_p50": round(percentile(symbol_ms, 50), 1),
+            "symbol_ms_p99": round(percentile(symbol_ms, 99), 1),
+            "reindex": report,
+        }
 
     async def stop(self) -> None:
         await self.client.shutdown_async(None)
@@ -144,17 +179,27 @@ async def run(repo: Path, edits: int, target: str) -> dict[str, Any]:
     rss_after_index = rss_mb(pid)
     target_path = root / target
     samples = [await bench.save_to_searchable(target_path, n) for n in range(edits)]
-    queries = ["register a url rule", "render a template with context", "json response",
-               "session cookie signing", "command line interface", "error handler"]
+    queries = [
+        "register a url rule",
+        "render a template with context",
+        "json response",
+        "session cookie signing",
+        "command line interface",
+        "error handler",
+    ]
     during = await bench.latency_during_full_index(queries)
     result = {
-        "repo": str(repo), "cold_index_s": round(cold_s, 1),
+        "repo": str(repo),
+        "cold_index_s": round(cold_s, 1),
         "rss_mb_after_index": round(rss_after_index, 1),
         "rss_mb_end": round(rss_mb(pid), 1),
         "save_to_searchable_ms": {
-            "n": len(samples), "p50": round(statistics.median(samples) * 1000),
+            "n": len(samples),
+            "p50": round(statistics.median(samples) * 1000),
             "p95": round(percentile(samples, 95) * 1000),
-            "min": round(min(samples) * 1000), "max": round(max(samples) * 1000)},
+            "min": round(min(samples) * 1000),
+            "max": round(max(samples) * 1000),
+        },
         "during_full_index": during,
     }
     await bench.stop()
@@ -165,8 +210,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, required=True)
     parser.add_argument("--edits", type=int, default=20)
-    parser.add_argument("--file", default="src/flask/helpers.py",
-                        help="the file (relative to the repo) that gets edited and saved")
+    parser.add_argument(
+        "--file",
+        default="src/flask/helpers.py",
+        help="the file (relative to the repo) that gets edited and saved",
+    )
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args.repo.resolve(), args.edits, args.file)), indent=2))
     return 0

@@ -23,8 +23,9 @@ from codekith.project import Project
 
 
 def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(cwd), *args], check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def clone(source: str, target: Path, rev: str) -> Path:
@@ -68,18 +69,37 @@ def main() -> int:
     ids_a, edges_a = snapshot(moving)
     ids_b, edges_b = snapshot(fresh)
     result = {
-        "old": old, "new": new, "files_changed_in_git": len(changed),
-        "cold_index_old": {"seconds": round(cold_s, 1), "embedded": cold["embedded"],
-                           "chunks": cold["chunks_total"]},
-        "incremental": {"seconds": round(step_s, 1), "mode": step["mode"],
-                        "files_examined": step["files"], "indexed": step["indexed"],
-                        "deleted": len(step["deleted"]), "embedded": step["embedded"],
-                        "reused": step["reused"], "graph": step["graph"]},
-        "fresh_full_new": {"seconds": round(full_s, 1), "embedded": full["embedded"],
-                           "chunks": full["chunks_total"], "graph": full["graph"]},
-        "chunk_ids_equal": ids_a == ids_b, "chunks": [len(ids_a), len(ids_b)],
-        "only_incremental_ids": len(ids_a - ids_b), "only_fresh_ids": len(ids_b - ids_a),
-        "edges_equal": edges_a == edges_b, "edges": [len(edges_a), len(edges_b)],
+        "old": old,
+        "new": new,
+        "files_changed_in_git": len(changed),
+        "cold_index_old": {
+            "seconds": round(cold_s, 1),
+            "embedded": cold["embedded"],
+            "chunks": cold["chunks_total"],
+        },
+        "incremental": {
+            "seconds": round(step_s, 1),
+            "mode": step["mode"],
+            "scan_reason": step["scan_reason"],
+            "files_examined": step["files"],
+            "indexed": step["indexed"],
+            "deleted": len(step["deleted"]),
+            "embedded": step["embedded"],
+            "reused": step["reused"],
+            "graph": step["graph"],
+        },
+        "fresh_full_new": {
+            "seconds": round(full_s, 1),
+            "embedded": full["embedded"],
+            "chunks": full["chunks_total"],
+            "graph": full["graph"],
+        },
+        "chunk_ids_equal": ids_a == ids_b,
+        "chunks": [len(ids_a), len(ids_b)],
+        "only_incremental_ids": len(ids_a - ids_b),
+        "only_fresh_ids": len(ids_b - ids_a),
+        "edges_equal": edges_a == edges_b,
+        "edges": [len(edges_a), len(edges_b)],
         "only_incremental_edges": sorted(map(list, edges_a - edges_b))[:20],
         "only_fresh_edges": sorted(map(list, edges_b - edges_a))[:20],
     }

@@ -151,7 +151,8 @@ def test_since_and_settings_change_fall_back_correctly(workspace, project_for):
     write_files(root, {".codekith.toml": 'exclude = ["b.py"]\n'})
     changed = project_for(root)
     report = changed.indexer.run()
-    assert report.mode == "scan"
+    assert report.mode == "scan" and report.scan_reason == "the file selection settings changed"
+
     assert {p for p, _ in live(changed)} == {"a.py", ".codekith.toml"}
     write_files(root, {"c.py": "C = 1\n"})
     commit(root)

@@ -46,13 +46,14 @@ class IndexReport:
     maintenance: dict[str, Any] = field(default_factory=dict)
     dry_run: bool = False
     mode: str = "scan"
+    scan_reason: str = ""
+
     graph: dict[str, Any] = field(default_factory=dict)
 
     def run_record(self, started_at: float, head: str) -> dict[str, Any]:
         return {
             "started_at": started_at,
             "mode": self.mode,
-            "graph": self.graph,
             "head": head,
             "files": self.files,
             "indexed": len(self.indexed),
@@ -83,7 +84,9 @@ class IndexReport:
             "maintenance": self.maintenance,
             "dry_run": self.dry_run,
             "mode": self.mode,
+            "scan_reason": self.scan_reason,
             "graph": self.graph,
+
             "indexed_paths": self.indexed,
         }
 
@@ -104,7 +107,6 @@ class Indexer:
         self.settings = settings
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
-
 
     def run(
         self,
@@ -128,7 +130,7 @@ class Indexer:
         if full:
             report.mode = "full"
         elif paths is None:
-            changed = self._git_changes(since)
+            changed, report.scan_reason = self._git_changes(since)
             if changed is not None:
                 paths, report.mode = sorted(changed), "git"
         elif since is not None:
@@ -190,18 +192,22 @@ class Indexer:
             "unparsed": update.broken,
         }
 
-    def _git_changes(self, since: str | None) -> set[str] | None:
-        """Paths that may differ from the index, per git; None when git cannot tell."""
+    def _git_changes(self, since: str | None) -> tuple[set[str] | None, str]:
+        """Paths that may differ from the index, per git; else None and why not."""
         if not self.store.has_index():
-            return None
+            return None, "no index yet"
         meta = self.store.meta()
         base = since or meta.get("head")
-        if not base or meta.get("scan_settings") != self.settings.scan_fingerprint():
-            return None
+        if not base:
+            return None, "the index does not know its commit"
+        if meta.get("scan_settings") != self.settings.scan_fingerprint():
+            return None, "the file selection settings changed"
         changed = gitrepo.changes_since(self.root, base)
-        if changed is None or any(PurePosixPath(p).name == ".gitignore" for p in changed):
-            return None
-        return changed | set(json.loads(meta.get("dirty", "[]")))
+        if changed is None:
+            return None, f"git cannot compare {base[:12]} with the working tree"
+        if any(PurePosixPath(p).name == ".gitignore" for p in changed):
+            return None, "a .gitignore changed"
+        return changed | set(json.loads(meta.get("dirty", "[]"))), ""
 
     def _record_state(self) -> None:
         """What the next run and freshness checks compare against."""

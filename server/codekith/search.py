@@ -97,7 +97,6 @@ class Searcher:
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
 
-
     def search(
         self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
     ) -> list[Hit]:

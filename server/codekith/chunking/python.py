@@ -55,7 +55,6 @@ def _end(node: ast.stmt) -> int:
     return node.end_lineno or node.lineno
 
 
-
 def _import_table(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
     """Local alias -> absolute dotted name, for the file's top-level and nested imports."""
     table: dict[str, str] = {}
