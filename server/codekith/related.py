@@ -22,6 +22,9 @@ from codekith.template import code_of
 SEEDS = 4
 DEPTH_DECAY = 0.85
 MIN_SIMILARITY = 0.15
+CODE_TARGET_SIMILARITY = 0.35  # code against code scores higher than a question against code
+MIN_CODE_SEEDS = 2
+
 RELATIVE_SIMILARITY = 0.5
 FANOUT = 6
 CHARS_PER_TOKEN = 4
@@ -108,6 +111,24 @@ class TargetNotFoundError(ValueError):
     pass
 
 
+@dataclass
+class _Seeds:
+    rows: list[dict[str, Any]]
+    vector: np.ndarray
+    query: str
+    code_target: bool = False
+
+
+def _prefer_code(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The best SEEDS hits, but at least MIN_CODE_SEEDS of code when there is any: a
+    question answered by docs still wants the code the docs describe."""
+    seeds = hits[:SEEDS]
+    code = [h for h in seeds if h["kind"] != "section"]
+    extra = [h for h in hits[SEEDS:] if h["kind"] != "section"]
+    missing = max(0, MIN_CODE_SEEDS - len(code))
+    return seeds + extra[:missing]
+
+
 class Related:
     def __init__(self, store: Store, searcher: Searcher):
         self.store = store
@@ -117,8 +138,10 @@ class Related:
         target = target.strip()
         if not target:
             raise ValueError("the target is empty: give text, PATH:LINE or a qualified name")
-        seeds, query_vector, query = self._seeds(target)
+        found = self._seeds(target)
+        seeds, query_vector, query = found.rows, found.vector, found.query
         intent, default_depth = intent_of(query)
+
         bundle = Bundle(query, target, intent, default_depth if depth is None else depth, budget)
         vectors = self.store.vectors_of(row["id"] for row in seeds)
         items = [
@@ -131,7 +154,11 @@ class Related:
             )
             for row in seeds
         ]
-        items += self._expand(seeds, query_vector, intent, bundle.depth, items)
+        if found.code_target:
+            floor = CODE_TARGET_SIMILARITY
+        else:
+            floor = max(MIN_SIMILARITY, RELATIVE_SIMILARITY * min(i.score for i in items))
+        items += self._expand(seeds, query_vector, intent, bundle.depth, floor)
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
         seed_items = [i for i in items if i.reason == "seed"]
         first = max(seed_items, key=lambda i: i.score) if seed_items else items[0]
@@ -140,7 +167,7 @@ class Related:
         bundle.items, bundle.truncated = _fit(ordered, budget)
         return bundle
 
-    def _seeds(self, target: str) -> tuple[list[dict[str, Any]], np.ndarray, str]:
+    def _seeds(self, target: str) -> _Seeds:
         """Seed rows, the vector that measures relevance, and the query text for intent."""
         location = _LOCATION.match(target)
         if location:
@@ -148,16 +175,16 @@ class Related:
             if row is None:
                 raise TargetNotFoundError(f"no indexed code at {target}")
             vector = self.store.vectors_of([row["id"]])[row["id"]]
-            return [row], vector, row["qualname"]
+            return _Seeds([row], vector, row["qualname"], code_target=True)
         if _QUALNAME.match(target):
             rows = self.store.rows(f"qualname = {quote(target)}", limit=SEEDS)
             if rows:
                 vector = self.store.vectors_of([rows[0]["id"]])[rows[0]["id"]]
-                return rows, vector, target
-        hits = self.searcher.search(target, k=SEEDS)
+                return _Seeds(rows, vector, target, code_target=True)
+        hits = [h.extra for h in self.searcher.search(target, k=SEEDS * 3)]
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
-        return [h.extra for h in hits], self.searcher.embedder().embed_query(target), target
+        return _Seeds(_prefer_code(hits), self.searcher.embedder().embed_query(target), target)
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class)."""
@@ -174,11 +201,8 @@ class Related:
         query_vector: np.ndarray,
         intent: str,
         depth: int,
-        seed_items: list[Item],
+        floor: float,
     ) -> list[Item]:
-        floor = max(
-            MIN_SIMILARITY, RELATIVE_SIMILARITY * min((i.score for i in seed_items), default=0.0)
-        )
         seen = {row["qualname"] for row in seeds}
         frontier = [row["qualname"] for row in seeds]
         found: list[Item] = []
