@@ -256,3 +256,35 @@ def test_cli_related_graph_and_feedback(shop):
     assert cli("feedback", "q", "nope", "--vote", "up").returncode == 1
     assert cli("feedback", "q", hit_id, "--vote", "sideways").returncode == 2
     assert cli("related", "", "--json").returncode == 2
+
+
+def test_warm_incremental_edges_equal_a_cold_rebuild(shop, project_for, tmp_path):
+    """Saves in a long-lived process re-resolve only the neighbourhood of the change."""
+    import shutil
+
+    root = shop.root
+    pricing = (root / "shop/pricing.py").read_text()
+    edits = {
+        "shop/pricing.py": pricing.replace("return apply_discount(", "return round_price(")
+        + "\n\ndef round_price(amount, percent):\n    return round(apply_discount(amount, "
+        "percent), 2)\n",
+        "shop/mail.py": None,
+        "shop/cart.py": (root / "shop/cart.py")
+        .read_text()
+        .replace("from shop.mail import send_receipt", "from shop.pricing import round_price")
+        .replace("send_receipt(email, total)", "round_price(total, 0)"),
+    }
+    for path, text in edits.items():
+        if text is None:
+            (root / path).unlink()
+        else:
+            (root / path).write_text(text)
+        report = shop.indexer.run(paths=[path])
+        assert report.graph["files_resolved"] <= 4  # the neighbourhood, not all 7 files
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".codekith"))
+    cold = project_for(copy)
+    cold.indexer.run()
+    assert edges(shop) == edges(cold)
+    assert ("shop.cart.checkout", "shop.pricing.round_price", "call") in edges(shop)
+    assert ("shop.pricing.round_price", "shop.pricing.apply_discount", "call") in edges(shop)

@@ -19,7 +19,7 @@ from codekith import gitrepo
 from codekith.chunking import Chunk, chunk_file, sha1
 from codekith.config import Settings
 from codekith.embedding import Embedder
-from codekith.graph.builder import build_graph
+from codekith.graph.builder import GraphBuilder
 from codekith.graph.model import Edge
 from codekith.secrets import find_secret
 from codekith.store import FileRecord, FileUpdate, Store
@@ -86,7 +86,6 @@ class IndexReport:
             "mode": self.mode,
             "scan_reason": self.scan_reason,
             "graph": self.graph,
-
             "indexed_paths": self.indexed,
         }
 
@@ -107,6 +106,7 @@ class Indexer:
         self.settings = settings
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
+        self._graph: GraphBuilder | None = None  # warm across runs of a long-lived process
 
     def run(
         self,
@@ -173,16 +173,21 @@ class Indexer:
             for p, r in self.store.catalog().items()
             if r.status == "indexed" and p.endswith(".py")
         ]
-        previous = [
-            Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"])
-            for r in self.store.live_edges("resolver = 'jedi'")
+        stored = [
+            (Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"]), r["resolver"])
+            for r in self.store.live_edges()
         ]
         changed = set(python) if stale_version else touched
-        update = build_graph(self.root, python, changed, previous, self.settings.jedi)
-        added, removed = self.store.replace_edges([_edge_row(e, r) for e, r in update.edges])
+        if self._graph is None:
+            self._graph = GraphBuilder(self.root, self.settings.jedi)
+        rescan = stale_version or report.mode in ("scan", "full")
+        update = self._graph.update(python, changed, stored, rescan)
+        rows = [_edge_row(e, r) for e, r in update.edges]
+        added, removed = self.store.replace_edges(rows, update.paths)
         self.store.set_meta({"graph": GRAPH_VERSION})
         report.graph = {
-            "edges": len(update.edges),
+            "edges": len(stored) + added - removed,
+            "files_resolved": len(python) if update.paths is None else len(update.paths),
             "added": added,
             "removed": removed,
             "jedi_files": update.jedi_files,

@@ -306,11 +306,20 @@ class Store:
         )
         return query.to_arrow().to_pylist()
 
-    def replace_edges(self, rows: list[dict[str, Any]]) -> tuple[int, int]:
-        """Make the live edges exactly `rows` in one commit: new ones inserted, vanished ones
-        tombstoned, unchanged ones untouched. Returns (added, removed)."""
+    def replace_edges(
+        self, rows: list[dict[str, Any]], paths: set[str] | None = None
+    ) -> tuple[int, int]:
+        """Make the live edges of `paths` (None: of all files) exactly `rows` in one commit:
+        new ones inserted, vanished ones tombstoned, unchanged ones untouched.
+        Returns (added, removed)."""
         wanted = {row["id"]: row for row in rows}
-        live = {row["id"] for row in self.live_edges()}
+        if paths is None:
+            live = {row["id"] for row in self.live_edges()}
+        else:
+            live = set()
+            for batch in _batches(sorted(paths), 500):
+                live |= {row["id"] for row in self.live_edges(in_list("path", batch))}
+
         added = [{**wanted[i], "deleted": False} for i in wanted.keys() - live]
         removed = [
             {

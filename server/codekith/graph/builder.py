@@ -1,70 +1,141 @@
-"""Keeps the stored edges equal to what the resolvers say about the workspace now.
+"""Keeps the stored edges in step with the workspace, cheaply when the process is warm.
 
-The fast resolver is cheap enough to re-run over every Python file whenever one changes,
-which makes the stored fast edges an exact function of the workspace (an incremental run
-and a fresh full run agree). Jedi is slow, so it only re-checks the files that changed;
-its edges for untouched files are kept as long as the fast resolver still leaves their
-call sites unresolved.
+A cold builder (every CLI run, a server's first run) parses every Python file and
+resolves all of them, so a fresh index and an incremental one agree exactly. A warm
+builder (the language server after its first run) re-parses only the changed files and
+re-resolves them plus their neighbourhood: files that import or call into them and files
+they import or call into. Scans (branch switches, `reindex`) re-resolve everything with
+the warm parse. Jedi is slow, so it only re-checks changed files; its edges for
+untouched files are kept while the fast resolver still leaves those call sites open.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from codekith.graph.fast import ModuleIndex, resolve_file
 from codekith.graph.merge import merge_edges
 from codekith.graph.model import Edge
+from codekith.qualnames import module_name
+
+WARM_LIMIT = 20  # more changed files than this: re-resolve everything
 
 
 @dataclass
 class GraphUpdate:
-    edges: list[tuple[Edge, str]]  # (edge, resolver: fast | jedi)
+    edges: list[tuple[Edge, str]]  # (edge, resolver: fast | jedi) of the `paths` below
+    paths: set[str] | None  # the files whose edges these are; None = all files
     jedi_files: int
     fast_seconds: float
     jedi_seconds: float
-    timed_out: list[str]
-    broken: list[str]
+    timed_out: list[str] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)
 
 
-def build_graph(
-    root: Path,
-    python_paths: Iterable[str],
-    changed: set[str],
-    previous_jedi: Iterable[Edge],
-    use_jedi: bool,
-    jedi_time_limit: float = 10.0,
-) -> GraphUpdate:
-    """All edges of the workspace: fast everywhere, Jedi re-run on `changed` files."""
-    paths = sorted(python_paths)
-    started = time.perf_counter()
-    index = ModuleIndex(root, paths)
-    fast = [edge for path in index.paths() for edge in resolve_file(index, path)]
-    fast_seconds = time.perf_counter() - started
-    jedi_edges = [e for e in previous_jedi if e.path not in changed and e.path in set(paths)]
-    timed_out: list[str] = []
-    started = time.perf_counter()
-    rechecked = [p for p in paths if p in changed]
-    if use_jedi and rechecked:
-        from codekith.graph.jedi_resolver import JediResolver
+class GraphBuilder:
+    def __init__(self, root: Path, use_jedi: bool, jedi_time_limit: float = 10.0):
+        self.root = root
+        self.use_jedi = use_jedi
+        self.jedi_time_limit = jedi_time_limit
+        self._index: ModuleIndex | None = None
+        self._jedi = None
 
-        resolver = JediResolver(root, time_limit=jedi_time_limit)
-        for path in rechecked:
-            jedi_edges.extend(resolver.resolve_file(path))
-        timed_out = sorted(resolver.timed_out)
-    fast_set = set(fast)
-    merged = merge_edges(fast, jedi_edges) if use_jedi else sorted(fast_set, key=_order)
-    edges = [(e, "fast" if e in fast_set else "jedi") for e in merged]
-    return GraphUpdate(
-        edges,
-        len(rechecked) if use_jedi else 0,
-        fast_seconds,
-        time.perf_counter() - started,
-        timed_out,
-        sorted(index.broken),
-    )
+    def update(
+        self,
+        python_paths: Iterable[str],
+        changed: set[str],
+        stored: list[tuple[Edge, str]],
+        rescan: bool,
+    ) -> GraphUpdate:
+        """Edges for the files that may have changed; `stored` are the live edges with
+        their resolver."""
+        paths = sorted(python_paths)
+        started = time.perf_counter()
+        scope = self._refresh(paths, changed, [e for e, _ in stored], rescan)
+        targets = paths if scope is None else sorted(scope & set(paths))
+        assert self._index is not None
+        fast = [edge for path in targets for edge in resolve_file(self._index, path)]
+        fast_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        target_set = set(targets)
+        jedi = [
+            e
+            for e, resolver in stored
+            if resolver == "jedi" and e.path not in changed and e.path in target_set
+        ]
+        rechecked = [p for p in targets if p in changed]
+        timed_out: list[str] = []
+        if self.use_jedi and rechecked:
+            resolver = self._jedi_resolver()
+            for path in rechecked:
+                jedi.extend(resolver.resolve_file(path))
+            timed_out = sorted(resolver.timed_out)
+        fast_set = set(fast)
+        merged = merge_edges(fast, jedi) if self.use_jedi else sorted(fast_set, key=_order)
+        return GraphUpdate(
+            [(e, "fast" if e in fast_set else "jedi") for e in merged],
+            scope,
+            len(rechecked) if self.use_jedi else 0,
+            fast_seconds,
+            time.perf_counter() - started,
+            timed_out,
+            sorted(self._index.broken),
+        )
+
+    def _refresh(
+        self, paths: list[str], changed: set[str], stored: list[Edge], rescan: bool
+    ) -> set[str] | None:
+        """Bring the parsed modules up to date; the files to re-resolve (None = all)."""
+        if self._index is None:
+            self._index = ModuleIndex(self.root, paths)
+            return None
+        present = set(paths)
+        for path in sorted(changed):
+            if path in present:
+                self._index.update(path)
+            else:
+                self._index.remove(path)
+        if rescan or len(changed) > WARM_LIMIT:
+            self._index.refresh_flow()
+            return None
+        return changed | neighbours(changed, stored, paths)
+
+    def _jedi_resolver(self):  # type: ignore[no-untyped-def]
+        """One warm Jedi per builder: its module cache is what makes re-checks fast."""
+        if self._jedi is None:
+            from codekith.graph.jedi_resolver import JediResolver
+
+            self._jedi = JediResolver(self.root, time_limit=self.jedi_time_limit)
+        return self._jedi
+
+
+def neighbours(changed: set[str], edges: list[Edge], paths: list[str]) -> set[str]:
+    """Files with an edge into a changed module, and the files a changed file's edges point
+    into: the ones whose resolution may read what changed."""
+    changed_modules = {module_name(p) for p in changed}
+    modules = {module_name(p): p for p in paths}
+    found: set[str] = set()
+    for edge in edges:
+        if _owner(edge.dst, changed_modules) is not None:
+            found.add(edge.path)
+        if edge.path in changed:
+            owner = _owner(edge.dst, set(modules))
+            if owner is not None:
+                found.add(modules[owner])
+    return found - changed
+
+
+def _owner(name: str, modules: set[str]) -> str | None:
+    """The longest module in `modules` that `name` lies in."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in modules:
+            return candidate
+    return None
 
 
 def _order(edge: Edge) -> tuple[str, int, str, str, str]:
