@@ -165,10 +165,13 @@ def test_ghost_chunks_without_a_catalog_entry_are_removed(workspace, project_for
     project = project_for(root)
     project.indexer.run()
     project.store._table("files").delete("path = 'mathx.py'")  # as if killed mid-run
+    project.store.set_meta({"run_state": "running"})
+
     (root / "mathx.py").unlink()
     report = project.indexer.run()
-    assert report.deleted == ["mathx.py"]
+    assert report.deleted == ["mathx.py"] and report.scan_reason == "the last run was interrupted"
     assert {r["path"] for r in project.store.rows("true", columns=["path"])} == {"keep.py"}
+    assert project.store.meta()["run_state"] == "done"
 
 
 def test_index_follows_git_checkout(workspace, project_for):

@@ -125,20 +125,25 @@ class Indexer:
         """
         started_at, started = time.time(), time.perf_counter()
         report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
+        if paths is not None and since is not None:
+            raise ValueError("give either paths or since, not both")
+        interrupted = self._last_run_interrupted()
         if not dry_run:
             self._prepare(full)
+            self.store.set_meta({"run_state": "running"})
         if full:
             report.mode = "full"
+        elif interrupted:
+            paths, report.mode = None, "scan"
+            report.scan_reason = "the last run was interrupted"
         elif paths is None:
             changed, report.scan_reason = self._git_changes(since)
             if changed is not None:
                 paths, report.mode = sorted(changed), "git"
-        elif since is not None:
-            raise ValueError("give either paths or since, not both")
         candidates = list(scan(self.root, self.settings, None if paths is None else set(paths)))
         catalog = self._catalog()
         works, records = self._plan(candidates, catalog, report)
-        report.deleted, purge = self._vanished(candidates, catalog, paths)
+        report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
             r.path
             for r in records
@@ -197,6 +202,9 @@ class Indexer:
             "unparsed": update.broken,
         }
 
+    def _last_run_interrupted(self) -> bool:
+        return self.store.has_index() and self.store.meta().get("run_state") == "running"
+
     def _git_changes(self, since: str | None) -> tuple[set[str] | None, str]:
         """Paths that may differ from the index, per git; else None and why not."""
         if not self.store.has_index():
@@ -223,6 +231,7 @@ class Indexer:
                 "head": gitrepo.head(self.root) or "",
                 "dirty": json.dumps(sorted(dirty or ())),
                 "scan_settings": self.settings.scan_fingerprint(),
+                "run_state": "done",
             }
         )
 
@@ -242,15 +251,17 @@ class Indexer:
         candidates: list[Candidate],
         catalog: dict[str, FileRecord],
         paths: Sequence[str] | None,
+        find_ghosts: bool,
     ) -> tuple[list[str], list[str]]:
         """Files gone from the workspace, and present files whose chunks must go (now
-        skipped, or ghosts of an interrupted run that are no longer indexable)."""
+        skipped, or ghosts: chunks an interrupted run wrote for files no longer indexable;
+        looking for them reads every chunk's path, so only after an interruption)."""
         present = {c.path for c in candidates}
         indexable = {c.path for c in candidates if c.reason is None}
         scope = set(catalog) if paths is None else set(paths) & set(catalog)
         gone = scope - present
         purge = {p for p in present - indexable if p in catalog and catalog[p].status == "indexed"}
-        if paths is None and self.store.has_index():
+        if find_ghosts and paths is None:
             ghosts = self.store.live_paths() - indexable
             gone |= ghosts - present
             purge |= ghosts & present

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -84,18 +85,26 @@ def hit_from_row(row: dict[str, Any], score: float) -> Hit:
 
 
 def query_identifiers(query: str) -> list[str]:
-    """Words of the query that look like code names: snake_case, camelCase or dotted."""
-    found = []
-    for word in _IDENTIFIER.findall(query):
-        if "_" in word or "." in word or re.search(r"[a-z][A-Z]", word) or word.isupper():
-            found.append(word)
-    return found
+    """Words of the query that look like code names: snake_case, camelCase or dotted
+    (a query of one bare word counts too). All-caps words like WSGI are prose."""
+    words = _IDENTIFIER.findall(query)
+    if len(query.split()) == 1 and len(words) == 1:
+        return words
+    return [w for w in words if "_" in w.strip("_") or "." in w or re.search(r"[a-z][A-Z]", w)]
+
+
+def names_a_symbol(query: str) -> bool:
+    """Short queries, or queries made mostly of code names, are looking for a definition;
+    in a sentence the names usually point at a neighbour of the answer."""
+    names = query_identifiers(query)
+    return bool(names) and (len(query.split()) <= 3 or 2 * len(names) >= len(query.split()))
 
 
 class Searcher:
     def __init__(self, store: Store, embedder_factory: Callable[[], Embedder]):
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
+        self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="codekith-search")
 
     def search(
         self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
@@ -104,15 +113,17 @@ class Searcher:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         where = (filters or Filters()).where()
         depth = max(k * 3, 30)
-        rankings: list[list[dict[str, Any]]] = []
+        lookups: list[Callable[[], list[dict[str, Any]]]] = []
+        if mode == "hybrid" and names_a_symbol(query):
+            lookups.append(lambda: self.symbol_matches(query, where))
         if mode in ("hybrid", "vector"):
-            rankings.append(
-                self.store.vector_search(self.embedder().embed_query(query), depth, where)
+            lookups.append(
+                lambda: self.store.vector_search(self.embedder().embed_query(query), depth, where)
             )
         if mode in ("hybrid", "text"):
-            rankings.append(self.store.text_search(search_text(query), depth, where))
-        if mode == "hybrid":
-            rankings.insert(0, self.symbol_matches(query, where))
+            lookups.append(lambda: self.store.text_search(search_text(query), depth, where))
+        # The model and LanceDB release the GIL: the lookups really run side by side.
+        rankings = list(self._pool.map(lambda lookup: lookup(), lookups))
         scores, rows = fuse(rankings)
         self._apply_feedback(query, scores, rows, where)
         best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]

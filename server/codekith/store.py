@@ -262,8 +262,9 @@ class Store:
                 self.db.drop_table(name)
         self._tables.clear()
         chunks = self.db.create_table("chunks", schema=chunk_schema(dim))
-        for column in ("id", "path", "content_hash"):
+        for column in ("id", "path", "content_hash", "symbol", "qualname"):
             chunks.create_index(column, config=BTree())
+
         chunks.create_index("search_text", config=FTS())
         files = self.db.create_table("files", schema=FILE_SCHEMA)
         files.create_index("path", config=BTree())
