@@ -56,7 +56,6 @@ def test_index_search_status_json(workspace):
     assert "stale     1: mathx.py" in text_status
 
 
-
 def test_batch_queries_and_eval(workspace, tmp_path):
     root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE})
     run("index", "--json", cwd=root)

@@ -100,6 +100,11 @@ async def test_search_related_status_and_progress(client: LanguageClient):
     folder = status["folders"][0]
     assert folder["skipped"][".env"] == "secret file (.env)"
     assert folder["chunks"] > 10 and folder["edges"] > 5 and folder["fresh"] is True
+    rebuilt = await command(client, "codekith.reindex", {"full": True})
+    assert rebuilt["chunks"] == folder["chunks"] == rebuilt["embedded"]
+    again = await command(client, "codekith.reindex")
+    assert again["embedded"] == 0 and again["chunks"] == folder["chunks"]
+
     watchers = [
         w["globPattern"] for r in client.registrations for w in r.register_options["watchers"]
     ]
@@ -131,6 +136,13 @@ async def test_related_at_cursor_and_dirty_buffers(client: LanguageClient):
     )
     assert bundle["items"][0]["qualname"] == "shop.pricing.compute_price"
     assert bundle["items"][0]["dirty"] is False
+    as_markdown = await command(
+        client,
+        "codekith.related",
+        {"symbol": "shop.pricing.compute_price", "format": "markdown", "budget": 200},
+    )
+    assert as_markdown["markdown"].startswith("# Code related to: shop.pricing.compute_price")
+
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             types.VersionedTextDocumentIdentifier(version=2, uri=uri(client, "shop/pricing.py")),

@@ -149,8 +149,11 @@ def test_position_and_qualname_targets(shop):
     by_name = shop.related.bundle("shop.models.Item")
     names = {i.hit.qualname: i.reason for i in by_name.items}
     assert names["shop.models.Base"] == "base of shop.models.Item"
+    last = len((shop.root / "shop/pricing.py").read_text().splitlines())
+    below = shop.related.bundle(f"shop/pricing.py:{last + 1}")
+    assert below.items[0].hit.qualname == "shop.pricing.compute_price"  # nearest above
     with pytest.raises(TargetNotFoundError):
-        shop.related.bundle("shop/pricing.py:9999")
+        shop.related.bundle("shop/nowhere.py:3")
 
 
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):

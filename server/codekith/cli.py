@@ -282,9 +282,9 @@ def cmd_related(args: argparse.Namespace) -> int:
     project = _project(args)
     _require_index(project)
     try:
-        bundle = project.related.bundle(
-            args.target, args.depth, args.budget or project.settings.budget
-        )
+        depth = args.depth if args.depth is not None else (project.settings.depth or None)
+        bundle = project.related.bundle(args.target, depth, args.budget or project.settings.budget)
+
     except TargetNotFoundError as exc:
         raise CliError(str(exc)) from exc
     state = freshness.check(project.root, project.settings, project.store).to_json()

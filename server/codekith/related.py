@@ -187,13 +187,16 @@ class Related:
         return _Seeds(_prefer_code(hits), self.searcher.embedder().embed_query(target), target)
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
-        """The innermost chunk covering the line (a method before its class)."""
-        rows = self.store.rows(
-            f"path = {quote(path)} AND start_line <= {line} AND end_line >= {line}"
-        )
-        if not rows:
-            return None
-        return min(rows, key=lambda r: (r["kind"] == "module", r["end_line"] - r["start_line"]))
+        """The innermost chunk covering the line (a method before its class); on a line no
+        chunk covers (a blank line between definitions), the nearest chunk above it."""
+        rows = self.store.rows(f"path = {quote(path)}")
+        covering = [r for r in rows if r["start_line"] <= line <= r["end_line"]]
+        if covering:
+            return min(
+                covering, key=lambda r: (r["kind"] == "module", r["end_line"] - r["start_line"])
+            )
+        above = [r for r in rows if r["end_line"] < line and r["kind"] != "module"]
+        return max(above, key=lambda r: r["end_line"], default=None)
 
     def _expand(
         self,

@@ -49,9 +49,12 @@ class RelatedArgs:
     symbol: str | None = None
     depth: int | None = None
     budget: int | None = None
+    format: str = "json"
 
     def check(self) -> None:
+        _require(self.format in ("json", "markdown"), "format must be json or markdown")
         given = [self.query, self.symbol, self.uri]
+
         _require(
             sum(v is not None for v in given) == 1,
             "give exactly one of query, symbol, or uri with position",

@@ -25,7 +25,7 @@ from codekith.lsp import arguments as args
 from codekith.lsp import convert
 from codekith.lsp.options import ServerOptions, parse_options
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
-from codekith.related import TargetNotFoundError
+from codekith.related import TargetNotFoundError, to_markdown
 from codekith.search import Filters
 from codekith.store import quote
 from codekith.workspace import OutsideWorkspaceError
@@ -294,8 +294,9 @@ def _ready(ls: CodekithServer) -> list[WorkspaceSession]:
 async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
     hits: list[dict[str, Any]] = []
     states = []
-    for session in _ready(ls):
-        k = a.k or session.project.settings.k
+    sessions = _ready(ls)
+    k = a.k or max(s.project.settings.k for s in sessions)
+    for session in sessions:
         found = await asyncio.to_thread(
             session.project.searcher.search,
             a.query,
@@ -307,7 +308,7 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
         states.append(state)
         hits += [convert.hit_json(h, session.root, set(state.stale), session.dirty) for h in found]
     hits.sort(key=lambda h: -h["score"])
-    return {"query": a.query, "hits": hits[: a.k or 10], **_merged_state(states)}
+    return {"query": a.query, "hits": hits[:k], **_merged_state(states)}
 
 
 def _merged_state(states: list[Any]) -> dict[str, Any]:
@@ -331,13 +332,18 @@ async def _related(ls: CodekithServer, a: args.RelatedArgs) -> dict[str, Any]:
         target = a.query or a.symbol or ""
     if not session.has_index():
         _ready(ls)
-    budget = a.budget or session.project.settings.budget
-    bundle = await asyncio.to_thread(session.project.related.bundle, target, a.depth, budget)
+    settings = session.project.settings
+    depth = a.depth if a.depth is not None else (settings.depth or None)
+    bundle = await asyncio.to_thread(
+        session.project.related.bundle, target, depth, a.budget or settings.budget
+    )
     state = await session.freshness()
     data = bundle.to_json()
     data["items"] = [
         convert.hit_json(i, session.root, set(state.stale), session.dirty) for i in data["items"]
     ]
+    if a.format == "markdown":
+        data["markdown"] = to_markdown(bundle, state.to_json())
     return {**data, **state.to_json()}
 
 

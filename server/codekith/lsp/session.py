@@ -40,9 +40,21 @@ class _Pending:
     paths: set[str] = field(default_factory=set)
     scan: bool = False
     full: bool = False
+    waiters: list[asyncio.Future[IndexReport | None]] = field(default_factory=list)
 
     def empty(self) -> bool:
         return not (self.paths or self.scan or self.full)
+
+    def merge(self, other: _Pending) -> None:
+        self.paths |= other.paths
+        self.scan |= other.scan
+        self.full |= other.full
+        self.waiters += other.waiters
+
+    def settle(self, report: IndexReport | None) -> None:
+        for waiter in self.waiters:
+            if not waiter.done():
+                waiter.set_result(report)
 
 
 class WorkspaceSession:
@@ -104,13 +116,17 @@ class WorkspaceSession:
             while not self._pending.empty():
                 pending, self._pending = self._pending, _Pending()
                 report = await self._run(pending)
+                pending.settle(report)
+
         return report
 
     async def index_now(self, full: bool = False) -> IndexReport | None:
-        """A scan (or a full rebuild) now, after anything already queued."""
-        self._pending.scan = True
-        self._pending.full |= full
-        return await self.drain()
+        """A scan (or a full rebuild) now, after anything already queued; the report of
+        the run that did it (a drain already under way may be the one that does)."""
+        waiter: asyncio.Future[IndexReport | None] = asyncio.get_running_loop().create_future()
+        self._pending.merge(_Pending(scan=True, full=full, waiters=[waiter]))
+        await self.drain()
+        return await waiter
 
     async def _run(self, pending: _Pending) -> IndexReport | None:
         whole = pending.scan or pending.full
@@ -125,10 +141,10 @@ class WorkspaceSession:
             report = await asyncio.to_thread(self._index, pending, whole, reporter)
         except IndexLockedError:
             log.info("index locked by another process; retrying in %.0fs", LOCK_RETRY_S)
-            self._pending.paths |= pending.paths
-            self._pending.scan |= pending.scan
-            self._pending.full |= pending.full
+            self._pending.merge(pending)
+            pending.waiters = []  # they now wait for the retry
             reporter.end("waiting for another codekith process")
+
             asyncio.get_running_loop().call_later(LOCK_RETRY_S, self._start_drain)
             return None
         except Exception as exc:  # the server must survive any indexing failure
