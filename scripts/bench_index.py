@@ -313,7 +313,7 @@ def synthetic_queries(rng: random.Random, count: int) -> list[str]:
 def query_latency(project: Project, queries: list[str], k: int = 10) -> dict[str, Any]:
     """Warm p50/p95 of Searcher.search per mode, plus the store calls alone."""
     searcher, store = project.searcher, project.store
-    embedder = searcher.embedder
+    embedder = searcher.embedder()
     for mode in MODES:  # warm caches, indexes and the model
         for q in queries[:5]:
             searcher.search(q, k, None, mode)

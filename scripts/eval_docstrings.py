@@ -200,7 +200,7 @@ def experiments(searcher: Searcher, cases: list[Case], deep: int = 100) -> dict[
     where = Filters().where()
     lists: dict[str, tuple[Rows, Rows, Rows]] = {}
     for case in cases:
-        vector = store.vector_search(searcher.embedder.embed_query(case.query), deep, where)
+        vector = store.vector_search(searcher.embedder().embed_query(case.query), deep, where)
         text = store.text_search(search_text(case.query), deep, where)
         symbols = searcher.symbol_matches(case.query, where)
         lists[case.query] = (vector, text, symbols)
