@@ -200,3 +200,24 @@ def test_copy_of_workspace_gets_identical_ids(workspace, project_for, tmp_path):
     first.indexer.run()
     second.indexer.run()
     assert live_ids(first) == live_ids(second)
+
+
+def test_other_languages_are_chunked_by_syntax(workspace, project_for):
+    root = workspace(
+        {
+            "web/cart.js": "// Sum the prices of all items in the cart.\n"
+            "export function cartTotal(items) {\n"
+            "  return items.reduce((s, i) => s + i.price, 0);\n}\n",
+            "svc/users.go": "package svc\n\n// Look a user up by e-mail address.\n"
+            "func FindByEmail(email string) int { return 0 }\n",
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+    hit = project.searcher.search("sum of item prices in a shopping cart", k=1)[0]
+    assert (hit.qualname, hit.kind, hit.language) == (
+        "web.cart.cartTotal",
+        "function",
+        "javascript",
+    )
+    assert project.searcher.search("find user by email", k=1)[0].qualname == "svc.users.FindByEmail"

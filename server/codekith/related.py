@@ -141,7 +141,6 @@ class Related:
         found = self._seeds(target)
         seeds, query_vector, query = found.rows, found.vector, found.query
         intent, default_depth = intent_of(query)
-
         bundle = Bundle(query, target, intent, default_depth if depth is None else depth, budget)
         vectors = self.store.vectors_of(row["id"] for row in seeds)
         items = [
@@ -162,7 +161,6 @@ class Related:
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
         seed_items = [i for i in items if i.reason == "seed"]
         first = max(seed_items, key=lambda i: i.score) if seed_items else items[0]
-
         ordered = [first, *(i for i in items if i is not first)]
         bundle.items, bundle.truncated = _fit(ordered, budget)
         return bundle

@@ -5,6 +5,7 @@ from __future__ import annotations
 from codekith.chunking.model import Chunk, ChunkResult, sha1
 from codekith.chunking.python import chunk_python
 from codekith.chunking.text import chunk_sections, chunk_windows
+from codekith.chunking.treesitter import chunk_tree_sitter, supports
 from codekith.languages import DOC_LANGUAGES, PYTHON
 
 __all__ = ["Chunk", "ChunkResult", "chunk_file", "sha1"]
@@ -16,6 +17,9 @@ def chunk_file(path: str, language: str, source: str) -> ChunkResult:
         result = chunk_python(path, source)
     elif language in DOC_LANGUAGES:
         result = ChunkResult(chunk_sections(path, language, source))
+    elif supports(language):
+        result = ChunkResult(*chunk_tree_sitter(path, language, source))
+
     else:
         result = ChunkResult(chunk_windows(path, language, source))
     file_hash = sha1(source)

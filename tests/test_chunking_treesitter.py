@@ -1,0 +1,128 @@
+"""tree-sitter chunks for JavaScript, TypeScript, Go, Rust and Java."""
+
+from __future__ import annotations
+
+import textwrap
+
+from codekith.chunking import chunk_file
+
+
+def chunks_of(path: str, language: str, source: str):
+    result = chunk_file(path, language, textwrap.dedent(source))
+    return {c.qualname: c for c in result.chunks}, result.error
+
+
+def test_javascript_functions_classes_methods_and_arrow_functions():
+    chunks, error = chunks_of(
+        "src/web/cart.js",
+        "javascript",
+        """
+        import { price } from './price.js';
+
+        // Adds up the items of a cart.
+        export function total(items) {
+          return items.reduce((sum, item) => sum + price(item), 0);
+        }
+
+        export const double = (x) => x * 2;
+
+        /** A shopping cart. */
+        class Cart {
+          constructor() { this.items = []; }
+          add(item) {
+            this.items.push(item);
+            return this;
+          }
+        }
+    """,
+    )
+    assert error is None
+    assert set(chunks) == {
+        "web.cart",
+        "web.cart.total",
+        "web.cart.double",
+        "web.cart.Cart",
+        "web.cart.Cart.constructor",
+        "web.cart.Cart.add",
+    }
+    total = chunks["web.cart.total"]
+    assert total.kind == "function" and total.docstring == "Adds up the items of a cart."
+    assert total.signature == "export function total(items)"
+    assert (total.start_line, total.end_line) == (5, 7)
+    cart = chunks["web.cart.Cart"]
+    assert cart.docstring == "A shopping cart." and "this.items.push" not in cart.code
+    assert chunks["web.cart.Cart.add"].parent == "web.cart.Cart"
+    assert "import { price }" in chunks["web.cart"].code
+
+
+def test_typescript_and_tsx():
+    chunks, _ = chunks_of(
+        "app/service.ts",
+        "typescript",
+        """
+        interface Repo { find(id: string): User; }
+        export class UserService {
+          constructor(private repo: Repo) {}
+          async load(id: string): Promise<User> { return this.repo.find(id); }
+        }
+    """,
+    )
+    assert {"app.service.Repo", "app.service.UserService", "app.service.UserService.load"} <= set(
+        chunks
+    )
+    view, error = chunks_of(
+        "app/View.tsx", "typescript", "export function View() {\n  return <div>hi</div>;\n}\n"
+    )
+    assert "app.View.View" in view and error is None
+
+
+def test_go_rust_java():
+    go, _ = chunks_of(
+        "pkg/store.go",
+        "go",
+        """
+        package store
+
+        // Store keeps users.
+        type Store struct { users map[string]int }
+
+        func (s *Store) Get(name string) int { return s.users[name] }
+
+        func New() *Store { return &Store{} }
+    """,
+    )
+    assert {"pkg.store.Store", "pkg.store.Store.Get", "pkg.store.New"} <= set(go)
+    assert go["pkg.store.Store.Get"].kind == "method"
+    assert go["pkg.store.Store"].docstring == "Store keeps users."
+    rust, _ = chunks_of(
+        "src/lib.rs",
+        "rust",
+        """
+        pub struct Point { x: f64 }
+        impl Point {
+            /// Distance from the origin.
+            pub fn norm(&self) -> f64 { self.x.abs() }
+        }
+        fn helper() {}
+    """,
+    )
+    assert {"lib.Point", "lib.Point.norm", "lib.helper"} <= set(rust)
+    assert rust["lib.Point.norm"].docstring == "Distance from the origin."
+    java, _ = chunks_of(
+        "src/main/App.java",
+        "java",
+        """
+        public class App {
+            public App() {}
+            public static void main(String[] args) { System.out.println("hi"); }
+        }
+    """,
+    )
+    assert {"main.App.App", "main.App.App.App", "main.App.App.main"} <= set(java)
+
+
+def test_broken_source_keeps_what_parses():
+    chunks, error = chunks_of(
+        "x.js", "javascript", "function ok() { return 1 }\nfunction broken( {\n"
+    )
+    assert error and "x.ok" in chunks
