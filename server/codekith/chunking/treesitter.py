@@ -106,7 +106,9 @@ def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk
     covered: set[int] = set()
     for node, definition in maker.top_level(tree.root_node):
         maker.definition(definition, outer=node)
-        covered.update(range(node.start_point[0], node.end_point[0] + 1))
+        comment = leading_comment(node)
+        first = (comment or node).start_point[0]
+        covered.update(range(first, node.end_point[0] + 1))
     maker.module_rest(covered)
     error = "syntax error (tree-sitter recovered)" if tree.root_node.has_error else None
     return split_oversized(maker.chunks), error
@@ -202,15 +204,10 @@ class _Maker:
         return "\n".join(out)
 
     def comment_above(self, node: Node) -> str:
-        previous = node.prev_named_sibling
-        if (
-            previous is None
-            or "comment" not in previous.type
-            or (node.start_point[0] - previous.end_point[0] > 1)
-        ):
+        previous = leading_comment(node)
+        if previous is None:
             return ""
         raw = (previous.text or b"").decode("utf-8").splitlines()
-
         cleaned = (_COMMENT_END.sub("", _COMMENT_MARKS.sub("", r)).strip() for r in raw)
         return " ".join(s for s in cleaned if s)
 
@@ -230,6 +227,14 @@ class _Maker:
                 end_line=kept[-1][0] + 1,
             )
         )
+
+
+def leading_comment(node: Node) -> Node | None:
+    """The comment right above a definition (its doc comment), if any."""
+    previous = node.prev_named_sibling
+    if previous is None or "comment" not in previous.type:
+        return None
+    return previous if node.start_point[0] - previous.end_point[0] <= 1 else None
 
 
 def _name(node: Node) -> str:
