@@ -158,3 +158,31 @@ def test_since_and_settings_change_fall_back_correctly(workspace, project_for):
     commit(root)
     since = changed.indexer.run(since="HEAD~1")
     assert since.mode == "git" and "c.py" in since.indexed
+
+
+def test_submodules_and_lfs_pointers_are_skipped_with_reasons(tmp_path, project_for):
+    library = init_repo(tmp_path / "library")
+    write_files(library, {"lib.py": "def shared():\n    return 1\n"})
+    commit(library, "library")
+    root = init_repo(tmp_path / "app")
+    pointer = (
+        "version https://git-lfs.github.com/spec/v1\n"
+        "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+        "size 12345\n"
+    )
+    write_files(root, {"main.py": "def main():\n    return 0\n", "model_weights.py": pointer})
+    git(
+        root,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        str(library),
+        "vendor_lib",
+    )
+    commit(root, "with a submodule")
+    report = project_for(root).indexer.run()
+    assert report.indexed == ["main.py"]
+    assert report.skipped["model_weights.py"] == "git LFS pointer"
+    assert report.skipped["vendor_lib"] == "git submodule or directory"
