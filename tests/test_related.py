@@ -291,3 +291,24 @@ def test_warm_incremental_edges_equal_a_cold_rebuild(shop, project_for, tmp_path
     assert edges(shop) == edges(cold)
     assert ("shop.cart.checkout", "shop.pricing.round_price", "call") in edges(shop)
     assert ("shop.pricing.round_price", "shop.pricing.apply_discount", "call") in edges(shop)
+
+
+def test_warm_update_retries_calls_to_a_name_that_appears_later(workspace, project_for):
+    root = workspace(  # main reaches tools only through a re-export in helpers
+        {
+            "app/__init__.py": "",
+            "app/tools.py": "def existing():\n    return 1\n",
+            "app/helpers.py": "from app.tools import *  # noqa: F403\n",
+            "app/main.py": "from app.helpers import *  # noqa: F403\n\n\ndef run():\n"
+            "    return later()\n",
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+    assert ("app.main.run", "app.tools.later", "call") not in edges(project)
+    (root / "app/tools.py").write_text(
+        "def existing():\n    return 1\n\n\ndef later():\n    return 2\n"
+    )
+    report = project.indexer.run(paths=["app/tools.py"])
+    assert report.graph["files_resolved"] == 3
+    assert ("app.main.run", "app.tools.later", "call") in edges(project)

@@ -11,6 +11,7 @@ untouched files are kept while the fast resolver still leaves those call sites o
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -93,6 +94,7 @@ class GraphBuilder:
             self._index = ModuleIndex(self.root, paths)
             return None
         present = set(paths)
+        before = set(self._index.scopes)
         for path in sorted(changed):
             if path in present:
                 self._index.update(path)
@@ -101,7 +103,23 @@ class GraphBuilder:
         if rescan or len(changed) > WARM_LIMIT:
             self._index.refresh_flow()
             return None
-        return changed | neighbours(changed, stored, paths)
+        added = {name.rsplit(".", 1)[-1] for name in set(self._index.scopes) - before}
+        return changed | neighbours(changed, stored, paths) | self._mentioning(added, paths)
+
+    def _mentioning(self, names: set[str], paths: list[str]) -> set[str]:
+        """Files whose text mentions a newly defined name: their calls that found nothing
+        before may resolve now."""
+        if not names:
+            return set()
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
+        found = set()
+        for path in paths:
+            try:
+                if pattern.search((self.root / path).read_text("utf-8", errors="replace")):
+                    found.add(path)
+            except OSError:
+                continue
+        return found
 
     def _jedi_resolver(self):  # type: ignore[no-untyped-def]
         """One warm Jedi per builder: its module cache is what makes re-checks fast."""
