@@ -49,7 +49,7 @@ async def client(lsp_client: LanguageClient, request, tmp_path):
             capabilities=client_capabilities(request.param),
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
-            initialization_options={"debounceMs": 50, "codeLens": True},
+            initialization_options={"debounceMs": 50, "codeLens": True, "k": "many"},
         )
     )
     await wait_ready(lsp_client)
@@ -100,6 +100,8 @@ async def test_search_related_status_and_progress(client: LanguageClient):
     folder = status["folders"][0]
     assert folder["skipped"][".env"] == "secret file (.env)"
     assert folder["chunks"] > 10 and folder["edges"] > 5 and folder["fresh"] is True
+    warnings = [m.message for m in client.messages if m.type == types.MessageType.Warning]
+    assert "codekith: options: k must be a int; using 10" in warnings  # bad option, default
     rebuilt = await command(client, "codekith.reindex", {"full": True})
     assert rebuilt["chunks"] == folder["chunks"] == rebuilt["embedded"]
     again = await command(client, "codekith.reindex")
