@@ -184,6 +184,15 @@ def in_list(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(quote(v) for v in values)})"
 
 
+def _upsert(table: Any, key: str, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert or replace rows by `key`, one commit per batch of at most WRITE_BATCH_ROWS."""
+    for batch in _batches(rows, WRITE_BATCH_ROWS):
+        data = pa.Table.from_pylist(list(batch), schema=table.schema)
+        table.merge_insert(key).when_matched_update_all().when_not_matched_insert_all().execute(
+            data
+        )
+
+
 def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -223,16 +232,7 @@ class Store:
         return {r["key"]: r["value"] for r in rows}
 
     def set_meta(self, values: dict[str, str]) -> None:
-        data = pa.Table.from_pylist(
-            [{"key": k, "value": v} for k, v in values.items()], schema=META_SCHEMA
-        )
-        (
-            self._table("meta")
-            .merge_insert("key")
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(data)
-        )
+        _upsert(self._table("meta"), "key", [{"key": k, "value": v} for k, v in values.items()])
 
     def check_compatible(self, model_id: str, dim: int, template: str) -> None:
         """Raise IndexMismatchError when stored vectors would mix with new ones."""
@@ -264,7 +264,6 @@ class Store:
         chunks = self.db.create_table("chunks", schema=chunk_schema(dim))
         for column in ("id", "path", "content_hash", "symbol", "qualname"):
             chunks.create_index(column, config=BTree())
-
         chunks.create_index("search_text", config=FTS())
         files = self.db.create_table("files", schema=FILE_SCHEMA)
         files.create_index("path", config=BTree())
@@ -320,7 +319,6 @@ class Store:
             live = set()
             for batch in _batches(sorted(paths), 500):
                 live |= {row["id"] for row in self.live_edges(in_list("path", batch))}
-
         added = [{**wanted[i], "deleted": False} for i in wanted.keys() - live]
         removed = [
             {
@@ -335,15 +333,7 @@ class Store:
             }
             for i in live - wanted.keys()
         ]
-        table = self._edges()
-        for batch in _batches(added + removed, WRITE_BATCH_ROWS):
-            data = pa.Table.from_pylist(list(batch), schema=EDGE_SCHEMA)
-            (
-                table.merge_insert("id")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(data)
-            )
+        _upsert(self._edges(), "id", added + removed)
         return len(added), len(removed)
 
     def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
@@ -361,20 +351,8 @@ class Store:
         return self._table("feedback").to_arrow().to_pylist()
 
     def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        for batch in _batches(sorted(set(ids)), 1000):
-            arrow = (
-                self._table("chunks")
-                .search()
-                .where(f"deleted = false AND {in_list('id', batch)}")
-                .select(["id", "vector"])
-                .limit(None)
-                .to_arrow()
-            )
-            if arrow.num_rows:
-                matrix = np.stack(arrow.column("vector").to_numpy(zero_copy_only=False))
-                found.update(zip(arrow.column("id").to_pylist(), matrix, strict=True))
-        return found
+        """Vectors of live chunks by chunk id."""
+        return self._vectors("chunks", "id", ids, "deleted = false AND ")
 
     def add_run(self, run: dict[str, Any]) -> None:
         """Append a run record; the oldest go once there are more than RUNS_KEPT."""
@@ -418,20 +396,25 @@ class Store:
         return found
 
     def cached_vectors(self, content_hashes: Iterable[str]) -> dict[str, np.ndarray]:
-        wanted = sorted(set(content_hashes))
+        """Vectors embedded before, by chunk content hash (any branch, any path)."""
+        return self._vectors("vectors", "content_hash", content_hashes, "")
+
+    def _vectors(
+        self, table: str, key: str, keys: Iterable[str], condition: str
+    ) -> dict[str, np.ndarray]:
         found: dict[str, np.ndarray] = {}
-        for batch in _batches(wanted, 2000):
+        for batch in _batches(sorted(set(keys)), 1000):
             query = (
-                self._table("vectors")
+                self._table(table)
                 .search()
-                .where(in_list("content_hash", batch))
-                .select(["content_hash", "vector"])
+                .where(condition + in_list(key, batch))
+                .select([key, "vector"])
                 .limit(None)
             )
             arrow = query.to_arrow()
             if arrow.num_rows:
                 matrix = np.stack(arrow.column("vector").to_numpy(zero_copy_only=False))
-                found.update(zip(arrow.column("content_hash").to_pylist(), matrix, strict=True))
+                found.update(zip(arrow.column(key).to_pylist(), matrix, strict=True))
         return found
 
     # -- writes ---------------------------------------------------------------------------
@@ -450,22 +433,23 @@ class Store:
                 self._tombstone(i, update.record.path)
                 for i in previous[update.record.path] - new_ids
             )
-        self._merge_chunks(rows)
-        self._merge_records([u.record for u in updates])
+        _upsert(self._table("chunks"), "id", rows)
+        self.record_files([u.record for u in updates])
 
     def remove_files(self, paths: Sequence[str], forget: bool) -> None:
         """Tombstone every chunk of these files; `forget` also drops their catalog entry."""
         if not paths:
             return
         previous = self.live_ids(paths)
-        self._merge_chunks([self._tombstone(i, p) for p, ids in previous.items() for i in ids])
+        tombstones = [self._tombstone(i, p) for p, ids in previous.items() for i in ids]
+        _upsert(self._table("chunks"), "id", tombstones)
         if not forget:
             return
         for batch in _batches(list(paths), 500):
             self._table("files").delete(in_list("path", batch))
 
     def record_files(self, records: Sequence[FileRecord]) -> None:
-        self._merge_records(records)
+        _upsert(self._table("files"), "path", [r.__dict__ for r in records])
 
     def _tombstone(self, chunk_id: str, path: str) -> dict[str, Any]:
         dim = self._table("chunks").schema.field("vector").type.list_size
@@ -482,29 +466,6 @@ class Store:
             deleted=True,
         )
         return row
-
-    def _merge_chunks(self, rows: list[dict[str, Any]]) -> None:
-        table = self._table("chunks")
-        for batch in _batches(rows, WRITE_BATCH_ROWS):
-            data = pa.Table.from_pylist(list(batch), schema=table.schema)
-            (
-                table.merge_insert("id")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(data)
-            )
-
-    def _merge_records(self, records: Sequence[FileRecord]) -> None:
-        if not records:
-            return
-        data = pa.Table.from_pylist([r.__dict__ for r in records], schema=FILE_SCHEMA)
-        (
-            self._table("files")
-            .merge_insert("path")
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(data)
-        )
 
     def _add_vectors(self, vectors: dict[str, np.ndarray]) -> None:
         table = self._table("vectors")
