@@ -127,9 +127,10 @@ class Indexer:
         report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
         if paths is not None and since is not None:
             raise ValueError("give either paths or since, not both")
-        interrupted = self._last_run_interrupted()
+        meta = self.store.meta() if self.store.has_index() else {}
+        interrupted = meta.get("run_state") == "running"
         if not dry_run:
-            self._prepare(full)
+            meta = self._prepare(full, meta)
             self.store.set_meta({"run_state": "running"})
         if full:
             report.mode = "full"
@@ -137,11 +138,11 @@ class Indexer:
             paths, report.mode = None, "scan"
             report.scan_reason = "the last run was interrupted"
         elif paths is None:
-            changed, report.scan_reason = self._git_changes(since)
+            changed, report.scan_reason = self._git_changes(since, meta)
             if changed is not None:
                 paths, report.mode = sorted(changed), "git"
         candidates = list(scan(self.root, self.settings, None if paths is None else set(paths)))
-        catalog = self._catalog()
+        catalog = self.store.catalog() if meta else {}
         works, records = self._plan(candidates, catalog, report)
         report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
@@ -157,7 +158,7 @@ class Indexer:
             self.store.record_files(records)
             self._write(works, report, progress)
             self.store.remove_files(report.deleted, forget=True)
-            self._update_graph(report, purge)
+            self._update_graph(report, purge, meta)
             report.maintenance = self.store.maintain()
             self._record_state()
             report.chunks_total = self.store.count()
@@ -166,9 +167,8 @@ class Indexer:
             self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
         return report
 
-    def _update_graph(self, report: IndexReport, purge: list[str]) -> None:
+    def _update_graph(self, report: IndexReport, purge: list[str], meta: dict[str, str]) -> None:
         """Recompute edges when a Python file changed; Jedi re-checks the changed ones."""
-        meta = self.store.meta()
         stale_version = meta.get("graph") != GRAPH_VERSION
         touched = {p for p in (*report.indexed, *report.deleted, *purge) if p.endswith(".py")}
         if not touched and not stale_version:
@@ -202,14 +202,10 @@ class Indexer:
             "unparsed": update.broken,
         }
 
-    def _last_run_interrupted(self) -> bool:
-        return self.store.has_index() and self.store.meta().get("run_state") == "running"
-
-    def _git_changes(self, since: str | None) -> tuple[set[str] | None, str]:
+    def _git_changes(self, since: str | None, meta: dict[str, str]) -> tuple[set[str] | None, str]:
         """Paths that may differ from the index, per git; else None and why not."""
-        if not self.store.has_index():
+        if not meta:
             return None, "no index yet"
-        meta = self.store.meta()
         base = since or meta.get("head")
         if not base:
             return None, "the index does not know its commit"
@@ -235,16 +231,14 @@ class Indexer:
             }
         )
 
-    def _prepare(self, full: bool) -> None:
+    def _prepare(self, full: bool, meta: dict[str, str]) -> dict[str, str]:
+        """An index to write to (created when missing or `full`), and its meta."""
         model, template = self.settings.model, TEMPLATE_VERSION
-        if full or not self.store.has_index():
+        if full or not meta:
             self.store.create(model, self.embedder().dim, template)
-            return
-        meta = self.store.meta()
+            return self.store.meta()
         self.store.check_compatible(model, int(meta.get("dim", 0)), template)
-
-    def _catalog(self) -> dict[str, FileRecord]:
-        return self.store.catalog() if self.store.has_index() else {}
+        return meta
 
     def _vanished(
         self,

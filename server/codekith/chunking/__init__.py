@@ -12,20 +12,17 @@ __all__ = ["Chunk", "ChunkResult", "chunk_file", "sha1"]
 
 
 def chunk_file(path: str, language: str, source: str) -> ChunkResult:
-    """Chunks with file_hash set and duplicate ids (identical twins in one file) dropped."""
+    """Chunks with duplicate ids (identical twins in one file) dropped."""
     if language == PYTHON:
         result = chunk_python(path, source)
     elif language in DOC_LANGUAGES:
         result = ChunkResult(chunk_sections(path, language, source))
     elif supports(language):
         result = ChunkResult(*chunk_tree_sitter(path, language, source))
-
     else:
         result = ChunkResult(chunk_windows(path, language, source))
-    file_hash = sha1(source)
     unique: dict[str, Chunk] = {}
     for chunk in result.chunks:
-        chunk.file_hash = file_hash
         unique.setdefault(chunk.id, chunk)
     result.chunks = list(unique.values())
     return result

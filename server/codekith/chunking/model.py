@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 
 
 def sha1(text: str) -> str:
@@ -28,11 +29,11 @@ class Chunk:
     parent: str = ""
     file_hash: str = ""
 
-    @property
+    @cached_property
     def content_hash(self) -> str:
         return sha1(self.code)
 
-    @property
+    @cached_property
     def id(self) -> str:
         """Stable across line shifts (no line numbers), new when the content changes."""
         return sha1(f"{self.path}|{self.qualname}|{self.content_hash}")
