@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from codekith.lsp.options import ServerOptions, parse_options
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
 from codekith.related import TargetNotFoundError, to_markdown
 from codekith.search import Filters
-from codekith.store import quote
+from codekith.store import in_list, quote
 from codekith.workspace import OutsideWorkspaceError
 
 log = logging.getLogger(__name__)
@@ -502,8 +503,7 @@ def _calls(
 ) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
     """Incoming (side="dst") or outgoing (side="src") calls grouped by the other end."""
     store = session.project.read_store
-    names = [qualname, f"{qualname}.__init__"]
-    where = f"kind = 'call' AND {side} IN ({', '.join(quote(n) for n in names)})"
+    where = f"kind = 'call' AND {in_list(side, [qualname, f'{qualname}.__init__'])}"
     other = "src" if side == "dst" else "dst"
     lines: dict[str, list[int]] = {}
     for edge in store.live_edges(where):
@@ -511,7 +511,7 @@ def _calls(
         lines.setdefault(target, []).append(edge["line"])
     if not lines:
         return []
-    rows = store.rows(f"qualname IN ({', '.join(quote(q) for q in lines)})")
+    rows = store.rows(in_list("qualname", lines))
     by_name: dict[str, dict[str, Any]] = {}
     for row in sorted(rows, key=lambda r: r["start_line"]):
         by_name.setdefault(row["qualname"], row)
@@ -529,23 +529,15 @@ def _lenses(session: WorkspaceSession, path: str, uri: str) -> list[types.CodeLe
         return []
     names = {r["qualname"] for r in rows}
     keys = names | {f"{n}.__init__" for n in names}
-    key_list = ", ".join(quote(n) for n in keys)
-    callers: dict[str, int] = {}
-    callees: dict[str, int] = {}
-    for edge in store.live_edges(f"kind = 'call' AND (dst IN ({key_list}) OR src IN ({key_list}))"):
-        if edge["dst"].removesuffix(".__init__") in names:
-            callers[edge["dst"].removesuffix(".__init__")] = (
-                callers.get(edge["dst"].removesuffix(".__init__"), 0) + 1
-            )
-        if edge["src"] in names:
-            callees[edge["src"]] = callees.get(edge["src"], 0) + 1
+    edges = store.live_edges(
+        f"kind = 'call' AND ({in_list('dst', keys)} OR {in_list('src', keys)})"
+    )
+    callers = Counter(e["dst"].removesuffix(".__init__") for e in edges)
+    callees = Counter(e["src"] for e in edges)
     lenses = []
     for row in sorted({r["qualname"]: r for r in rows}.values(), key=lambda r: r["start_line"]):
         line = row["start_line"] - 1
-        title = (
-            f"{callers.get(row['qualname'], 0)} callers · "
-            f"{callees.get(row['qualname'], 0)} callees · related"
-        )
+        title = f"{callers[row['qualname']]} callers · {callees[row['qualname']]} callees · related"
         command = types.Command(
             title=title,
             command="codekith.related",
