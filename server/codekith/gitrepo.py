@@ -11,12 +11,12 @@ import subprocess
 from pathlib import Path
 
 
-def _git(root: Path, *args: str) -> str | None:
+def _git(root: Path, *args: str, errors: str = "surrogateescape") -> str | None:
     try:
         result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
     except (subprocess.CalledProcessError, FileNotFoundError):
         return None
-    return result.stdout.decode("utf-8", "surrogateescape")
+    return result.stdout.decode("utf-8", errors)
 
 
 def head(root: Path) -> str | None:
@@ -25,8 +25,26 @@ def head(root: Path) -> str | None:
     return out.strip() if out else None
 
 
-def is_repository(root: Path) -> bool:
-    return _git(root, "rev-parse", "--git-dir") is not None
+def listed_files(root: Path) -> list[str] | None:
+    """Tracked plus untracked-not-ignored files under root; None outside a repository.
+
+    Names that are not UTF-8 come back with replacement characters: they match no file on
+    disk and drop out, rather than reach the store as unencodable strings."""
+    out = _git(
+        root,
+        "ls-files",
+        "-z",
+        "--cached",
+        "--others",
+        "--exclude-standard",
+        "--full-name",
+        "--",
+        ".",
+        errors="replace",
+    )
+    if out is None:
+        return None
+    return sorted(_strip(_prefix(root), out.split("\0")))
 
 
 def _prefix(root: Path) -> str:

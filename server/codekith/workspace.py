@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path, PurePosixPath
 
 import pathspec
 
+from codekith import gitrepo
 from codekith.config import Settings
 from codekith.languages import language_of
 from codekith.secrets import secret_file_reason
@@ -79,46 +79,6 @@ def relative_path(root: Path, path: str | Path) -> str:
     except ValueError:
         raise OutsideWorkspaceError(f"{path} is outside the workspace {root}") from None
     return rel.as_posix()
-
-
-def git_root(root: Path) -> Path | None:
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (subprocess.CalledProcessError, FileNotFoundError):
-        return None
-    return Path(out)
-
-
-def _git_files(root: Path) -> list[str] | None:
-    if git_root(root) is None:
-        return None
-    cmd = [
-        "git",
-        "-C",
-        str(root),
-        "ls-files",
-        "-z",
-        "--cached",
-        "--others",
-        "--exclude-standard",
-        "--full-name",
-        "--",
-        ".",
-    ]
-    out = subprocess.run(cmd, capture_output=True, check=True).stdout.decode("utf-8", "replace")
-    prefix = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "--show-prefix"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    paths = {p[len(prefix) :] for p in out.split("\0") if p and p.startswith(prefix)}
-    return sorted(paths)
 
 
 def _walk_files(root: Path) -> list[str]:
@@ -207,7 +167,7 @@ class WorkspaceFilter:
 
 def listed_files(root: Path) -> list[str]:
     """Tracked plus untracked-not-ignored files (git), else a .gitignore-aware walk."""
-    paths = _git_files(root)
+    paths = gitrepo.listed_files(root)
     return _walk_files(root) if paths is None else paths
 
 
