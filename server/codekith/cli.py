@@ -325,7 +325,7 @@ def cmd_feedback(args: argparse.Namespace) -> int:
     _require_index(project)
     if not project.store.rows(f"id = {quote(args.id)}", limit=1):
         raise CliError(f"no chunk with id {args.id!r} in the index")
-    vector = project.embedder().embed_query(args.query)
+    vector = project.searcher.query_vector(args.query)
     project.store.add_feedback(args.query, vector, args.id, 1 if args.vote == "up" else -1)
     return 0
 

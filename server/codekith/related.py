@@ -182,7 +182,7 @@ class Related:
         hits = [h.extra for h in self.searcher.search(target, k=SEEDS * 3)]
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
-        return _Seeds(_prefer_code(hits), self.searcher.embedder().embed_query(target), target)
+        return _Seeds(_prefer_code(hits), self.searcher.query_vector(target), target)
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class); on a line no

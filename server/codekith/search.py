@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -105,6 +106,13 @@ class Searcher:
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
         self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="codekith-search")
+        self._query_vectors = lru_cache(maxsize=256)(
+            lambda text: embedder_factory().embed_query(text)
+        )
+
+    def query_vector(self, text: str) -> np.ndarray:
+        """Each distinct query is embedded once: search, feedback and related all need it."""
+        return self._query_vectors(text)
 
     def search(
         self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
@@ -117,9 +125,7 @@ class Searcher:
         if mode == "hybrid" and names_a_symbol(query):
             lookups.append(lambda: self.symbol_matches(query, where))
         if mode in ("hybrid", "vector"):
-            lookups.append(
-                lambda: self.store.vector_search(self.embedder().embed_query(query), depth, where)
-            )
+            lookups.append(lambda: self.store.vector_search(self.query_vector(query), depth, where))
         if mode in ("hybrid", "text"):
             lookups.append(lambda: self.store.text_search(search_text(query), depth, where))
         # The model and LanceDB release the GIL: the lookups really run side by side.
@@ -137,7 +143,7 @@ class Searcher:
         votes = self.store.feedback()
         if not votes:
             return
-        vector = self.embedder().embed_query(query)
+        vector = self.query_vector(query)
         adjust: dict[str, float] = {}
         for vote in votes:
             similarity = float(np.dot(vector, vote["vector"]))

@@ -400,7 +400,7 @@ async def _feedback(ls: CodekithServer, a: args.FeedbackArgs) -> dict[str, Any]:
     for session in _ready(ls):
         store = session.project.read_store
         if await asyncio.to_thread(store.rows, f"id = {quote(a.id)}", 1):
-            vector = await asyncio.to_thread(session.project.embedder().embed_query, a.query)
+            vector = await asyncio.to_thread(session.project.searcher.query_vector, a.query)
             await asyncio.to_thread(store.add_feedback, a.query, vector, a.id, a.vote)
             return {"recorded": True}
     raise JsonRpcInvalidParams(f"codekith.feedback: no chunk with id {a.id!r}")
