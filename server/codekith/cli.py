@@ -340,30 +340,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     project = _project(args)
     _require_index(project)
-    store = project.store
-    meta = store.meta()
-    catalog = store.catalog()
-    skipped = {p: r.reason for p, r in catalog.items() if r.status == "skipped"}
     status = {
         "root": str(project.root),
         "db": project.settings.db_location(project.root),
-        "model": meta.get("model"),
-        "dim": int(meta.get("dim", 0)),
-        "template": meta.get("template"),
-        "indexed_at": meta.get("indexed_at"),
-        "chunks": store.count(),
-        "files": sum(1 for r in catalog.values() if r.status == "indexed"),
-        "skipped": skipped,
-        "partial": {p: r.error for p, r in catalog.items() if r.error},
-        **freshness.check(project.root, project.settings, store).to_json(),
-        "runs": store.runs(10),
+        **project.store.summary(runs=10),
+        **freshness.check(project.root, project.settings, project.store).to_json(),
     }
     if args.json:
         _emit(status)
         return 0
     for key in ("root", "db", "model", "template", "chunks", "files", "index_head", "head"):
         sys.stdout.write(f"{key:9} {status[key]}\n")
-    sys.stdout.write(f"skipped   {len(skipped)}\n")
+    sys.stdout.write(f"skipped   {len(status['skipped'])}\n")
     stale = status["stale"]
     sys.stdout.write(
         f"stale     {len(stale)}" + (f": {', '.join(stale[:10])}" if stale else "") + "\n"

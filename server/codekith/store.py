@@ -336,6 +336,26 @@ class Store:
         _upsert(self._edges(), "id", added + removed)
         return len(added), len(removed)
 
+    def summary(self, runs: int) -> dict[str, Any]:
+        """What the index holds: model, counts, skipped and partly parsed files, last runs."""
+        meta = self.meta()
+        catalog = self.catalog()
+        edges = (
+            self._table("edges").count_rows("deleted = false") if ("edges" in self._names()) else 0
+        )
+        return {
+            "model": meta.get("model"),
+            "dim": int(meta.get("dim", 0)),
+            "template": meta.get("template"),
+            "indexed_at": meta.get("indexed_at"),
+            "chunks": self.count(),
+            "edges": edges,
+            "files": sum(1 for r in catalog.values() if r.status == "indexed"),
+            "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
+            "partial": {p: r.error for p, r in catalog.items() if r.error},
+            "runs": self.runs(runs),
+        }
+
     def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
         """A vote replaces an earlier vote for the same query and chunk."""
         if "feedback" not in self._names():

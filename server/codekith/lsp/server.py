@@ -378,21 +378,8 @@ def _folder_status(session: WorkspaceSession) -> dict[str, Any]:
         "ready": store.has_index(),
         "last_error": session.last_error,
     }
-    if not store.has_index():
-        return status
-    meta = store.meta()
-    catalog = store.catalog()
-    status.update(
-        {
-            "model": meta.get("model"),
-            "template": meta.get("template"),
-            "chunks": store.count(),
-            "edges": len(store.live_edges()),
-            "files": sum(1 for r in catalog.values() if r.status == "indexed"),
-            "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
-            "runs": store.runs(5),
-        }
-    )
+    if status["ready"]:
+        status.update(store.summary(runs=5))
     return status
 
 
