@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from codekith.search import Hit, Searcher, hit_from_row
-from codekith.store import Store, in_list, quote
+from codekith.store import RESULT_COLUMNS, Store, in_list, quote
 from codekith.template import code_of
 
 SEEDS = 4
@@ -210,10 +210,9 @@ class Related:
         for level in range(1, depth + 1):
             neighbours = self._neighbours(frontier, intent, level)
             rows = self._rows_for(neighbours.keys() - seen)
-            vectors = self.store.vectors_of(r["id"] for r in rows)
             candidates: dict[str, list[Item]] = {}
             for row in rows:
-                similarity = _similarity(query_vector, vectors.get(row["id"]))
+                similarity = _similarity(query_vector, row["vector"])
                 if similarity < floor:
                     continue
                 reason, origin = neighbours[row["qualname"]]
@@ -261,13 +260,14 @@ class Related:
         rows: list[dict[str, Any]] = []
         names = sorted(qualnames)
         for start in range(0, len(names), 500):
-            rows += self.store.rows(in_list("qualname", names[start : start + 500]))
+            batch = in_list("qualname", names[start : start + 500])
+            rows += self.store.rows(batch, columns=[*RESULT_COLUMNS, "vector"])
         return rows
 
 
 def _owner(qualname: str) -> str:
     """A call to `Class.__init__` relates the class, whose chunk shows the constructor."""
-    return qualname.removesuffix(".__init__") if qualname.endswith(".__init__") else qualname
+    return qualname.removesuffix(".__init__")
 
 
 def _similarity(query: np.ndarray, vector: np.ndarray | None) -> float:
