@@ -22,6 +22,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from benchstats import percentile
+
 WORDS = [
     "amber",
     "birch",
@@ -49,11 +51,6 @@ WORDS = [
     "yarrow",
     "zephyr",
 ]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def rss_mb(pid: int) -> float:

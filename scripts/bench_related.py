@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from benchstats import percentile
 from codekith.project import Project
 
 QUESTIONS = [
@@ -30,11 +31,6 @@ QUESTIONS = [
     "who uses the config object",
     "command line interface entry point",
 ]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def targets(project: Project, count: int) -> list[str]:
