@@ -189,7 +189,12 @@ class WorkspaceSession:
         return self.project.read_store.has_index()
 
     async def close(self) -> None:
+        """Drop queued work but let a run that is writing finish: cancelling the task would
+        not stop its thread, and the client may delete the workspace once we answer."""
         if self._timer is not None:
             self._timer.cancel()
-        for task in list(self._tasks):
-            task.cancel()
+        pending, self._pending = self._pending, _Pending()
+        pending.settle(None)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        async with self._lock:  # a reindex request drains outside _tasks
+            pass
