@@ -126,3 +126,29 @@ def test_broken_source_keeps_what_parses():
         "x.js", "javascript", "function ok() { return 1 }\nfunction broken( {\n"
     )
     assert error and "x.ok" in chunks
+
+
+def test_go_grouped_types_interface_methods_and_generic_receivers():
+    chunks, _ = chunks_of(
+        "pkg/shapes.go",
+        "go",
+        """
+        package shapes
+
+        type (
+            // Point is a place.
+            Point struct{ X, Y int }
+            Shape interface {
+                // Area is the surface.
+                Area() float64
+            }
+        )
+
+        func (s *Stack[T]) Push(x T) {}
+    """,
+    )
+    assert {"pkg.shapes.Point", "pkg.shapes.Shape", "pkg.shapes.Shape.Area"} <= set(chunks)
+    assert chunks["pkg.shapes.Point"].docstring == "Point is a place."
+    assert chunks["pkg.shapes.Shape.Area"].kind == "method"
+    assert chunks["pkg.shapes.Shape.Area"].docstring == "Area is the surface."
+    assert "pkg.shapes.Stack.Push" in chunks  # not `T.Push`: the receiver's type names it

@@ -5,8 +5,9 @@ from __future__ import annotations
 from codekith.chunking.model import Chunk, ChunkResult, sha1
 from codekith.chunking.python import chunk_python
 from codekith.chunking.text import chunk_sections, chunk_windows
-from codekith.chunking.treesitter import chunk_tree_sitter, supports
+from codekith.chunking.treesitter import chunk_tree_sitter
 from codekith.languages import DOC_LANGUAGES, PYTHON
+from codekith.syntax import supports
 
 __all__ = ["Chunk", "ChunkResult", "chunk_file", "sha1"]
 

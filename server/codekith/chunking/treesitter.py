@@ -1,35 +1,25 @@
 """Chunks for JavaScript, TypeScript, Go, Rust and Java from tree-sitter syntax trees.
 
-The only module that imports tree-sitter and its grammars. Like the Python chunker it makes
-one chunk per function, class-like type (method bodies collapsed) and method, plus one for
-the rest of the file; the comment right above a definition is its docstring.
+Like the Python chunker it makes one chunk per function, class-like type (method bodies
+collapsed) and method, plus one for the rest of the file; the comment right above a
+definition is its docstring. `definitions` is shared with the call-graph resolvers, so an
+edge names exactly the qualname of the chunk it points at.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
-
-import tree_sitter
-import tree_sitter_go
-import tree_sitter_java
-import tree_sitter_javascript
-import tree_sitter_rust
-import tree_sitter_typescript
 
 from codekith.chunking.model import Chunk
 from codekith.chunking.split import split_oversized
 from codekith.qualnames import join, module_name
-
-Node = tree_sitter.Node
+from codekith.syntax import Node, grammar_of, parse, text
 
 
 @dataclass(frozen=True)
 class Grammar:
-    load: Callable[[], Any]
     functions: frozenset[str]  # top-level function definitions
     classes: frozenset[str]  # class-like definitions whose body may hold methods
     methods: frozenset[str]  # function definitions inside a class body
@@ -41,42 +31,22 @@ _JS_CLASSES = frozenset(
     {"class_declaration", "abstract_class_declaration", "interface_declaration"}
 )
 _JS_METHODS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
+_JS = Grammar(_JS_FUNCTIONS, _JS_CLASSES, _JS_METHODS, frozenset({"export_statement"}))
 GRAMMARS = {
-    "javascript": Grammar(
-        tree_sitter_javascript.language,
-        _JS_FUNCTIONS,
-        _JS_CLASSES,
-        _JS_METHODS,
-        frozenset({"export_statement"}),
-    ),
-    "typescript": Grammar(
-        tree_sitter_typescript.language_typescript,
-        _JS_FUNCTIONS,
-        _JS_CLASSES,
-        _JS_METHODS,
-        frozenset({"export_statement"}),
-    ),
-    "tsx": Grammar(
-        tree_sitter_typescript.language_tsx,
-        _JS_FUNCTIONS,
-        _JS_CLASSES,
-        _JS_METHODS,
-        frozenset({"export_statement"}),
-    ),
+    "javascript": _JS,
+    "typescript": _JS,
+    "tsx": _JS,
     "go": Grammar(
-        tree_sitter_go.language,
         frozenset({"function_declaration"}),
         frozenset({"type_declaration"}),
-        frozenset({"method_declaration"}),
+        frozenset({"method_declaration", "method_elem"}),
     ),
     "rust": Grammar(
-        tree_sitter_rust.language,
         frozenset({"function_item"}),
         frozenset({"struct_item", "enum_item", "trait_item", "impl_item"}),
         frozenset({"function_item", "function_signature_item"}),
     ),
     "java": Grammar(
-        tree_sitter_java.language,
         frozenset(),
         frozenset(
             {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
@@ -84,111 +54,138 @@ GRAMMARS = {
         frozenset({"method_declaration", "constructor_declaration"}),
     ),
 }
+_VARIABLES = ("lexical_declaration", "variable_declaration")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A definition that becomes a chunk: `node` holds its code, `outer` is what the chunk
+    covers (the definition with an `export` around it); a class lists its `methods`."""
+
+    kind: str  # function | class | method
+    name: str
+    qualname: str
+    parent: str  # the qualname of the class-like type a method belongs to
+    node: Node
+    outer: Node
+    methods: tuple[Node, ...] = ()
+
+
 _COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|//+|///)\s?")
 _COMMENT_END = re.compile(r"\s*\*/\s*$")
 
 
-def supports(language: str) -> bool:
-    return language in GRAMMARS
-
-
-@cache
-def _parser(language: str) -> tree_sitter.Parser:
-    return tree_sitter.Parser(tree_sitter.Language(GRAMMARS[language].load()))
-
-
 def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk], str | None]:
     """Chunks, and an error note when the tree has syntax errors (chunks are kept)."""
-    grammar_name = "tsx" if path.endswith(".tsx") else language
+    grammar = grammar_of(path, language)
     data = source.encode("utf-8")
-    tree = _parser(grammar_name).parse(data)
-    maker = _Maker(path, language, data, GRAMMARS[grammar_name])
+    root = parse(grammar, data).root_node
+    maker = _Maker(path, language, data)
+    for definition in definitions(root, path, grammar):
+        maker.add(definition)
     covered: set[int] = set()
-    for node, definition in maker.top_level(tree.root_node):
-        maker.definition(definition, outer=node)
+    for node, _ in top_level(root, GRAMMARS[grammar]):
         comment = leading_comment(node)
         first = (comment or node).start_point[0]
         covered.update(range(first, node.end_point[0] + 1))
     maker.module_rest(covered)
-    error = "syntax error (tree-sitter recovered)" if tree.root_node.has_error else None
+    error = "syntax error (tree-sitter recovered)" if root.has_error else None
     return split_oversized(maker.chunks), error
 
 
+def top_level(root: Node, grammar: Grammar) -> Iterator[tuple[Node, Node]]:
+    """(outer node incl. export wrapper, definition node) of each top-level definition."""
+    for child in root.named_children:
+        inner = child
+        if child.type in grammar.wrappers:
+            inner = next(
+                (
+                    c
+                    for c in child.named_children
+                    if c.type in grammar.functions | grammar.classes or c.type in _VARIABLES
+                ),
+                child,
+            )
+        if inner.type in grammar.functions | grammar.classes | grammar.methods or (
+            inner.type in _VARIABLES and any(_function_value(d) for d in inner.named_children)
+        ):
+            yield child, inner
+
+
+def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
+    """Every definition that becomes a chunk, in source order (a class before its methods)."""
+    rules = GRAMMARS[grammar]
+    module = module_name(path)
+    found: list[Definition] = []
+
+    def add(kind: str, name: str, node: Node, outer: Node, parent: str = "", methods=()) -> None:
+        if name:
+            qualname = join(module, parent, name)
+            owner = join(module, parent) if parent else ""
+            found.append(Definition(kind, name, qualname, owner, node, outer, tuple(methods)))
+
+    for outer, node in top_level(root, rules):
+        if node.type in _VARIABLES:
+            for declarator in node.named_children:
+                if _function_value(declarator):
+                    add("function", _name(declarator), declarator, outer)
+        elif node.type == "type_declaration":
+            specs = [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
+            for spec in specs:
+                methods = _descendants_in_body(spec, rules.methods)
+                name = _name(spec)
+                add("class", name, spec, outer if len(specs) == 1 else spec, "", methods)
+                for method in methods:
+                    add("method", _name(method), method, method, name)
+        elif node.type in rules.classes:
+            name = _type_name(node)
+            methods = _descendants_in_body(node, rules.methods)
+            if node.type != "impl_item":
+                add("class", name, node, outer, "", methods)
+            for method in methods:
+                add("method", _name(method), method, method, name)
+        elif node.type == "method_declaration" and grammar == "go":
+            add("method", _name(node), node, outer, go_receiver_type(node))
+        else:
+            add("function", _name(node), node, outer)
+    return found
+
+
 class _Maker:
-    def __init__(self, path: str, language: str, data: bytes, grammar: Grammar):
-        self.path, self.language, self.data, self.grammar = path, language, data, grammar
+    def __init__(self, path: str, language: str, data: bytes):
+        self.path, self.language, self.data = path, language, data
         self.module = module_name(path)
         self.lines = data.decode("utf-8").splitlines()
         self.chunks: list[Chunk] = []
 
-    def top_level(self, root: Node) -> Iterator[tuple[Node, Node]]:
-        """(outer node incl. export wrapper, definition node) of each top-level definition."""
-        grammar = self.grammar
-        for child in root.named_children:
-            inner = child
-            if child.type in grammar.wrappers:
-                inner = next(
-                    (
-                        c
-                        for c in child.named_children
-                        if c.type in grammar.functions | grammar.classes
-                        or c.type in ("lexical_declaration", "variable_declaration")
-                    ),
-                    child,
-                )
-            if inner.type in grammar.functions | grammar.classes | grammar.methods or (
-                inner.type in ("lexical_declaration", "variable_declaration")
-                and any(_function_value(d) for d in inner.named_children)
-            ):
-                yield child, inner
-
-    def definition(self, node: Node, outer: Node) -> None:
-        if node.type in ("lexical_declaration", "variable_declaration"):
-            for declarator in node.named_children:
-                if _function_value(declarator):
-                    self.add("function", _name(declarator), outer, self.text(outer), "")
-            return
-        if node.type in self.grammar.classes:
-            self.class_like(node, outer)
-        elif node.type == "method_declaration" and self.language == "go":
-            receiver = _go_receiver(node)
-            self.add("method", _name(node), outer, self.text(outer), receiver)
-        else:
-            self.add("function", _name(node), outer, self.text(outer), "")
-
-    def class_like(self, node: Node, outer: Node) -> None:
-        name = _type_name(node)
-        methods = [m for m in _descendants_in_body(node) if m.type in self.grammar.methods]
-        if node.type != "impl_item":
-            self.add("class", name, outer, self.collapsed(outer, methods), "")
-        for method in methods:
-            self.add("method", _name(method), method, self.text(method), name)
-
-    def add(self, kind: str, name: str, node: Node, code: str, parent: str) -> None:
-        if not name:
-            return
-        start, end = node.start_point[0] + 1, node.end_point[0] + 1
-        qualname = join(self.module, parent, name)
+    def add(self, definition: Definition) -> None:
+        outer = definition.outer
+        start, end = outer.start_point[0] + 1, outer.end_point[0] + 1
+        code = (
+            self.collapsed(outer, definition.methods)
+            if definition.kind == "class"
+            else self.text(outer)
+        )
         self.chunks.append(
             Chunk(
                 path=self.path,
                 language=self.language,
-                kind=kind,
-                symbol=name,
-                qualname=qualname,
+                kind=definition.kind,
+                symbol=definition.name,
+                qualname=definition.qualname,
                 code=code,
                 start_line=start,
                 end_line=end,
                 signature=self.lines[start - 1].strip().rstrip("{").strip(),
-                docstring=self.comment_above(node),
-                parent=join(self.module, parent) if parent else "",
+                docstring=self.comment_above(outer),
+                parent=definition.parent,
             )
         )
 
     def text(self, node: Node) -> str:
         return "\n".join(self.lines[node.start_point[0] : node.end_point[0] + 1])
 
-    def collapsed(self, node: Node, methods: list[Node]) -> str:
+    def collapsed(self, node: Node, methods: tuple[Node, ...]) -> str:
         """The type's text with each method body replaced by `…`."""
         out: list[str] = []
         line = node.start_point[0]
@@ -238,25 +235,27 @@ def leading_comment(node: Node) -> Node | None:
 
 
 def _name(node: Node) -> str:
-    name = node.child_by_field_name("name")
-    return name.text.decode("utf-8") if name is not None and name.text else ""
+    return text(node.child_by_field_name("name"))
 
 
 def _type_name(node: Node) -> str:
-    """Classes name themselves; Go's `type X struct` names its spec; Rust's impl its type."""
-    if node.type == "type_declaration":
-        spec = next((c for c in node.named_children if c.type == "type_spec"), None)
-        return _name(spec) if spec is not None else ""
+    """Classes name themselves; a Rust impl names its type (without generic arguments)."""
     if node.type == "impl_item":
-        target = node.child_by_field_name("type")
-        text = target.text.decode("utf-8") if target is not None and target.text else ""
-        return re.sub(r"<.*", "", text)
+        return re.sub(r"<.*", "", text(node.child_by_field_name("type")))
     return _name(node)
 
 
-def _descendants_in_body(node: Node) -> list[Node]:
+def _descendants_in_body(node: Node, methods: frozenset[str]) -> list[Node]:
+    """The methods in a type's body (a Go interface's method list is its `type`)."""
     body = node.child_by_field_name("body")
-    return list(body.named_children) if body is not None else []
+    if body is None and node.type == "type_spec":
+        body = node.child_by_field_name("type")
+    if body is None:
+        return []
+    members: list[Node] = []
+    for child in body.named_children:  # a Java enum keeps its methods after the constants
+        members += child.named_children if child.type == "enum_body_declarations" else [child]
+    return [m for m in members if m.type in methods]
 
 
 def _function_value(declarator: Node) -> bool:
@@ -269,8 +268,14 @@ def _function_value(declarator: Node) -> bool:
     )
 
 
-def _go_receiver(node: Node) -> str:
+def go_receiver_type(node: Node) -> str:
+    """`Stack` for `func (s *Stack[T]) Push(...)`: the receiver's type name."""
     receiver = node.child_by_field_name("receiver")
-    text = receiver.text.decode("utf-8") if receiver is not None and receiver.text else ""
-    found = re.findall(r"[A-Za-z_]\w*", text)
-    return found[-1] if found else ""
+    declaration = receiver.named_children[0] if receiver and receiver.named_children else None
+    kind = declaration.child_by_field_name("type") if declaration is not None else None
+    while kind is not None and kind.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        inner = kind.child_by_field_name("type")
+        if inner is None and kind.named_children:
+            inner = kind.named_children[0]
+        kind = inner
+    return text(kind)

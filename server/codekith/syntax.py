@@ -1,0 +1,53 @@
+"""tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust and Java.
+
+The only module that imports tree-sitter and its grammars: the chunker and the call-graph
+resolvers both parse through `parse`, so a grammar is loaded once and both see the same tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import tree_sitter
+import tree_sitter_go
+import tree_sitter_java
+import tree_sitter_javascript
+import tree_sitter_rust
+import tree_sitter_typescript
+
+Node = tree_sitter.Node
+Tree = tree_sitter.Tree
+
+_LOADERS: dict[str, Callable[[], Any]] = {
+    "javascript": tree_sitter_javascript.language,
+    "typescript": tree_sitter_typescript.language_typescript,
+    "tsx": tree_sitter_typescript.language_tsx,
+    "go": tree_sitter_go.language,
+    "rust": tree_sitter_rust.language,
+    "java": tree_sitter_java.language,
+}
+
+
+def supports(language: str) -> bool:
+    return language in _LOADERS
+
+
+def grammar_of(path: str, language: str) -> str:
+    """The grammar for a file: `.tsx` files need the TSX grammar, not plain TypeScript."""
+    return "tsx" if path.endswith(".tsx") else language
+
+
+@cache
+def _parser(grammar: str) -> tree_sitter.Parser:
+    return tree_sitter.Parser(tree_sitter.Language(_LOADERS[grammar]()))
+
+
+def parse(grammar: str, data: bytes) -> Tree:
+    return _parser(grammar).parse(data)
+
+
+def text(node: Node | None) -> str:
+    """The source text of a node ("" for a missing one)."""
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
