@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import subprocess
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from codekith.embedding import FastEmbedder
 from codekith.project import Project
+from tests.objectstore import S3Server, start_s3_server
 
 WriteFiles = Callable[[dict[str, str]], Path]
 
@@ -116,3 +117,19 @@ MATH_MODULE = '''
         """Tell whether n is a prime number."""
         return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 '''
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[S3Server]:
+    server = start_s3_server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def s3_uri(s3_server: S3Server, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A fresh bucket on the session's S3 server, with the AWS variables set for this test
+    (and the subprocesses it starts)."""
+    for name, value in s3_server.env.items():
+        monkeypatch.setenv(name, value)
+    return f"s3://{s3_server.new_bucket()}/index"

@@ -31,6 +31,9 @@ class Settings:
     secret_patterns: tuple[str, ...] = ()
     batch_chunks: int = 1024
     jedi: bool = True
+    # Options for object storage (endpoint, region, allow_http, …), merged over the standard
+    # AWS_* environment variables by LanceDB; keep secrets in the environment, not here.
+    storage_options: dict[str, str] = field(default_factory=dict, hash=False)
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def scan_fingerprint(self) -> str:
@@ -63,7 +66,12 @@ def _snake_case(key: str) -> str:
 
 
 def _coerce(name: str, value: Any) -> Any:
-    default = _FIELDS[name].default
+    spec = _FIELDS[name]
+    if spec.default_factory is dict:
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise TypeError(f"{name} must be a table of strings")
+        return {k: _option_text(v) for k, v in value.items()}
+    default = spec.default
     if isinstance(default, tuple):
         if isinstance(value, str):
             value = [value]
@@ -75,6 +83,15 @@ def _coerce(name: str, value: Any) -> Any:
     if isinstance(value, int) and value < 0:
         raise ValueError(f"{name} must not be negative")
     return value
+
+
+def _option_text(value: Any) -> str:
+    """Storage options are strings to LanceDB: `allow_http = true` means "true"."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str | int | float):
+        return str(value)
+    raise TypeError(f"storage option values must be strings, not {type(value).__name__}")
 
 
 def apply_overrides(settings: Settings, raw: dict[str, Any], source: str) -> Settings:

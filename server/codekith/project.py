@@ -42,13 +42,17 @@ class Project:
     @cached_property
     def store(self) -> Store:
         """The writer's connection (indexing)."""
-        return Store(self.settings.db_location(self.root))
+        return self._connect()
 
     @cached_property
     def read_store(self) -> Store:
         """A separate connection for queries, so reads never share state with a running
         index in another thread."""
-        return Store(self.settings.db_location(self.root))
+        return self._connect()
+
+    def _connect(self) -> Store:
+        location = self.settings.db_location(self.root)
+        return Store(location, storage_options=self.settings.storage_options)
 
     def embedder(self) -> Embedder:
         """Loaded on first use: `status`, `graph` and dry runs never pay for the model."""

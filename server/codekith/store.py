@@ -12,7 +12,10 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import socket
+import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -29,6 +32,8 @@ ANN_MIN_ROWS = 50_000
 WRITE_BATCH_ROWS = 8_000
 OPTIMIZE_EVERY_VERSIONS = 40
 CLEANUP_AFTER = timedelta(minutes=10)
+LEASE_SECONDS = 60.0
+LEASE_TABLE = "lease"
 
 CHUNK_COLUMNS = (
     "id",
@@ -103,6 +108,7 @@ FILE_SCHEMA = pa.schema(
     ]
 )
 META_SCHEMA = pa.schema([("key", pa.string()), ("value", pa.string())])
+LEASE_SCHEMA = pa.schema([("key", pa.string()), ("holder", pa.string()), ("expires", pa.float64())])
 EDGE_SCHEMA = pa.schema(
     [
         ("id", pa.string()),
@@ -198,17 +204,32 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
         yield items[start : start + size]
 
 
+def is_uri(location: str) -> bool:
+    """`s3://…`, `gs://…`, `az://…`, `file://…`, `memory://`: LanceDB's object stores."""
+    return "://" in location
+
+
 class Store:
-    def __init__(self, location: str, read_consistency: bool = True):
+    def __init__(
+        self,
+        location: str,
+        read_consistency: bool = True,
+        storage_options: dict[str, str] | None = None,
+    ):
+        """`storage_options` go to LanceDB's object store, over the AWS_* (GOOGLE_*,
+        AZURE_*) environment variables it reads itself."""
         self.location = location
-        if "://" not in location:
+        if not is_uri(location):
             Path(location).mkdir(parents=True, exist_ok=True)
             ignore = Path(location) / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n")
         interval = timedelta(0) if read_consistency else None
-        self.db = lancedb.connect(location, read_consistency_interval=interval)
+        self.db = lancedb.connect(
+            location, read_consistency_interval=interval, storage_options=storage_options or None
+        )
         self._tables: dict[str, Any] = {}
+        self._lease: _Lease | None = None
 
     # -- tables ---------------------------------------------------------------------------
 
@@ -232,6 +253,7 @@ class Store:
         return {r["key"]: r["value"] for r in rows}
 
     def set_meta(self, values: dict[str, str]) -> None:
+        self._check_lease()
         _upsert(self._table("meta"), "key", [{"key": k, "value": v} for k, v in values.items()])
 
     def check_compatible(self, model_id: str, dim: int, template: str) -> None:
@@ -257,6 +279,7 @@ class Store:
 
     def create(self, model_id: str, dim: int, template: str) -> None:
         """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
+        self._check_lease()
         for name in ("chunks", "files", "meta", "vectors", "runs", "edges", "feedback"):
             with contextlib.suppress(Exception):
                 self.db.drop_table(name)
@@ -312,6 +335,7 @@ class Store:
         """Make the live edges of `paths` (None: of all files) exactly `rows` in one commit:
         new ones inserted, vanished ones tombstoned, unchanged ones untouched.
         Returns (added, removed)."""
+        self._check_lease()
         wanted = {row["id"]: row for row in rows}
         if paths is None:
             live = {row["id"] for row in self.live_edges()}
@@ -376,6 +400,7 @@ class Store:
 
     def add_run(self, run: dict[str, Any]) -> None:
         """Append a run record; the oldest go once there are more than RUNS_KEPT."""
+        self._check_lease()
         if "runs" not in self._names():
             self.db.create_table("runs", schema=RUN_SCHEMA)
         table = self._table("runs")
@@ -442,6 +467,7 @@ class Store:
     def write_files(self, updates: Sequence[FileUpdate], vectors: dict[str, np.ndarray]) -> None:
         """Vectors first, then chunks (with tombstones), then the catalog: a crash in between
         leaves a catalog entry that is older than the chunks, so the next run redoes it."""
+        self._check_lease()
         if vectors:
             self._add_vectors(vectors)
         previous = self.live_ids([u.record.path for u in updates])
@@ -458,6 +484,7 @@ class Store:
 
     def remove_files(self, paths: Sequence[str], forget: bool) -> None:
         """Tombstone every chunk of these files; `forget` also drops their catalog entry."""
+        self._check_lease()
         if not paths:
             return
         previous = self.live_ids(paths)
@@ -469,6 +496,7 @@ class Store:
             self._table("files").delete(in_list("path", batch))
 
     def record_files(self, records: Sequence[FileRecord]) -> None:
+        self._check_lease()
         _upsert(self._table("files"), "path", [r.__dict__ for r in records])
 
     def _tombstone(self, chunk_id: str, path: str) -> dict[str, Any]:
@@ -552,6 +580,7 @@ class Store:
         Runs when forced, when enough versions piled up since the last run, or when many
         rows are not yet in the full-text index; otherwise costs one metadata read.
         """
+        self._check_lease()
         chunks = self._table("chunks")
         meta = self.meta()
         since = chunks.version - int(meta.get("optimized_version", "0"))
@@ -566,7 +595,8 @@ class Store:
             for name in ("chunks", "files", "vectors", "meta", "runs", "edges"):
                 if name in self._names():
                     self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
-            _remove_stale_temp_files(Path(self.location))
+            if not is_uri(self.location):
+                _remove_stale_temp_files(Path(self.location))
             report.update(optimized=True, optimize_s=round(time.perf_counter() - started, 3))
         if live >= ANN_MIN_ROWS and not self._has_ann():
             started = time.perf_counter()
@@ -577,10 +607,14 @@ class Store:
         return report
 
     @contextlib.contextmanager
-    def write_lock(self) -> Iterator[None]:
-        """One writer per index: a second `codekith index` or server fails fast, clearly."""
-        if "://" in self.location:
-            yield
+    def write_lock(self, lease_seconds: float = LEASE_SECONDS) -> Iterator[None]:
+        """One writer per index: a second `codekith index` or server fails fast, clearly.
+
+        On disk a file lock; in object storage, where there is none, a lease row in the
+        index itself (see _Lease), renewed while the writer works."""
+        if is_uri(self.location):
+            with self._leased(lease_seconds):
+                yield
             return
         path = Path(self.location) / "write.lock"
         with path.open("w") as handle:
@@ -596,6 +630,106 @@ class Store:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def _leased(self, seconds: float) -> Iterator[None]:
+        lease = _Lease(self._lease_table(), self.location, seconds)
+        lease.acquire()
+        self._lease = lease
+        try:
+            yield
+        finally:
+            self._lease = None
+            lease.release()
+
+    def _lease_table(self) -> Any:
+        """Created once with its one row, never dropped (`create()` runs under the lease)."""
+        if LEASE_TABLE not in self._names():
+            row = {"key": "write", "holder": "", "expires": 0.0}
+            with contextlib.suppress(ValueError, OSError, RuntimeError):
+                self.db.create_table(LEASE_TABLE, data=[row], schema=LEASE_SCHEMA)
+        return self.db.open_table(LEASE_TABLE)
+
+    def _check_lease(self) -> None:
+        """A writer whose lease lapsed (it stalled past the expiry) stops before its next
+        commit instead of interleaving with the writer that took over."""
+        if self._lease is not None:
+            self._lease.check()
+
+
+class _Lease:
+    """A write lease for object storage: the row (holder, expires) in the `lease` table.
+
+    Taking it is one conditional `merge_insert` (`expires < now OR holder = me`). Lance commits
+    with conditional puts and re-runs a merge_insert that lost a commit race against the new
+    version, where the condition no longer holds: of writers racing for a free lease exactly
+    one updates the row. A background thread renews it every third of its duration; a holder
+    that dies lets it expire. Expiry compares wall clocks: keep hosts' clocks within a few
+    seconds of each other (NTP), far below the lease's duration.
+    """
+
+    def __init__(self, table: Any, location: str, seconds: float):
+        self.table = table
+        self.location = location
+        self.seconds = seconds
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.expires = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._renew_loop, daemon=True, name="lease")
+
+    def acquire(self) -> None:
+        now = time.time()
+        condition = f"target.expires < {now!r} OR target.holder = {quote(self.holder)}"
+        if not self._update(condition, now + self.seconds):
+            held = self.table.to_arrow().to_pylist()[0]
+            raise IndexLockedError(
+                f"another codekith process ({held['holder']}) is writing the index at "
+                f"{self.location}; its lease ends in {max(0, held['expires'] - now):.0f} s "
+                "unless renewed"
+            )
+        self._thread.start()
+
+    def check(self) -> None:
+        if time.time() >= self.expires:
+            raise IndexLockedError(
+                f"the write lease on {self.location} lapsed (renewal failed or stalled); "
+                "stopping before the next commit, run `codekith index` again"
+            )
+
+    def release(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        with contextlib.suppress(Exception):  # an unreleased lease expires by itself
+            self.table.merge_insert("key").when_matched_update_all(
+                where=f"target.holder = {quote(self.holder)}"
+            ).execute(pa.Table.from_pylist([_lease_row("", 0.0)], schema=LEASE_SCHEMA))
+
+    def _renew_loop(self) -> None:
+        while not self._stop.wait(self.seconds / 3):
+            try:
+                renewed = self._update(
+                    f"target.holder = {quote(self.holder)}", time.time() + self.seconds
+                )
+            except Exception:  # a transient storage error: try again at the next tick
+                continue
+            if not renewed:
+                self.expires = 0.0
+                return
+
+    def _update(self, condition: str, expires: float) -> bool:
+        row = pa.Table.from_pylist([_lease_row(self.holder, expires)], schema=LEASE_SCHEMA)
+        result = (
+            self.table.merge_insert("key").when_matched_update_all(where=condition).execute(row)
+        )
+        if result.num_updated_rows != 1:
+            return False
+        self.expires = expires
+        return True
+
+
+def _lease_row(holder: str, expires: float) -> dict[str, Any]:
+    return {"key": "write", "holder": holder, "expires": expires}
 
 
 def _remove_stale_temp_files(location: Path, older_than_s: float = 3600) -> None:
