@@ -16,6 +16,7 @@ from typing import Any
 
 from codekith import freshness
 from codekith.config import load_settings
+from codekith.distributed import Distribution, WorkerError
 from codekith.embedding import ModelUnavailableError
 from codekith.evaluation import evaluate, load_cases
 from codekith.graph import graph_for_root
@@ -39,7 +40,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.handler(args) or 0)
-    except (CliError, IndexMismatchError, IndexLockedError, ModelUnavailableError) as exc:
+    except (
+        CliError,
+        IndexMismatchError,
+        IndexLockedError,
+        ModelUnavailableError,
+        WorkerError,
+    ) as exc:
         print(f"codekith: error: {exc}", file=sys.stderr)
         return 1
     except ValueError as exc:
@@ -76,6 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--dry-run",
         action="store_true",
         help="list what would be indexed and skipped, write nothing",
+    )
+    index.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="chunk and embed on a Ray cluster (auto, ray://HEAD:10001, local); "
+        "without ADDRESS on local worker processes",
+    )
+    index.add_argument(
+        "--workers", type=_positive, default=None, help="worker processes or Ray actors"
     )
     index.add_argument("--json", action="store_true")
 
@@ -186,13 +204,26 @@ def cmd_index(args: argparse.Namespace) -> int:
         print(f"codekith: warning: {warning}", file=sys.stderr)
     with project.store.write_lock(), _progress(not args.json) as progress:
         report = project.indexer.run(
-            full=args.full, dry_run=args.dry_run, since=args.since, progress=progress
+            full=args.full,
+            dry_run=args.dry_run,
+            since=args.since,
+            progress=progress,
+            distribution=_distribution(args),
         )
     if args.json:
         _emit(report.to_json())
     else:
         _print_index_report(report)
     return 0
+
+
+def _distribution(args: argparse.Namespace) -> Distribution | None:
+    """`--ray ADDRESS`: Ray actors there; `--ray` or `--workers N` alone: local processes."""
+    if args.ray:
+        return Distribution("ray", args.ray, args.workers or 0)
+    if args.ray is not None or args.workers:
+        return Distribution("local", None, args.workers or 0)
+    return None
 
 
 def _print_index_report(report: IndexReport) -> None:

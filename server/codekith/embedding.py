@@ -8,6 +8,7 @@ ever contacted. Any other fastembed model name is passed through for users who h
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -56,35 +57,52 @@ def default_model_dir() -> Path:
     for needed in (model, tokenizer):
         if not needed.is_file():
             raise ModelUnavailableError(f"missing model file {needed}")
+    # One directory per installation: two virtualenvs (or worker processes of two installs)
+    # re-pointing the same links at their own files made each other's loads fail.
+    install = hashlib.sha1(str(model.resolve()).encode()).hexdigest()[:10]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codekith"
-    target = cache / "models" / "all-MiniLM-L6-v2-int8"
+    target = cache / "models" / f"all-MiniLM-L6-v2-int8-{install}"
     target.mkdir(parents=True, exist_ok=True)
     for link, source in (("model.onnx", model), ("tokenizer.json", tokenizer)):
-        path = target / link
-        if not path.exists() or path.resolve() != source.resolve():
-            path.unlink(missing_ok=True)
-            path.symlink_to(source)
+        _link(target / link, source)
     config = target / "tokenizer_config.json"
     if not config.exists():
-        config.write_text(json.dumps({"model_max_length": MAX_TOKENS}))
+        _write_atomically(config, json.dumps({"model_max_length": MAX_TOKENS}))
     return target
+
+
+def _link(path: Path, source: Path) -> None:
+    """Replace the link in one step: a concurrent loader sees the old link or the new one."""
+    if path.exists() and path.resolve() == source.resolve():
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary.unlink(missing_ok=True)
+    temporary.symlink_to(source)
+    os.replace(temporary, path)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}")
+    temporary.write_text(text)
+    os.replace(temporary, path)
 
 
 class FastEmbedder:
     """Documents are embedded sorted by length so that batches pad little (~30% faster)."""
 
-    def __init__(self, model_id: str = DEFAULT_MODEL):
+    def __init__(self, model_id: str = DEFAULT_MODEL, threads: int | None = None):
+        """`threads` caps ONNX Runtime's threads (a worker of many on one host takes 1)."""
         from fastembed import TextEmbedding
 
         self.model_id = model_id
         if model_id == DEFAULT_MODEL:
             _register_default_model(TextEmbedding)
             self._model = TextEmbedding(
-                model_name=model_id, specific_model_path=str(default_model_dir())
+                model_name=model_id, specific_model_path=str(default_model_dir()), threads=threads
             )
         else:
             try:
-                self._model = TextEmbedding(model_name=model_id)
+                self._model = TextEmbedding(model_name=model_id, threads=threads)
             except Exception as exc:
                 raise ModelUnavailableError(
                     f"cannot load embedding model {model_id!r}: {exc}"

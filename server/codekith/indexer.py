@@ -8,6 +8,7 @@ consistent index and the next run continues where it stopped.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -16,15 +17,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codekith import gitrepo
-from codekith.chunking import Chunk, chunk_file, sha1
+from codekith.chunking import sha1
 from codekith.config import Settings
+from codekith.distributed import Distribution
 from codekith.embedding import Embedder
+from codekith.examine import Examined, SourceFile, examine
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.model import Edge
-from codekith.secrets import find_secret
 from codekith.store import FileRecord, FileUpdate, Store
-from codekith.template import TEMPLATE_VERSION, chunk_search_text, document
-from codekith.workspace import Candidate, content_reason, decode_source, scan
+from codekith.template import TEMPLATE_VERSION
+from codekith.workspace import Candidate, scan
 
 Progress = Callable[[int, int, str], None]
 GRAPH_VERSION = "1"
@@ -49,6 +51,7 @@ class IndexReport:
     scan_reason: str = ""
 
     graph: dict[str, Any] = field(default_factory=dict)
+    distributed: dict[str, Any] = field(default_factory=dict)
 
     def run_record(self, started_at: float, head: str) -> dict[str, Any]:
         return {
@@ -86,16 +89,9 @@ class IndexReport:
             "mode": self.mode,
             "scan_reason": self.scan_reason,
             "graph": self.graph,
+            "distributed": self.distributed,
             "indexed_paths": self.indexed,
         }
-
-
-@dataclass
-class _Work:
-    """A file whose content changed: its record and freshly made chunks."""
-
-    record: FileRecord
-    chunks: list[Chunk]
 
 
 class Indexer:
@@ -115,13 +111,15 @@ class Indexer:
         paths: Sequence[str] | None = None,
         since: str | None = None,
         progress: Progress | None = None,
+        distribution: Distribution | None = None,
     ) -> IndexReport:
         """Bring the index up to date with the workspace, or with just `paths`.
 
         Without paths, git decides what to look at when the index knows the commit it was
         built at (or `since` names one): files changed between that commit and HEAD, the
         dirty working tree, and what was dirty at the last run. Otherwise every file is
-        stat-ed and its size and mtime compared with the catalog.
+        stat-ed and its size and mtime compared with the catalog. A `distribution` chunks
+        and embeds on worker processes or a Ray cluster.
         """
         started_at, started = time.time(), time.perf_counter()
         report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
@@ -143,7 +141,7 @@ class Indexer:
                 paths, report.mode = sorted(changed), "git"
         candidates = list(scan(self.root, self.settings, None if paths is None else set(paths)))
         catalog = self.store.catalog() if meta else {}
-        works, records = self._plan(candidates, catalog, report)
+        sources, records = self._plan(candidates, catalog, report)
         report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
             r.path
@@ -153,10 +151,13 @@ class Indexer:
             and catalog[r.path].status == "indexed"
             and r.path not in purge
         ]
-        if not dry_run:
+        if dry_run:
+            for source in sources:
+                self._account(examine(source, self.settings), report)
+        else:
             self.store.remove_files(purge, forget=False)
             self.store.record_files(records)
-            self._write(works, report, progress)
+            purge += self._write(sources, catalog, report, progress, distribution)
             self.store.remove_files(report.deleted, forget=True)
             self._update_graph(report, purge, meta)
             report.maintenance = self.store.maintain()
@@ -263,9 +264,10 @@ class Indexer:
 
     def _plan(
         self, candidates: list[Candidate], catalog: dict[str, FileRecord], report: IndexReport
-    ) -> tuple[list[_Work], list[FileRecord]]:
-        """Files to (re)chunk, and catalog records to refresh without re-chunking."""
-        works: list[_Work] = []
+    ) -> tuple[list[SourceFile], list[FileRecord]]:
+        """Files whose content changed (read and hashed), and catalog records to refresh
+        without re-chunking."""
+        sources: list[SourceFile] = []
         records: list[FileRecord] = []
         report.files = len(candidates)
         for candidate in candidates:
@@ -280,134 +282,118 @@ class Indexer:
                 if old.status == "skipped":
                     report.skipped[candidate.path] = old.reason
                 continue
-            work, record = self._examine(candidate, old)
-            if work is not None:
-                works.append(work)
-                report.indexed.append(candidate.path)
-                if work.record.error:
-                    report.errors[candidate.path] = work.record.error
+            source, record = self._read(candidate, old)
+            if source is not None:
+                sources.append(source)
             elif record is not None:
                 records.append(record)
                 if record.status == "skipped":
                     report.skipped[candidate.path] = record.reason
                 else:
                     report.unchanged += 1
-        return works, records
+        return sources, records
 
-    def _examine(
+    def _read(
         self, candidate: Candidate, old: FileRecord | None
-    ) -> tuple[_Work | None, FileRecord | None]:
-        """Read one file and decide: work to do, or just a record to store."""
-
-        def record(
-            status: str, file_hash: str = "", reason: str = "", chunks: int = 0, error: str = ""
-        ) -> FileRecord:
-            return FileRecord(
-                candidate.path,
-                file_hash,
-                candidate.mtime_ns,
-                candidate.size,
-                candidate.language or "",
-                status,
-                reason,
-                chunks,
-                error,
-            )
-
+    ) -> tuple[SourceFile | None, FileRecord | None]:
+        """Read and hash one file: new content to examine, or just a record to store."""
+        source = SourceFile(
+            candidate.path, candidate.language or "", b"", "", candidate.mtime_ns, candidate.size
+        )
         if candidate.reason is not None:
-            return None, record("skipped", reason=candidate.reason)
+            return None, source.record("skipped", reason=candidate.reason)
         try:
             data = (self.root / candidate.path).read_bytes()
         except OSError as exc:
-            return None, record("skipped", reason=f"unreadable: {exc.strerror}")
-        file_hash = sha1(data.decode("latin-1"))
-        if old and old.file_hash == file_hash and old.status == "indexed":
-            return None, record("indexed", file_hash, chunks=old.chunks, error=old.error)
-        reason = content_reason(candidate.path, data)
-        if reason is None:
-            try:
-                source = decode_source(candidate.path, data)
-            except (UnicodeDecodeError, SyntaxError, LookupError):
-                reason = "not valid UTF-8 (or its declared encoding)"
-        if reason is None:
-            secret = find_secret(source, self.settings.secret_patterns)
-            reason = f"contains a secret: {secret}" if secret else None
-        if reason is not None:
-            return None, record("skipped", file_hash, reason=reason)
-        result = chunk_file(candidate.path, candidate.language or "", source)
-        for chunk in result.chunks:
-            chunk.file_hash = file_hash
-        return _Work(
-            record("indexed", file_hash, chunks=len(result.chunks), error=result.error or ""),
-            result.chunks,
-        ), None
+            return None, source.record("skipped", reason=f"unreadable: {exc.strerror}")
+        source = dataclasses.replace(source, data=data, file_hash=sha1(data.decode("latin-1")))
+        if old and old.file_hash == source.file_hash and old.status == "indexed":
+            return None, source.record("indexed", chunks=old.chunks, error=old.error)
+        return source, None
 
-    def _write(self, works: list[_Work], report: IndexReport, progress: Progress | None) -> None:
-        total = sum(len(w.chunks) for w in works)
+    def _write(
+        self,
+        sources: list[SourceFile],
+        catalog: dict[str, FileRecord],
+        report: IndexReport,
+        progress: Progress | None,
+        distribution: Distribution | None,
+    ) -> list[str]:
+        """Examine, embed and commit the changed files in atomic batches of about
+        `batch-chunks` chunks. Locally the model embeds each batch here; distributed, the
+        workers examine and embed and this process only commits. Returns the paths that
+        were indexed before and are skipped now."""
+        stream: Iterable[tuple[Examined, dict[str, Any]]]
+        if distribution is None:
+            examined = [examine(s, self.settings) for s in sources]
+            total = sum(len(e.rows) for e in examined)
+            stream = ((e, {}) for e in examined)
+        else:
+            known = self.store.cached_hashes()
+            stream = distribution.examine_and_embed(sources, self.settings, known, report)
+            total = len(sources)
+        newly_skipped: list[str] = []
+        batch: list[Examined] = []
+        vectors: dict[str, Any] = {}
         done = 0
-        for batch in _batch_by_chunks(works, max(1, self.settings.batch_chunks)):
-            vectors, embedded = self._vectors_for(c for w in batch for c in w.chunks)
-            updates = [
-                FileUpdate(w.record, [self._row(c, vectors) for c in w.chunks]) for w in batch
-            ]
-            self.store.write_files(updates, embedded)
-            count = sum(len(w.chunks) for w in batch)
-            report.chunks_written += count
-            report.embedded += len(embedded)
-            report.reused += count - len(embedded)
-            done += count
-            if progress:
-                progress(done, total, batch[-1].record.path)
-
-    def _vectors_for(self, chunks: Iterable[Chunk]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """All vectors for these chunks, and the subset that had to be embedded now."""
-        by_hash = {c.content_hash: c for c in chunks}
-        vectors = self.store.cached_vectors(by_hash)
-        missing = [h for h in by_hash if h not in vectors]
-        embedded: dict[str, Any] = {}
-        if missing:
-            matrix = self.embedder().embed_documents([document(by_hash[h]) for h in missing])
-            embedded = dict(zip(missing, matrix, strict=True))
+        for item, embedded in stream:
+            self._account(item, report)
+            batch.append(item)
             vectors.update(embedded)
-        return vectors, embedded
+            if sum(len(e.rows) for e in batch) >= max(1, self.settings.batch_chunks):
+                newly_skipped += self._commit(batch, vectors, catalog, report)
+                batch, vectors = [], {}
+            done += 1 if distribution else len(item.rows)
+            if progress:
+                progress(done, total, item.record.path)
+        if batch:
+            newly_skipped += self._commit(batch, vectors, catalog, report)
+        return newly_skipped
 
     @staticmethod
-    def _row(chunk: Chunk, vectors: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "id": chunk.id,
-            "path": chunk.path,
-            "language": chunk.language,
-            "kind": chunk.kind,
-            "symbol": chunk.symbol,
-            "qualname": chunk.qualname,
-            "parent": chunk.parent,
-            "signature": chunk.signature,
-            "docstring": chunk.docstring,
-            "imports": chunk.imports,
-            "bases": chunk.bases,
-            "decorators": chunk.decorators,
-            "start_line": chunk.start_line,
-            "end_line": chunk.end_line,
-            "content_hash": chunk.content_hash,
-            "file_hash": chunk.file_hash,
-            "document": document(chunk),
-            "search_text": chunk_search_text(chunk),
-            "vector": vectors[chunk.content_hash],
-            "deleted": False,
-        }
+    def _account(item: Examined, report: IndexReport) -> None:
+        path = item.record.path
+        if item.record.status == "skipped":
+            report.skipped[path] = item.record.reason
+            return
+        report.indexed.append(path)
+        if item.record.error:
+            report.errors[path] = item.record.error
 
-
-def _batch_by_chunks(works: list[_Work], size: int) -> Iterable[list[_Work]]:
-    batch: list[_Work] = []
-    count = 0
-    for work in works:
-        batch.append(work)
-        count += len(work.chunks)
-        if count >= size:
-            yield batch
-            batch, count = [], 0
-    if batch:
-        yield batch
+    def _commit(
+        self,
+        batch: list[Examined],
+        embedded: dict[str, Any],
+        catalog: dict[str, FileRecord],
+        report: IndexReport,
+    ) -> list[str]:
+        """One batch: vectors from the workers, the cache, or the model here; then the
+        chunks and catalog records in the store's atomic write."""
+        skipped = [e.record for e in batch if e.record.status == "skipped"]
+        newly_skipped = [
+            r.path for r in skipped if r.path in catalog and catalog[r.path].status == "indexed"
+        ]
+        self.store.remove_files(newly_skipped, forget=False)
+        self.store.record_files(skipped)
+        indexed = [e for e in batch if e.record.status == "indexed"]
+        documents = {row["content_hash"]: row["document"] for e in indexed for row in e.rows}
+        new = {h: v for h, v in embedded.items() if h in documents}
+        vectors = {**self.store.cached_vectors(h for h in documents if h not in new), **new}
+        missing = [h for h in documents if h not in vectors]
+        if missing:
+            matrix = self.embedder().embed_documents([documents[h] for h in missing])
+            new.update(zip(missing, matrix, strict=True))
+            vectors.update(new)
+        updates = [
+            FileUpdate(e.record, [{**r, "vector": vectors[r["content_hash"]]} for r in e.rows])
+            for e in indexed
+        ]
+        self.store.write_files(updates, new)
+        count = sum(len(e.rows) for e in indexed)
+        report.chunks_written += count
+        report.embedded += len(new)
+        report.reused += count - len(new)
+        return newly_skipped
 
 
 def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:

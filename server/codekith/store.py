@@ -444,6 +444,11 @@ class Store:
         """Vectors embedded before, by chunk content hash (any branch, any path)."""
         return self._vectors("vectors", "content_hash", content_hashes, "")
 
+    def cached_hashes(self) -> frozenset[str]:
+        """Every content hash with a cached vector: workers skip embedding these."""
+        query = self._table("vectors").search().select(["content_hash"]).limit(None)
+        return frozenset(query.to_arrow().column("content_hash").to_pylist())
+
     def _vectors(
         self, table: str, key: str, keys: Iterable[str], condition: str
     ) -> dict[str, np.ndarray]:

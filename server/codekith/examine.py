@@ -1,0 +1,96 @@
+"""One changed file -> its catalog record and chunk rows: the per-file work of an index run.
+
+Pure (no store, no model), so the driver runs it inline and worker processes or Ray actors
+run it on their share of the files (see `distributed`). Rows carry no vector: the driver
+fills vectors from the cache or from what a worker embedded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from codekith.chunking import Chunk, chunk_file
+from codekith.config import Settings
+from codekith.secrets import find_secret
+from codekith.store import FileRecord
+from codekith.template import chunk_search_text, document
+from codekith.workspace import content_reason, decode_source
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file whose content differs from the catalog, read and hashed by the driver."""
+
+    path: str
+    language: str
+    data: bytes
+    file_hash: str
+    mtime_ns: int
+    size: int
+
+    def record(self, status: str, reason: str = "", chunks: int = 0, error: str = "") -> FileRecord:
+        return FileRecord(
+            self.path,
+            self.file_hash,
+            self.mtime_ns,
+            self.size,
+            self.language,
+            status,
+            reason,
+            chunks,
+            error,
+        )
+
+
+@dataclass
+class Examined:
+    """A file's new record and, when it is indexed, its chunk rows (without vectors)."""
+
+    record: FileRecord
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def examine(source: SourceFile, settings: Settings) -> Examined:
+    """Content checks (binary, generated, LFS), decoding, secrets, then chunks."""
+    reason = content_reason(source.path, source.data)
+    text = ""
+    if reason is None:
+        try:
+            text = decode_source(source.path, source.data)
+        except (UnicodeDecodeError, SyntaxError, LookupError):
+            reason = "not valid UTF-8 (or its declared encoding)"
+    if reason is None:
+        secret = find_secret(text, settings.secret_patterns)
+        reason = f"contains a secret: {secret}" if secret else None
+    if reason is not None:
+        return Examined(source.record("skipped", reason=reason))
+    result = chunk_file(source.path, source.language, text)
+    for chunk in result.chunks:
+        chunk.file_hash = source.file_hash
+    record = source.record("indexed", chunks=len(result.chunks), error=result.error or "")
+    return Examined(record, [chunk_row(c) for c in result.chunks])
+
+
+def chunk_row(chunk: Chunk) -> dict[str, Any]:
+    return {
+        "id": chunk.id,
+        "path": chunk.path,
+        "language": chunk.language,
+        "kind": chunk.kind,
+        "symbol": chunk.symbol,
+        "qualname": chunk.qualname,
+        "parent": chunk.parent,
+        "signature": chunk.signature,
+        "docstring": chunk.docstring,
+        "imports": chunk.imports,
+        "bases": chunk.bases,
+        "decorators": chunk.decorators,
+        "start_line": chunk.start_line,
+        "end_line": chunk.end_line,
+        "content_hash": chunk.content_hash,
+        "file_hash": chunk.file_hash,
+        "document": document(chunk),
+        "search_text": chunk_search_text(chunk),
+        "deleted": False,
+    }
