@@ -11,7 +11,7 @@ CI would (`codekith index --db s3://…`), then in fresh clones times, as a user
 moto on loopback answers in well under a millisecond; real S3 adds ~10-50 ms per request
 (a first query makes a few dozen), so add ~1-2 s to the published figure for a real bucket.
 
-    PYTHONPATH=. .venv/bin/python scripts/bench_first_answer.py /work/bench/team-flask --repeat 3
+    PYTHONPATH=. python scripts/bench_first_answer.py /work/bench/team-flask --repeat 3
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ sets `RAY_worker_niceness=0` so the figures measure throughput. `--fixture` inde
 suite's small fixture repository instead of ROOT; `--lines-from DIR` takes lines per chunk
 from chunking DIR (no embedding) for the estimate.
 
-    PYTHONPATH=. .venv/bin/python scripts/bench_scale.py --fixture --workers 1 2 --lines-from /work/bench/team-flask
-    PYTHONPATH=. .venv/bin/python scripts/bench_scale.py /work/bench/team-flask --include 'src/**' --workers 1 2
+    PYTHONPATH=. python scripts/bench_scale.py --fixture --lines-from /work/bench/team-flask
+    PYTHONPATH=. python scripts/bench_scale.py /work/bench/team-flask --include 'src/**'
 """
 
 from __future__ import annotations
