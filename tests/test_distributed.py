@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from codekith.cli import _distribution, build_parser
 from codekith.distributed import Distribution
 from codekith.project import Project
 from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
@@ -85,3 +86,19 @@ def test_ray_actors_build_the_same_index_as_a_local_run(twin_projects):
     assert len(got.distributed["by_worker"]) == 2  # both actors loaded the model and worked
     assert got.embedded == expected.embedded > 0
     assert_same_index(local, spread)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["index"], None),
+        (["index", "--ray"], Distribution("local")),
+        (["index", "--workers", "3"], Distribution("local", workers=3)),
+        (["index", "--ray", "auto", "--workers", "2"], Distribution("ray", "auto", 2)),
+        (["index", "--ray", "ray://head:10001"], Distribution("ray", "ray://head:10001")),
+    ],
+)
+def test_index_flags_choose_where_the_work_runs(argv, expected):
+    """`--ray ADDRESS` is Ray there; `--ray` alone (or `--workers`) stays on this machine."""
+    args = build_parser().parse_args(argv)
+    assert _distribution(args) == expected
