@@ -14,40 +14,15 @@ import argparse
 import json
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from codekith.graph import merge_edges
 from codekith.graph.fast import build_edges
 from codekith.graph.model import Edge
-from codekith.graph.pycg import to_pycg
+from codekith.graph.pycg import Score, to_pycg
 from codekith.qualnames import module_name
 
 EdgeSet = set[tuple[str, str]]
-
-
-@dataclass
-class Score:
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-    missed: list[str] = field(default_factory=list)
-    spurious: list[str] = field(default_factory=list)
-
-    def add(self, case: str, expected: EdgeSet, produced: EdgeSet) -> None:
-        self.tp += len(expected & produced)
-        self.fp += len(produced - expected)
-        self.fn += len(expected - produced)
-        self.missed += [f"{case}: {a} -> {b}" for a, b in sorted(expected - produced)]
-        self.spurious += [f"{case}: {a} -> {b}" for a, b in sorted(produced - expected)]
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
 
 
 class Timer:
@@ -115,9 +90,7 @@ def report(scores: dict[str, Score], timer: Timer, verbose: bool) -> None:
             f"{category:<14} {score.precision:6.3f} {score.recall:6.3f} "
             f"{score.tp:4d} {score.fp:4d} {score.fn:4d}"
         )
-        total.tp, total.fp, total.fn = total.tp + score.tp, total.fp + score.fp, total.fn + score.fn
-        total.missed += score.missed
-        total.spurious += score.spurious
+        total.merge(score)
     print(
         f"{'TOTAL':<14} {total.precision:6.3f} {total.recall:6.3f} "
         f"{total.tp:4d} {total.fp:4d} {total.fn:4d}"

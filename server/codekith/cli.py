@@ -19,7 +19,7 @@ from codekith.config import load_settings
 from codekith.distributed import Distribution, WorkerError
 from codekith.embedding import ModelUnavailableError
 from codekith.evaluation import evaluate, load_cases
-from codekith.graph import graph_for_root
+from codekith.graph import graph_for_root, in_graph
 from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
 from codekith.related import TargetNotFoundError, to_markdown
@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--json", action="store_true")
     output.add_argument("--format", choices=("text", "markdown"), default="text")
 
-    graph = command("graph", cmd_graph, "Print the Python call graph (PyCG simple JSON).")
+    graph = command("graph", cmd_graph, "Print the call graph (PyCG simple JSON).")
     graph.add_argument("root_arg", nargs="?", type=Path, metavar="ROOT")
     graph.add_argument("--json", action="store_true", help="(the only format; accepted)")
     graph.add_argument("--no-jedi", action="store_true", help="fast resolver only")
@@ -346,7 +346,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise CliError(f"{root} is not a directory")
     settings = load_settings(root)
-    paths = [c.path for c in scan(root, settings) if c.reason is None and c.path.endswith(".py")]
+    paths = [c.path for c in scan(root, settings) if c.reason is None and in_graph(c.path)]
     _emit(graph_for_root(root, paths, use_jedi=settings.jedi and not args.no_jedi))
     return 0
 

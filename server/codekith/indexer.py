@@ -23,13 +23,14 @@ from codekith.distributed import Distribution
 from codekith.embedding import Embedder
 from codekith.examine import Examined, SourceFile, examine
 from codekith.graph.builder import GraphBuilder
+from codekith.graph.index import config_fingerprint, in_graph
 from codekith.graph.model import Edge
 from codekith.store import FileRecord, FileUpdate, Store
 from codekith.template import TEMPLATE_VERSION
 from codekith.workspace import Candidate, scan
 
 Progress = Callable[[int, int, str], None]
-GRAPH_VERSION = "1"
+GRAPH_VERSION = "2"  # 2: edges for JavaScript, TypeScript, Go, Rust and Java
 
 
 @dataclass
@@ -169,31 +170,31 @@ class Indexer:
         return report
 
     def _update_graph(self, report: IndexReport, purge: list[str], meta: dict[str, str]) -> None:
-        """Recompute edges when a Python file changed; Jedi re-checks the changed ones."""
-        stale_version = meta.get("graph") != GRAPH_VERSION
-        touched = {p for p in (*report.indexed, *report.deleted, *purge) if p.endswith(".py")}
+        """Recompute edges when a file of a graph language changed, or a project file that
+        imports depend on (tsconfig.json, go.mod, Cargo.toml); Jedi re-checks changed Python."""
+        graph_paths = [
+            p for p, r in self.store.catalog().items() if r.status == "indexed" and in_graph(p)
+        ]
+        config = config_fingerprint(self.root, graph_paths)
+        stale_version = meta.get("graph") != GRAPH_VERSION or meta.get("graph_config") != config
+        touched = {p for p in (*report.indexed, *report.deleted, *purge) if in_graph(p)}
         if not touched and not stale_version:
             return
-        python = [
-            p
-            for p, r in self.store.catalog().items()
-            if r.status == "indexed" and p.endswith(".py")
-        ]
         stored = [
             (Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"]), r["resolver"])
             for r in self.store.live_edges()
         ]
-        changed = set(python) if stale_version else touched
+        changed = set(graph_paths) if stale_version else touched
         if self._graph is None:
             self._graph = GraphBuilder(self.root, self.settings.jedi)
         rescan = stale_version or report.mode in ("scan", "full")
-        update = self._graph.update(python, changed, stored, rescan)
+        update = self._graph.update(graph_paths, changed, stored, rescan)
         rows = [_edge_row(e, r) for e, r in update.edges]
         added, removed = self.store.replace_edges(rows, update.paths)
-        self.store.set_meta({"graph": GRAPH_VERSION})
+        self.store.set_meta({"graph": GRAPH_VERSION, "graph_config": config})
         report.graph = {
             "edges": len(stored) + added - removed,
-            "files_resolved": len(python) if update.paths is None else len(update.paths),
+            "files_resolved": len(graph_paths) if update.paths is None else len(update.paths),
             "added": added,
             "removed": removed,
             "jedi_files": update.jedi_files,

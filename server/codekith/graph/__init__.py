@@ -5,25 +5,35 @@ from __future__ import annotations
 from pathlib import Path
 
 from codekith.graph.fast import ModuleIndex, resolve_file
+from codekith.graph.index import GraphIndex, in_graph, is_python
 from codekith.graph.merge import merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.pycg import to_pycg
 
-__all__ = ["Edge", "ModuleIndex", "graph_for_root", "merge_edges", "resolve_file", "to_pycg"]
+__all__ = [
+    "Edge",
+    "GraphIndex",
+    "ModuleIndex",
+    "graph_for_root",
+    "in_graph",
+    "merge_edges",
+    "resolve_file",
+    "to_pycg",
+]
 
 
 def graph_for_root(root: Path, paths: list[str], use_jedi: bool) -> dict[str, list[str]]:
-    """PyCG simple JSON for the Python files `paths` of `root`; Jedi refines when asked.
+    """PyCG simple JSON for the files `paths` of `root` in every graph language; Jedi
+    refines the Python part when asked.
 
     Loads neither the embedding model nor the store, so `codekith graph` stays quick.
     """
-    python = [p for p in paths if p.endswith(".py")]
-    index = ModuleIndex(root, python)
-    edges = [edge for path in index.paths() for edge in resolve_file(index, path)]
+    index = GraphIndex(root, paths)
+    edges = [edge for path in index.paths() for edge in index.resolve(path)]
     if use_jedi:
         from codekith.graph.jedi_resolver import JediResolver
 
         resolver = JediResolver(root)
-        jedi = [edge for path in index.paths() for edge in resolver.resolve_file(path)]
+        jedi = [e for path in index.paths() if is_python(path) for e in resolver.resolve_file(path)]
         edges = merge_edges(edges, jedi)
     return to_pycg(edges, index.qualnames())

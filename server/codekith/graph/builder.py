@@ -1,12 +1,13 @@
 """Keeps the stored edges in step with the workspace, cheaply when the process is warm.
 
-A cold builder (every CLI run, a server's first run) parses every Python file and
-resolves all of them, so a fresh index and an incremental one agree exactly. A warm
-builder (the language server after its first run) re-parses only the changed files and
-re-resolves them plus their neighbourhood: files that import or call into them and files
-they import or call into. Scans (branch switches, `reindex`) re-resolve everything with
-the warm parse. Jedi is slow, so it only re-checks changed files; its edges for
-untouched files are kept while the fast resolver still leaves those call sites open.
+A cold builder (every CLI run, a server's first run) parses every file of a graph language
+(Python, JavaScript, TypeScript, Go, Rust, Java) and resolves all of them, so a fresh index
+and an incremental one agree exactly. A warm builder (the language server after its first
+run) re-parses only the changed files and re-resolves them plus their neighbourhood: files
+that import or call into them and files they import or call into. Scans (branch switches,
+`reindex`) re-resolve everything with the warm parse. Jedi is slow, so it only re-checks
+changed Python files; its edges for untouched files are kept while the fast resolver still
+leaves those call sites open.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codekith.graph.fast import ModuleIndex, resolve_file
+from codekith.graph.index import GraphIndex, is_python
 from codekith.graph.merge import merge_edges
 from codekith.graph.model import Edge
 from codekith.qualnames import module_name
@@ -41,24 +42,24 @@ class GraphBuilder:
         self.root = root
         self.use_jedi = use_jedi
         self.jedi_time_limit = jedi_time_limit
-        self._index: ModuleIndex | None = None
+        self._index: GraphIndex | None = None
         self._jedi = None
 
     def update(
         self,
-        python_paths: Iterable[str],
+        graph_paths: Iterable[str],
         changed: set[str],
         stored: list[tuple[Edge, str]],
         rescan: bool,
     ) -> GraphUpdate:
         """Edges for the files that may have changed; `stored` are the live edges with
         their resolver."""
-        paths = sorted(python_paths)
+        paths = sorted(graph_paths)
         started = time.perf_counter()
         scope = self._refresh(paths, changed, [e for e, _ in stored], rescan)
         targets = paths if scope is None else sorted(scope & set(paths))
         assert self._index is not None
-        fast = [edge for path in targets for edge in resolve_file(self._index, path)]
+        fast = [edge for path in targets for edge in self._index.resolve(path)]
         fast_seconds = time.perf_counter() - started
         started = time.perf_counter()
         target_set = set(targets)
@@ -67,7 +68,7 @@ class GraphBuilder:
             for e, resolver in stored
             if resolver == "jedi" and e.path not in changed and e.path in target_set
         ]
-        rechecked = [p for p in targets if p in changed]
+        rechecked = [p for p in targets if p in changed and is_python(p)]
         timed_out: list[str] = []
         if self.use_jedi and rechecked:
             resolver = self._jedi_resolver()
@@ -91,19 +92,19 @@ class GraphBuilder:
     ) -> set[str] | None:
         """Bring the parsed modules up to date; the files to re-resolve (None = all)."""
         if self._index is None:
-            self._index = ModuleIndex(self.root, paths)
+            self._index = GraphIndex(self.root, paths)
             return None
         present = set(paths)
-        before = set(self._index.scopes)
+        before = self._index.defined()
         for path in sorted(changed):
             if path in present:
                 self._index.update(path)
             else:
                 self._index.remove(path)
         if rescan or len(changed) > WARM_LIMIT:
-            self._index.refresh_flow()
+            self._index.refresh()
             return None
-        added = {name.rsplit(".", 1)[-1] for name in set(self._index.scopes) - before}
+        added = {name.rsplit(".", 1)[-1] for name in self._index.defined() - before}
         return changed | neighbours(changed, stored, paths) | self._mentioning(added, paths)
 
     def _mentioning(self, names: set[str], paths: list[str]) -> set[str]:

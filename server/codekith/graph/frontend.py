@@ -1,0 +1,188 @@
+"""The shared frame of the tree-sitter language front ends.
+
+A `Frontend` knows one language family: how to turn a file into `FileFacts` (through an
+`Extractor`), how its imports name workspace files, and what its language adds to name
+lookup (Go's package scope, Java's same-package classes, Rust's crates). The evaluator in
+`syntax_engine` asks it these questions and does everything else the same way for all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from codekith.chunking.treesitter import Definition, definitions
+from codekith.graph.syntax_model import (
+    EMPTY,
+    UNKNOWN,
+    Expr,
+    FileFacts,
+    Instance,
+    Member,
+    Name,
+    Pos,
+    Scope,
+    Union,
+    Value,
+    Values,
+    Wrapped,
+)
+from codekith.qualnames import module_name
+from codekith.syntax import Node, grammar_of, parse, text
+
+if TYPE_CHECKING:
+    from codekith.graph.syntax_engine import Evaluator
+
+Handler = Callable[[Node, Scope, str], Scope | None]
+MAX_DEPTH = 64  # expressions nested deeper are unknown (generated code nests thousands deep)
+
+
+def pos(node: Node) -> Pos:
+    return node.start_point[0], node.start_point[1]
+
+
+def end(node: Node) -> Pos:
+    return node.end_point[0], node.end_point[1]
+
+
+def line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def field_text(node: Node, name: str) -> str:
+    return text(node.child_by_field_name(name))
+
+
+class Extractor:
+    """Walks one syntax tree once, keeping the lexical scope and the chunk that owns the
+    code at hand; subclasses register a handler per node type. A handler returns the scope
+    for the node's children, or None when it queued the children itself (`visit`)."""
+
+    def __init__(self, path: str, language: str, root: Node, found: list[Definition]):
+        self.root = root
+        self.facts = FileFacts(path, language, module_name(path), Scope("module", None))
+        self.defs = {d.node.id: d for d in found}
+        self.facts.definitions = {d.qualname: d.kind for d in found}
+        self.handlers: dict[str, Handler] = {}
+        self._stack: list[tuple[Node, Scope, str]] = []
+        self._exprs: dict[int, Expr] = {}
+        self._depth = 0
+
+    def run(self) -> FileFacts:
+        self.visit(self.root, self.facts.scope, self.facts.module)
+        while self._stack:
+            node, scope, owner = self._stack.pop()
+            definition = self.defs.get(node.id)
+            if definition is not None:
+                owner = definition.qualname
+            handler = self.handlers.get(node.type)
+            inner = handler(node, scope, owner) if handler is not None else scope
+            if inner is not None:
+                self.visit_children(node, inner, owner)
+        return self.facts
+
+    def visit(self, node: Node | None, scope: Scope, owner: str) -> None:
+        if node is not None:
+            self._stack.append((node, scope, owner))
+
+    def visit_children(self, node: Node, scope: Scope, owner: str) -> None:
+        self._stack.extend((c, scope, owner) for c in reversed(node.named_children))
+
+    def definition(self, node: Node) -> Definition | None:
+        return self.defs.get(node.id)
+
+    def expr(self, node: Node | None) -> Expr:
+        """The expression of a node, converted once (a call chain's inner calls are also
+        sites of their own); too deep a nesting is unknown."""
+        if node is None:
+            return UNKNOWN
+        found = self._exprs.get(node.id)
+        if found is None:
+            if self._depth >= MAX_DEPTH:
+                return UNKNOWN
+            self._depth += 1
+            try:
+                found = self.convert(node)
+            finally:
+                self._depth -= 1
+            self._exprs[node.id] = found
+        return found
+
+    def convert(self, node: Node) -> Expr:
+        """Subclasses map their expression nodes to `Expr`, recursing through `expr`."""
+        return UNKNOWN
+
+
+class Frontend:
+    """One language family. Subclasses set `extractor` and override the hooks they need."""
+
+    languages: tuple[str, ...] = ()
+    extractor: type[Extractor] = Extractor
+    implicit_this = False  # Java: a bare name may be a field or method of the class
+    inherits_constructors = False  # JS/TS: `new Child()` runs the base's constructor
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def extract(self, path: str, language: str, source: bytes) -> FileFacts:
+        grammar = grammar_of(path, language)
+        tree = parse(grammar, source)
+        found = definitions(tree.root_node, path, grammar)
+        return self.extractor(path, language, tree.root_node, found).run()
+
+    def configure(self, paths: Iterable[str]) -> None:
+        """Read the project files (tsconfig.json, go.mod, Cargo.toml) that imports depend on."""
+
+    def config_files(self, paths: Iterable[str]) -> set[str]:
+        """Workspace-relative project files whose change changes how imports resolve."""
+        return set()
+
+    def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        """The modules, packages or types an `Import(spec)` in `facts` names."""
+        return EMPTY
+
+    def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        """Names a file sees beyond its own scopes and star imports."""
+        return EMPTY
+
+    def submodule(self, module: str, name: str, evaluator: Evaluator) -> Values:
+        """A module nested under the module file `module` (Rust's `a/b.rs`)."""
+        return EMPTY
+
+    def package_files(self, key: str, evaluator: Evaluator) -> list[str]:
+        return []
+
+    def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
+        return ()
+
+    def is_wrapper_value(self, value: Value) -> bool:
+        return value.kind == "wrap"
+
+
+def returned(declared: Expr | None, scope: Scope) -> Expr | None:
+    """A declared result, unless it names a type parameter: `first<T>(xs: T[]): T` returns
+    whatever the caller's T is, which its bound (used inside the function) does not say."""
+    if declared is None:
+        return None
+    parts = list(declared.options) if isinstance(declared, Union) else [declared]
+    for part in parts:
+        inner = part.type if isinstance(part, Instance | Wrapped) else part
+        while isinstance(inner, Member):
+            inner = inner.obj
+        if isinstance(inner, Name) and scope.is_type_param(inner.id):
+            return UNKNOWN  # declared, but unknown here: not what `return` statements give
+    return declared
+
+
+def config_ancestors(paths: Iterable[str], names: tuple[str, ...]) -> set[str]:
+    """`names` in every directory that holds one of `paths`, and in all their parents."""
+    dirs: set[PurePosixPath] = set()
+    for path in paths:
+        parent = PurePosixPath(path).parent
+        while parent not in dirs:
+            dirs.add(parent)
+            if parent == parent.parent:
+                break
+            parent = parent.parent
+    return {(d / n).as_posix() for d in dirs for n in names}

@@ -1,0 +1,517 @@
+"""Call, inherit and import edges for the tree-sitter languages, one evaluator for all.
+
+`SyntaxIndex` keeps the facts of every JavaScript, TypeScript, Go, Rust and Java file (each
+extracted from that file alone) and resolves a file's call sites against all of them. Like
+the Python fast resolver it follows only what the text shows: imports, scopes, declared
+and constructed types, fields, `this`/`self`/`super`, bases, embedded types and trait
+impls. A call whose receiver has no known type is left out: never the "only method named m".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from codekith.graph.frontend import Frontend
+from codekith.graph.go_resolve import GoFrontend
+from codekith.graph.java_resolve import JavaFrontend
+from codekith.graph.model import Edge
+from codekith.graph.rust_resolve import RustFrontend
+from codekith.graph.syntax_model import (
+    EMPTY,
+    Binding,
+    Call,
+    Either,
+    Expr,
+    FileFacts,
+    FuncDecl,
+    Import,
+    Instance,
+    Known,
+    Member,
+    Method,
+    Name,
+    New,
+    Pos,
+    Scope,
+    SelfType,
+    Site,
+    Super,
+    This,
+    TraitImpl,
+    TypeDecl,
+    Union,
+    Unwrap,
+    Value,
+    Values,
+    Wrapped,
+)
+from codekith.graph.ts_resolve import TsFrontend
+from codekith.languages import language_of
+
+log = logging.getLogger(__name__)
+FRONTENDS: tuple[type[Frontend], ...] = (TsFrontend, GoFrontend, RustFrontend, JavaFrontend)
+LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
+
+
+class SyntaxIndex:
+    """The facts of every tree-sitter-language file of a workspace, kept up to date."""
+
+    def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
+        self.root = root
+        self.frontends: dict[str, Frontend] = {}
+        for kind in FRONTENDS:
+            frontend = kind(root)
+            self.frontends.update(dict.fromkeys(kind.languages, frontend))
+        self.files: dict[str, FileFacts] = {}
+        self.broken: set[str] = set()
+        self._evaluator: Evaluator | None = None
+        wanted = [p for p in paths if language_of(p) in LANGUAGES]
+        self.configure(wanted)
+        for path in wanted:
+            self._load(path, None)
+
+    def configure(self, paths: Iterable[str]) -> None:
+        """(Re)read project files: tsconfig paths, go.mod modules, Cargo crates."""
+        listed = list(paths)
+        for frontend in set(self.frontends.values()):
+            frontend.configure([p for p in listed if language_of(p) in frontend.languages])
+        self._evaluator = None
+
+    def config_files(self, paths: Iterable[str]) -> set[str]:
+        listed = list(paths)
+        found: set[str] = set()
+        for frontend in set(self.frontends.values()):
+            mine = [p for p in listed if language_of(p) in frontend.languages]
+            found |= frontend.config_files(mine)
+        return found
+
+    def update(self, path: str, source: str | None = None) -> None:
+        self._load(path, source)
+
+    def remove(self, path: str) -> None:
+        self.files.pop(path, None)
+        self.broken.discard(path)
+        self._evaluator = None
+
+    def paths(self) -> list[str]:
+        return sorted(self.files)
+
+    def qualnames(self) -> set[str]:
+        """Modules, functions and methods: the keys PyCG lists."""
+        names: set[str] = set()
+        for facts in self.files.values():
+            names.add(facts.module)
+            names.update(q for q, kind in facts.definitions.items() if kind != "class")
+        return names
+
+    def defined(self) -> set[str]:
+        return {q for facts in self.files.values() for q in facts.definitions}
+
+    def resolve(self, path: str) -> list[Edge]:
+        """All edges held by `path`, read against the rest of the workspace."""
+        facts = self.files.get(path)
+        if facts is None:
+            return []
+        if self._evaluator is None:
+            self._evaluator = Evaluator(self)
+        return sorted(set(self._evaluator.file_edges(facts)), key=_order)
+
+    def _load(self, path: str, source: str | None) -> None:
+        self._evaluator = None
+        language = language_of(path)
+        frontend = self.frontends.get(language or "")
+        if frontend is None or language is None:
+            return
+        try:
+            data = source.encode("utf-8") if source is not None else (self.root / path).read_bytes()
+            facts = frontend.extract(path, language, data)
+        except (OSError, UnicodeError):
+            self.files.pop(path, None)
+            self.broken.add(path)
+            return
+        except Exception:  # a front-end bug must cost one file's edges, not the index run
+            log.warning("call graph: could not read %s", path, exc_info=True)
+            self.files.pop(path, None)
+            self.broken.add(path)
+            return
+        self.broken.discard(path)
+        self.files[path] = facts
+
+
+@dataclass
+class Tables:
+    """Cross-file lookups built once per state of the index."""
+
+    module_scopes: dict[int, FileFacts] = field(default_factory=dict)
+    functions: dict[str, list[FuncDecl]] = field(default_factory=dict)
+    methods_by_name: dict[str, list[FuncDecl]] = field(default_factory=dict)
+    types: dict[str, list[tuple[TypeDecl, FileFacts]]] = field(default_factory=dict)
+    impls_by_name: dict[str, list[TraitImpl]] = field(default_factory=dict)
+    dirs: dict[str, list[FileFacts]] = field(default_factory=dict)
+    packages: dict[str, list[FileFacts]] = field(default_factory=dict)  # "java:a.b" -> files
+    definitions: set[str] = field(default_factory=set)
+
+    @classmethod
+    def build(cls, files: Iterable[FileFacts]) -> Tables:
+        tables = cls()
+        for facts in sorted(files, key=lambda f: f.path):
+            tables.module_scopes[id(facts.scope)] = facts
+            tables.dirs.setdefault(str(PurePosixPath(facts.path).parent), []).append(facts)
+            tables.definitions.update(facts.definitions)
+            if facts.package:
+                tables.packages.setdefault(f"{facts.language}:{facts.package}", []).append(facts)
+            for function in facts.functions:
+                tables.functions.setdefault(function.qualname, []).append(function)
+                if function.container is not None:
+                    tables.methods_by_name.setdefault(function.name, []).append(function)
+            for decl in facts.types:
+                tables.types.setdefault(decl.qualname, []).append((decl, facts))
+            for impl in facts.impls:
+                tables.impls_by_name.setdefault(_simple_name(impl.type), []).append(impl)
+        return tables
+
+
+class Evaluator:
+    """Abstract evaluation over one state of the index. Results are memoised, except those
+    computed while a cycle was cut short, so the answer never depends on which file asked
+    first: a warm update and a cold run give the same edges."""
+
+    def __init__(self, index: SyntaxIndex) -> None:
+        self.index = index
+        self.tables = Tables.build(index.files.values())
+        self.memo: dict[tuple, Values] = {}
+        self.active: dict[tuple, int] = {}
+        self.low = 1 << 30
+        self.mros: dict[str, list[str]] = {}
+
+    # -- memoised, cycle-safe evaluation ---------------------------------------------------
+    def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.active:
+            self.low = min(self.low, self.active[key])
+            return EMPTY
+        depth = len(self.active)
+        self.active[key] = depth
+        outer_low, self.low = self.low, depth + 1
+        try:
+            result = frozenset(compute())
+        finally:
+            del self.active[key]
+        low, self.low = self.low, min(outer_low, self.low)
+        if low >= depth:
+            self.memo[key] = result
+        return result
+
+    def eval(self, expr: Expr, scope: Scope) -> Values:
+        return self.cached(("eval", id(expr), id(scope)), lambda: self._eval(expr, scope))
+
+    def _eval(self, expr: Expr, scope: Scope) -> Iterable[Value]:
+        if isinstance(expr, Name):
+            return self.lookup(expr.id, expr.pos, scope)
+        if isinstance(expr, Member):
+            return {v for base in self.eval(expr.obj, scope) for v in self.member(base, expr.name)}
+        if isinstance(expr, Method):
+            return {v for base in self.eval(expr.obj, scope) for v in self.method(base, expr.name)}
+        if isinstance(expr, Call):
+            return {v for fn in self.eval(expr.fn, scope) for v in self.returns(fn)}
+        if isinstance(expr, New | Instance):
+            inner = expr.cls if isinstance(expr, New) else expr.type
+            return {Value("inst", t.name) for t in self.types_of(self.eval(inner, scope))}
+        if isinstance(expr, Wrapped):
+            return {Value("wrap", t.name) for t in self.types_of(self.eval(expr.type, scope))}
+        if isinstance(expr, Unwrap):
+            values = self.eval(expr.inner, scope)
+            return {Value("inst", v.name) if v.kind == "wrap" else v for v in values}
+        if isinstance(expr, This):
+            return self.this(scope)
+        if isinstance(expr, SelfType | Super):
+            owner = scope.enclosing_type()
+            kind = "type" if isinstance(expr, SelfType) else "super"
+            return {Value(kind, owner)} if owner else EMPTY
+        if isinstance(expr, Union):
+            return {v for option in expr.options for v in self.eval(option, scope)}
+        if isinstance(expr, Either):
+            return self.eval(expr.first, scope) or self.eval(expr.second, scope)
+        if isinstance(expr, Known):
+            return {expr.value}
+        if isinstance(expr, Import):
+            facts = self.facts_of(scope)
+            return self.frontend(facts).resolve(expr.spec, facts, self)
+        return EMPTY
+
+    def types_of(self, values: Values) -> list[Value]:
+        """Types among `values`; a module stands for its default export (CommonJS)."""
+        found = [v for v in values if v.kind == "type"]
+        for module in (v for v in values if v.kind == "module"):
+            found += [v for v in self.member(module, "default") if v.kind == "type"]
+        return found
+
+    def this(self, scope: Scope) -> Values:
+        current: Scope | None = scope
+        while current is not None:
+            if current.this is not None:
+                return self.eval(current.this, current)
+            current = current.parent
+        return EMPTY
+
+    # -- names -----------------------------------------------------------------------------
+    def facts_of(self, scope: Scope) -> FileFacts:
+        while scope.parent is not None:
+            scope = scope.parent
+        return self.tables.module_scopes[id(scope)]
+
+    def frontend(self, facts: FileFacts) -> Frontend:
+        return self.index.frontends[facts.language]
+
+    def lookup(self, name: str, at: Pos, scope: Scope) -> Values:
+        facts = self.facts_of(scope)
+        frontend = self.frontend(facts)
+        current: Scope | None = scope
+        while current is not None:
+            bindings = current.bindings.get(name)
+            if bindings:
+                return self.bound(bindings, at if current.kind == "function" else None, current)
+            if current.kind == "type" and frontend.implicit_this and current.type_qualname:
+                found = self.fields(current.type_qualname, name, inherited=True)
+                if found:
+                    return found
+            current = current.parent
+        found = self.from_stars(facts.import_stars, facts.scope, name)
+        return found or frontend.fallback(name, facts, self)
+
+    def bound(self, bindings: list[Binding], at: Pos | None, scope: Scope) -> Values:
+        """What a name holds at `at`: its declared type if it has one, else the last value
+        given before `at`; every binding when `at` is unknown or precedes them all."""
+        chosen = bindings
+        if at is not None:
+            before = [b for b in bindings if b.pos <= at]
+            typed = [b for b in before if b.typed]
+            if typed:
+                chosen = typed[-1:]
+            elif before:
+                chosen = before[-1:]
+        return frozenset(v for b in chosen for v in self.eval(b.expr, scope))
+
+    def from_stars(self, stars: list[Expr], scope: Scope, name: str) -> Values:
+        found: set[Value] = set()
+        for star in stars:
+            for target in self.eval(star, scope):
+                found |= self.member(target, name)
+        return frozenset(found)
+
+    # -- members ---------------------------------------------------------------------------
+    def member(self, value: Value, name: str) -> Values:
+        return self.cached(("member", value, name), lambda: self._member(value, name))
+
+    def _member(self, value: Value, name: str) -> Iterable[Value]:
+        if value.kind == "module":
+            return self.module_member(value.name, name)
+        if value.kind == "package":
+            return self.package_member(value.name, name)
+        if value.kind in ("type", "inst"):
+            return self.inherited(self.mro(value.name), name)
+        if value.kind == "super":
+            return self.inherited(self.mro(value.name)[1:], name)
+        return EMPTY
+
+    def method(self, value: Value, name: str) -> Values:
+        """Only methods: the methods of the first type in the MRO that has any."""
+        if value.kind not in ("type", "inst", "super"):
+            return self.member(value, name)
+        mro = self.mro(value.name)
+        for owner in mro[1:] if value.kind == "super" else mro:
+            found = self.methods(owner, name)
+            if found:
+                return found
+        return EMPTY
+
+    def module_member(self, path: str, name: str) -> Values:
+        facts = self.index.files.get(path)
+        if facts is None:
+            return EMPTY
+        scope = facts.scope
+        found = {v for b in scope.bindings.get(name, []) for v in self.eval(b.expr, scope)}
+        found |= {v for e in facts.exports.get(name, []) for v in self.eval(e, scope)}
+        if found:
+            return frozenset(found)
+        found = set(self.from_stars(facts.export_stars, scope, name))
+        for other in self.exported_modules(facts):  # CommonJS `module.exports = require(…)`
+            found |= self.member(other, name)
+        return frozenset(found) or self.frontend(facts).submodule(path, name, self)
+
+    def exported_modules(self, facts: FileFacts) -> list[Value]:
+        defaults = facts.exports.get("default", [])
+        return [v for e in defaults for v in self.eval(e, facts.scope) if v.kind == "module"]
+
+    def package_member(self, key: str, name: str) -> Values:
+        """A name declared at the top of any file of a Go package or Java package."""
+        language, _, _ = key.partition(":")
+        found: set[Value] = set()
+        for path in self.index.frontends[language].package_files(key, self):
+            scope = self.index.files[path].scope
+            for b in scope.bindings.get(name, []):
+                if not b.imported:
+                    found |= self.eval(b.expr, scope)
+        return frozenset(found)
+
+    def inherited(self, mro: list[str], name: str) -> Values:
+        """Methods or fields called `name` of the first type in `mro` that has any."""
+        for owner in mro:
+            found = self.methods(owner, name) | self.fields(owner, name)
+            if found:
+                return found
+        return EMPTY
+
+    def methods(self, owner: str, name: str) -> Values:
+        return self.cached(("methods", owner, name), lambda: self._methods(owner, name))
+
+    def _methods(self, owner: str, name: str) -> Iterator[Value]:
+        wanted = Value("type", owner)
+        for method in self.tables.methods_by_name.get(name, []):
+            assert method.container is not None and method.outer is not None
+            if wanted in self.eval(method.container, method.outer):
+                yield Value("func", method.qualname)
+
+    def fields(self, owner: str, name: str, inherited: bool = False) -> Values:
+        found: set[Value] = set()
+        for klass in self.mro(owner) if inherited else [owner]:
+            for decl, _ in self.tables.types.get(klass, []):
+                for expr, scope in decl.fields.get(name, []):
+                    found |= self.eval(expr, scope)
+            if found:
+                break
+        return frozenset(found)
+
+    def bases(self, owner: str) -> list[str]:
+        """Declared bases (extends, implements, embedded types), then traits implemented."""
+        found: list[str] = []
+        for decl, _ in self.tables.types.get(owner, []):
+            for base in decl.bases:
+                found += sorted(t.name for t in self.types_of(self.eval(base, decl.scope)))
+        wanted = Value("type", owner)
+        for impl in self.tables.impls_by_name.get(owner.rsplit(".", 1)[-1], []):
+            if wanted in self.eval(impl.type, impl.scope):
+                found += sorted(t.name for t in self.types_of(self.eval(impl.trait, impl.scope)))
+        return [b for b in dict.fromkeys(found) if b != owner]
+
+    def mro(self, owner: str) -> list[str]:
+        """`owner`, then its bases depth first (a superclass chain before interfaces)."""
+        if owner not in self.mros:
+            self.mros[owner] = [owner]  # a cyclic hierarchy stops here
+            order: list[str] = [owner]
+            for base in self.bases(owner):
+                order += [t for t in self.mro(base) if t not in order]
+            self.mros[owner] = order
+        return self.mros[owner]
+
+    def is_class(self, owner: str) -> bool:
+        decls = self.tables.types.get(owner, [])
+        return any(decl.is_class for decl, _ in decls)
+
+    # -- calls -----------------------------------------------------------------------------
+    def returns(self, value: Value) -> Values:
+        return self.cached(("returns", value), lambda: self._returns(value))
+
+    def _returns(self, value: Value) -> Iterable[Value]:
+        if value.kind == "type":
+            return [Value("inst", value.name)]
+        if value.kind == "module":
+            return {r for f in self.member(value, "default") for r in self.returns(f)}
+        if value.kind != "func":
+            return EMPTY
+        found: set[Value] = set()
+        for decl in self.tables.functions.get(value.name, []):
+            if decl.returns is not None:
+                found |= self.eval(decl.returns, decl.body)
+            else:
+                for expr in decl.body.returns:
+                    found |= self.eval(expr, decl.body)
+        return found
+
+    def constructors(self, owner: str, seen: frozenset[str] = frozenset()) -> list[str]:
+        decls = self.tables.types.get(owner, [])
+        if not decls or owner in seen:
+            return []
+        frontend = self.frontend(decls[0][1])
+        found = [v.name for n in frontend.constructor_names(owner) for v in self.methods(owner, n)]
+        if found or not frontend.inherits_constructors:
+            return sorted(found)
+        for base in self.bases(owner):
+            if self.is_class(base):
+                return self.constructors(base, seen | {owner})
+        return []
+
+    def targets(self, site: Site) -> list[str]:
+        if site.kind == "call" and isinstance(site.expr, Call):
+            values = self.eval(site.expr.fn, site.scope)
+            found = [v.name for v in values if v.kind == "func"]
+            for module in (v for v in values if v.kind == "module"):
+                found += [v.name for v in self.member(module, "default") if v.kind == "func"]
+            return found
+        if site.kind == "new" and isinstance(site.expr, New):
+            types = self.types_of(self.eval(site.expr.cls, site.scope))
+            return [c for t in types for c in self.constructors(t.name)]
+        owner = site.scope.enclosing_type()
+        if site.kind == "this" and owner:
+            return self.constructors(owner)
+        if site.kind == "super" and owner:
+            for base in self.bases(owner):
+                if self.is_class(base):
+                    return self.constructors(base)
+        return []
+
+    # -- edges of one file -----------------------------------------------------------------
+    def file_edges(self, facts: FileFacts) -> Iterator[Edge]:
+        known = self.tables.definitions
+        for site in facts.sites:
+            try:
+                targets = self.targets(site)
+            except RecursionError:  # absurdly deep code: leave the site unresolved
+                self.low = 1 << 30
+                continue
+            for target in targets:
+                if target in known:
+                    yield Edge(site.owner, target, "call", facts.path, site.line)
+        for decl in facts.types:
+            for base in self.declared_bases(decl):
+                if base in known:
+                    yield Edge(decl.qualname, base, "inherit", facts.path, decl.line)
+        for impl in facts.impls:
+            for kind in self.types_of(self.eval(impl.type, impl.scope)):
+                for trait in self.types_of(self.eval(impl.trait, impl.scope)):
+                    if kind.name in known and trait.name in known:
+                        yield Edge(kind.name, trait.name, "inherit", facts.path, impl.line)
+        for expr, line in facts.imports:
+            for target in self.import_targets(expr, facts.scope):
+                yield Edge(facts.module, target, "import", facts.path, line)
+
+    def declared_bases(self, decl: TypeDecl) -> list[str]:
+        return [t.name for base in decl.bases for t in self.types_of(self.eval(base, decl.scope))]
+
+    def import_targets(self, expr: Expr, scope: Scope) -> Iterator[str]:
+        for value in self.eval(expr, scope):
+            if value.kind in ("func", "type") and value.name in self.tables.definitions:
+                yield value.name
+            elif value.kind == "module" and value.name in self.index.files:
+                yield self.index.files[value.name].module
+
+
+def _simple_name(expr: Expr) -> str:
+    """The last name of a type expression: impls are found by the name of their type."""
+    while isinstance(expr, Instance | Wrapped):
+        expr = expr.type
+    if isinstance(expr, Name):
+        return expr.id
+    if isinstance(expr, Member):
+        return expr.name
+    if isinstance(expr, Known):
+        return expr.value.name.rsplit(".", 1)[-1]
+    return ""
+
+
+def _order(edge: Edge) -> tuple[int, str, str, str]:
+    return (edge.line, edge.src, edge.kind, edge.dst)

@@ -1,0 +1,3 @@
+module github.com/acme/tool
+
+go 1.22

@@ -1,0 +1,5 @@
+package bank;
+
+public interface Auditable {
+    void audit(String event);
+}

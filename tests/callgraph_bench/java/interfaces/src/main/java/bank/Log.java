@@ -1,0 +1,7 @@
+package bank;
+
+final class Log {
+    static void write(String line) {
+        System.out.println(line);
+    }
+}

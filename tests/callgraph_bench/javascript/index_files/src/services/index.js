@@ -1,0 +1,2 @@
+export { sendMail } from './mail.js';
+export * from './sms.js';

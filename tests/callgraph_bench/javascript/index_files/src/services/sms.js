@@ -1,0 +1,3 @@
+export function sendSms(to, body) {
+  return { to, body: body.slice(0, 160) };
+}

@@ -1,0 +1,8 @@
+export function Page({ title, children }) {
+  return (
+    <section>
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}

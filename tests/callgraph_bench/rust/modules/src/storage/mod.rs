@@ -1,0 +1,3 @@
+mod memory;
+
+pub use self::memory::Store;

@@ -1,0 +1,5 @@
+pub mod text;
+
+pub fn normalize(s: &str) -> String {
+    text::collapse(&s.to_lowercase())
+}

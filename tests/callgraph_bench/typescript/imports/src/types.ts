@@ -1,0 +1,3 @@
+export interface Options {
+  start: number;
+}

@@ -1,0 +1,1 @@
+export { formatDay as day } from './format';

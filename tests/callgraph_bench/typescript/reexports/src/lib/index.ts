@@ -1,0 +1,3 @@
+export * from './strings';
+export * as numbers from './numbers';
+export * from './dates';

@@ -1,0 +1,3 @@
+export function version(): string {
+  return 'v1';
+}

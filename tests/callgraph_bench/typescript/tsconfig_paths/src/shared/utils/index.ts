@@ -1,0 +1,1 @@
+export { slug } from './slug';

@@ -1,0 +1,3 @@
+export function slug(s: string): string {
+  return s.toLowerCase().replace(/\s+/g, '-');
+}

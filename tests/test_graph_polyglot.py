@@ -1,0 +1,256 @@
+"""The tree-sitter call graph (JS/TS, Go, Rust, Java) on small real workspaces on disk:
+warm updates agree with a cold build, nothing is guessed, odd files cost nothing else."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from codekith.graph.builder import GraphBuilder
+from codekith.graph.index import GraphIndex, config_fingerprint, in_graph
+from codekith.graph.model import Edge
+from tests.conftest import write_files
+
+MIXED = {
+    "web/tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}}',
+    "web/lib/format.ts": """
+        export function money(cents: number): string {
+          return (cents / 100).toFixed(2);
+        }
+        """,
+    "web/lib/index.ts": "export * from './format';\n",
+    "web/cart.ts": """
+        import { money } from '@lib/format';
+        import * as lib from './lib';
+
+        export class Cart {
+          private cents = 0;
+          add(c: number): this {
+            this.cents += c;
+            return this;
+          }
+          total(): string {
+            return money(this.cents) + lib.money(0);
+          }
+        }
+        """,
+    "web/main.ts": """
+        import { Cart } from './cart';
+
+        export function checkout(): string {
+          return new Cart().add(3).total();
+        }
+        """,
+    "svc/go.mod": "module example.com/svc\n\ngo 1.22\n",
+    "svc/store/store.go": """
+        package store
+
+        type Store struct{ n int }
+
+        func New() *Store { return &Store{} }
+
+        func (s *Store) Add() { s.n++ }
+        """,
+    "svc/main.go": """
+        package main
+
+        import "example.com/svc/store"
+
+        func main() {
+            s := store.New()
+            s.Add()
+        }
+        """,
+}
+
+
+def calls(edges: list[Edge]) -> set[tuple[str, str]]:
+    return {(e.src, e.dst) for e in edges if e.kind == "call"}
+
+
+def all_edges(index: GraphIndex) -> list[Edge]:
+    return [e for path in index.paths() for e in index.resolve(path)]
+
+
+def files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if in_graph(p.as_posix()))
+
+
+def test_mixed_workspace_resolves_through_imports_paths_and_packages(tmp_path: Path) -> None:
+    root = write_files(tmp_path, MIXED)
+    found = calls(all_edges(GraphIndex(root, files(root))))
+    assert found == {
+        ("web.cart.Cart.total", "web.lib.format.money"),  # tsconfig paths and `export *`
+        ("web.main.checkout", "web.cart.Cart.add"),
+        ("web.main.checkout", "web.cart.Cart.total"),  # `add` returns `this`
+        ("svc.main.main", "svc.store.store.New"),  # go.mod module path
+        ("svc.main.main", "svc.store.store.Store.Add"),  # the type New returns
+    }
+
+
+def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
+    """Edits in a long-lived builder re-resolve a neighbourhood, and agree with a cold build."""
+    root = write_files(tmp_path / "ws", MIXED)
+    builder = GraphBuilder(root, use_jedi=False)
+    live: dict[str, list[Edge]] = {}
+
+    def run(changed: set[str]) -> None:
+        stored = [(e, "fast") for edges in live.values() for e in edges]
+        update = builder.update(files(root), changed, stored, rescan=False)
+        for path in files(root) if update.paths is None else update.paths:
+            live[path] = [e for e, _ in update.edges if e.path == path]
+        for path in set(live) - set(files(root)):
+            del live[path]
+
+    run(set(files(root)))
+    edits: dict[str, str | None] = {
+        "web/lib/format.ts": "export function money(c: number): string { return round(c); }\n"
+        "export function round(c: number): string { return String(c); }\n",
+        "web/main.ts": "import { Cart } from './cart';\nimport { round } from './lib';\n\n"
+        "export function checkout(): string {\n  round(1);\n  return new Cart().total();\n}\n",
+        "svc/store/extra.go": "package store\n\nfunc (s *Store) Reset() { s.n = 0 }\n",
+        "svc/main.go": 'package main\n\nimport "example.com/svc/store"\n\nfunc main() {\n'
+        "\ts := store.New()\n\ts.Reset()\n}\n",
+        "svc/store/store.go": None,
+    }
+    for path, text in edits.items():
+        if text is None:
+            (root / path).unlink()
+        else:
+            (root / path).write_text(text)
+        run({path})
+    warm = {(e.src, e.dst, e.kind) for edges in live.values() for e in edges}
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)
+    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
+    assert warm == cold
+    assert ("web.main.checkout", "web.lib.format.round", "call") in warm
+    assert ("web.lib.format.money", "web.lib.format.round", "call") in warm
+    assert not any("svc.store.store" in e[1] for e in warm)  # its file is gone
+    assert ("svc.main.main", "svc.store.extra.Store.Reset", "call") not in warm  # no Store type
+
+
+def test_receivers_of_unknown_type_are_never_guessed(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            "a.ts": "export class A { only(): void {} }\n",
+            "b.ts": "export function g(x) { x.only(); }\nexport function h(y: any) { y.only(); }\n",
+            "p/a.go": "package p\n\ntype A struct{}\n\nfunc (a A) Only() {}\n",
+            "p/b.go": "package p\n\nfunc G(x interface{}) { x.(interface{ Only() }).Only() }\n",
+            "src/A.java": "class A { void only() {} }\n",
+            "src/B.java": "class B { void g(Object x) { ((Runnable) x).run(); } void h(var y) {"
+            " y.only(); } }\n",
+            "src/lib.rs": "struct A;\nimpl A { fn only(&self) {} }\nfn g<T>(x: T) { x.only(); }\n",
+        },
+    )
+    assert calls(all_edges(GraphIndex(root, files(root)))) == set()
+
+
+def test_odd_files_cost_only_their_own_edges(tmp_path: Path) -> None:
+    chain = "f()" + ".g()" * 3000
+    root = write_files(
+        tmp_path,
+        {
+            "ok.ts": "export function f() { return 1; }\nexport function k() { f(); }\n",
+            "broken.ts": "export function half( {\nexport function whole() { f(); }\n",
+            "deep.ts": f"import {{ f }} from './ok';\nexport function d() {{ {chain}; f(); }}\n",
+            "empty.go": "",
+            "weird.rs": "fn x() { let = ; } }}}\n",
+        },
+    )
+    index = GraphIndex(root, files(root))
+    found = calls(all_edges(index))
+    assert ("ok.k", "ok.f") in found
+    assert ("deep.d", "ok.f") in found  # the absurd chain is skipped, the plain call is not
+    assert index.broken == set()
+
+
+def test_project_files_are_fingerprinted(tmp_path: Path) -> None:
+    root = write_files(tmp_path, MIXED)
+    before = config_fingerprint(root, files(root))
+    assert before == config_fingerprint(root, files(root))
+    (root / "svc/go.mod").write_text("module example.com/other\n\ngo 1.22\n")
+    assert config_fingerprint(root, files(root)) != before
+    index = GraphIndex(root, files(root))
+    assert ("svc.main.main", "svc.store.store.New") not in calls(all_edges(index))
+
+
+STORE = {
+    "tsconfig.json": '{"compilerOptions": {"baseUrl": "src"}}',
+    "src/pricing/discount.ts": """
+        /** The price of an amount after a percentage discount. */
+        export function applyDiscount(amount: number, percent: number): number {
+          return roundCents(amount * (100 - percent) / 100);
+        }
+
+        /** Round a price to whole cents. */
+        export function roundCents(amount: number): number {
+          return Math.round(amount * 100) / 100;
+        }
+        """,
+    "src/cart.ts": """
+        import { applyDiscount } from 'pricing/discount';
+
+        /** A shopping cart of priced items. */
+        export class Cart {
+          private items: { price: number; quantity: number }[] = [];
+
+          /** Add an item with its unit price and quantity to the cart. */
+          add(price: number, quantity: number): this {
+            this.items.push({ price, quantity });
+            return this;
+          }
+
+          /** The total price of the cart after the volume discount. */
+          total(): number {
+            const sum = this.items.reduce((acc, i) => acc + i.price * i.quantity, 0);
+            return applyDiscount(sum, sum > 100 ? 10 : 0);
+          }
+        }
+        """,
+    "src/checkout.ts": """
+        import { Cart } from './cart';
+
+        /** Check out a cart: the total price the customer pays. */
+        export function checkout(cart: Cart): number {
+          return cart.total();
+        }
+        """,
+}
+
+
+def line_of(root: Path, path: str, text: str) -> int:
+    return next(n for n, t in enumerate((root / path).read_text().splitlines(), 1) if text in t)
+
+
+def test_index_stores_edges_and_related_follows_them(workspace, project_for) -> None:
+    root = workspace(STORE)
+    project = project_for(root)
+    report = project.indexer.run()
+    stored = {(e["src"], e["dst"], e["kind"]) for e in project.store.live_edges()}
+    assert {
+        ("cart.Cart.total", "pricing.discount.applyDiscount", "call"),
+        ("pricing.discount.applyDiscount", "pricing.discount.roundCents", "call"),
+        ("checkout.checkout", "cart.Cart.total", "call"),
+        ("checkout", "cart.Cart", "import"),
+    } <= stored
+    assert report.graph["edges"] == len(stored)
+    bundle = project.related.bundle(f"src/cart.ts:{line_of(root, 'src/cart.ts', 'reduce')}")
+    reasons = {item.hit.qualname: item.reason for item in bundle.items}
+    assert reasons["cart.Cart.total"] == "seed"
+    assert reasons["pricing.discount.applyDiscount"] == "callee of cart.Cart.total"
+    assert reasons["checkout.checkout"] == "caller of cart.Cart.total"
+
+
+def test_a_project_file_change_re_resolves_without_source_changes(workspace, project_for):
+    """Moving baseUrl breaks `pricing/discount`: the next run drops the edge, though no
+    source file changed."""
+    root = workspace(STORE)
+    project = project_for(root)
+    project.indexer.run()
+    edge = ("cart.Cart.total", "pricing.discount.applyDiscount", "call")
+    assert edge in {(e["src"], e["dst"], e["kind"]) for e in project.store.live_edges()}
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"baseUrl": "lib"}}')
+    project.indexer.run()
+    assert edge not in {(e["src"], e["dst"], e["kind"]) for e in project.store.live_edges()}
