@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git, init_repo, write_files
+from tests.test_lsp_polyglot import WORKSPACE as GO_AND_TS
 from tests.test_related import SHOP
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,6 +30,15 @@ def documented_config(flavour: str) -> str:
     return setup[0] + "\n" + commands[0]
 
 
+def nvim_environment(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+
+
 @pytest.mark.skipif(NVIM is None, reason="nvim is not installed")
 @pytest.mark.parametrize("flavour", ["lua", "lua-0.8"])
 def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
@@ -43,12 +53,7 @@ def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
         for n, t in enumerate((root / "shop/pricing.py").read_text().splitlines(), 1)
         if "percent = 10" in t
     )
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-    }
+    env = nvim_environment(tmp_path)
     result = subprocess.run(
         [
             NVIM,
@@ -73,3 +78,38 @@ def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
     assert result.returncode == 0, result.stdout + result.stderr
     output = result.stdout + result.stderr  # nvim -l prints to stderr
     assert "related OK" in output and "search after save OK" in output
+
+
+@pytest.mark.skipif(NVIM is None, reason="nvim is not installed")
+def test_neovim_call_hierarchy_of_a_go_function(tmp_path):
+    """`vim.lsp.buf.incoming_calls()` / `outgoing_calls()` requests, as Neovim sends them."""
+    root = init_repo(tmp_path / "ws")
+    write_files(root, GO_AND_TS)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "go")
+    config = tmp_path / "codekith.lua"
+    config.write_text(documented_config("lua"))
+    lines = (root / "stock/stock.go").read_text().splitlines()
+    line = next(n for n, t in enumerate(lines, 1) if t.startswith("func Load"))
+    script = ROOT / "tests/nvim_call_hierarchy.lua"
+    arguments = [str(script), str(config), str(root), "stock/stock.go", str(line)]
+    result = subprocess.run(
+        [NVIM, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-l", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env=nvim_environment(tmp_path),
+        cwd=root,
+    )
+    output = result.stdout + result.stderr  # nvim -l prints to stderr
+    assert result.returncode == 0, output
+    calls = {row for row in output.splitlines() if row.startswith(("item", "incoming", "outgoing"))}
+    main = (root / "main.go").read_text().splitlines()
+    report, run = (next(n for n, t in enumerate(main, 1) if text in t) for text in ("a,1", "b,2"))
+    assert calls == {
+        "item stock.stock.Load",
+        f"incoming main.report@{report}",
+        f"incoming main.main@{run}",
+        f"outgoing stock.lines.splitLines@{line + 2}",
+        f"outgoing stock.stock.parseLevel@{line + 3}",
+    }

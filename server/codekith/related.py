@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from codekith.qualnames import constructed, with_constructors
 from codekith.search import Hit, Searcher, hit_from_row
 from codekith.store import RESULT_COLUMNS, Store, in_list, quote
 from codekith.template import code_of
@@ -240,16 +241,16 @@ class Related:
         and bases (callers only next to the seeds), anything else goes both ways."""
         if not qualnames:
             return {}
-        names = set(qualnames) | {f"{q}.__init__" for q in qualnames}
+        names = with_constructors(qualnames)
         found: dict[str, tuple[str, str]] = {}
         if intent != "usage":
             for edge in self.store.live_edges(f"{in_list('src', names)} AND kind <> 'import'"):
-                origin = edge["src"].removesuffix(".__init__")
+                origin = names[edge["src"]]
                 label = "base" if edge["kind"] == "inherit" else "callee"
                 found.setdefault(_owner(edge["dst"]), (f"{label} of {origin}", origin))
         if intent != "implementation" or level == 1:
             for edge in self.store.live_edges(f"{in_list('dst', names)} AND kind <> 'import'"):
-                origin = edge["dst"].removesuffix(".__init__")
+                origin = names[edge["dst"]]
                 label = "subclass" if edge["kind"] == "inherit" else "caller"
                 found.setdefault(edge["src"], (f"{label} of {origin}", origin))
         return found
@@ -267,7 +268,7 @@ class Related:
 
 def _owner(qualname: str) -> str:
     """A call to `Class.__init__` relates the class, whose chunk shows the constructor."""
-    return qualname.removesuffix(".__init__")
+    return constructed(qualname)
 
 
 def _similarity(query: np.ndarray, vector: np.ndarray | None) -> float:

@@ -26,6 +26,7 @@ from codekith.lsp import arguments as args
 from codekith.lsp import convert
 from codekith.lsp.options import ServerOptions, parse_options
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
+from codekith.qualnames import constructed, with_constructors
 from codekith.related import TargetNotFoundError, to_markdown
 from codekith.search import Filters
 from codekith.store import in_list, quote
@@ -490,11 +491,11 @@ def _calls(
 ) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
     """Incoming (side="dst") or outgoing (side="src") calls grouped by the other end."""
     store = session.project.read_store
-    where = f"kind = 'call' AND {in_list(side, [qualname, f'{qualname}.__init__'])}"
+    where = f"kind = 'call' AND {in_list(side, with_constructors([qualname]))}"
     other = "src" if side == "dst" else "dst"
     lines: dict[str, list[int]] = {}
     for edge in store.live_edges(where):
-        target = edge[other].removesuffix(".__init__") if other == "dst" else edge[other]
+        target = constructed(edge[other]) if other == "dst" else edge[other]
         lines.setdefault(target, []).append(edge["line"])
     if not lines:
         return []
@@ -515,11 +516,11 @@ def _lenses(session: WorkspaceSession, path: str, uri: str) -> list[types.CodeLe
     if not rows:
         return []
     names = {r["qualname"] for r in rows}
-    keys = names | {f"{n}.__init__" for n in names}
+    keys = with_constructors(names)
     edges = store.live_edges(
         f"kind = 'call' AND ({in_list('dst', keys)} OR {in_list('src', keys)})"
     )
-    callers = Counter(e["dst"].removesuffix(".__init__") for e in edges)
+    callers = Counter(keys[e["dst"]] for e in edges if e["dst"] in keys)
     callees = Counter(e["src"] for e in edges)
     lenses = []
     for row in sorted({r["qualname"]: r for r in rows}.values(), key=lambda r: r["start_line"]):
