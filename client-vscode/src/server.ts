@@ -21,6 +21,7 @@ import {
   WorkDoneProgress,
   WorkDoneProgressCreateRequest,
 } from 'vscode-languageclient/node';
+import { DOCUMENT_SELECTOR } from './languages';
 import { describeLaunch, executableProblem, type Launch, LaunchError, resolveLaunch } from './launch';
 import { SERVER_COMMANDS, type Status } from './protocol';
 import { activeInterpreter } from './python';
@@ -28,10 +29,6 @@ import { initializationOptions, serverSettings } from './settings';
 import { IndexStatusBar, type ProgressValue } from './statusBar';
 
 const CLIENT_ID = 'codekith';
-const DOCUMENT_SELECTOR = ['python', 'markdown', 'restructuredtext', 'toml', 'yaml'].map((language) => ({
-  scheme: 'file',
-  language,
-}));
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 3 * 60_000;
 

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { test } = require('node:test');
 const { PYTHON } = require('./helpers');
 
+const { DOCUMENT_SELECTOR, LANGUAGES } = require('../out/languages');
 const launch = require('../out/launch');
 const { bundleToMarkdown } = require('../out/markdown');
 const settings = require('../out/settings');
@@ -129,6 +130,18 @@ test('every setting the client forwards is a setting the server knows', { skip: 
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
   for (const key of [...settings.INDEX_SETTINGS, ...settings.SERVER_SWITCHES]) {
     assert.ok(manifest.contributes.configuration.properties[`codekith.${key}`], `codekith.${key} is not contributed`);
+  }
+});
+
+test('the document selector and activation events cover every language the server indexes', { skip: !fs.existsSync(PYTHON) && 'no venv python' }, () => {
+  const script = 'import json\nfrom codekith.languages import known_languages\nprint(json.dumps(sorted(known_languages())))';
+  const indexed = JSON.parse(execFileSync(PYTHON, ['-c', script], { encoding: 'utf8' }));
+  assert.deepEqual([...new Set(Object.values(LANGUAGES))].sort(), indexed);
+  assert.deepEqual(DOCUMENT_SELECTOR.map((s) => s.language), Object.keys(LANGUAGES));
+  assert.ok(DOCUMENT_SELECTOR.every((s) => s.scheme === 'file'));
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  for (const id of Object.keys(LANGUAGES)) {
+    assert.ok(manifest.activationEvents.includes(`onLanguage:${id}`), `no onLanguage:${id} activation`);
   }
 });
 
