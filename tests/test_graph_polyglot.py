@@ -3,9 +3,11 @@ warm updates agree with a cold build, nothing is guessed, odd files cost nothing
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+from codekith.cli import main
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex, config_fingerprint, in_graph
 from codekith.graph.model import Edge
@@ -86,6 +88,16 @@ def test_mixed_workspace_resolves_through_imports_paths_and_packages(tmp_path: P
         ("svc.main.main", "svc.store.store.New"),  # go.mod module path
         ("svc.main.main", "svc.store.store.Store.Add"),  # the type New returns
     }
+
+
+def test_cli_graph_prints_every_language(tmp_path: Path, capsys) -> None:
+    root = write_files(tmp_path, {**MIXED, "tool.py": "def go():\n    pass\n\n\ngo()\n"})
+    assert main(["graph", str(root), "--json", "--no-jedi"]) == 0
+    graph = json.loads(capsys.readouterr().out)
+    assert graph["web.main.checkout"] == ["web.cart.Cart.add", "web.cart.Cart.total"]
+    assert graph["svc.main.main"] == ["svc.store.store.New", "svc.store.store.Store.Add"]
+    assert graph["tool"] == ["tool.go"]
+    assert graph["web.lib.format.money"] == []  # listed without callees, as PyCG does
 
 
 def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
@@ -254,3 +266,34 @@ def test_a_project_file_change_re_resolves_without_source_changes(workspace, pro
     (root / "tsconfig.json").write_text('{"compilerOptions": {"baseUrl": "lib"}}')
     project.indexer.run()
     assert edge not in {(e["src"], e["dst"], e["kind"]) for e in project.store.live_edges()}
+
+
+def test_server_style_runs_keep_the_edge_table_equal_to_a_cold_index(
+    workspace, project_for, tmp_path
+):
+    """Saves (runs on the saved paths, warm builder) end where a fresh index starts."""
+    root = workspace(STORE)
+    project = project_for(root)
+    project.indexer.run()
+    (root / "src/pricing/discount.ts").write_text(
+        "export function applyDiscount(amount: number, percent: number): number {\n"
+        "  return amount - fee(amount, percent);\n}\n\n"
+        "export function fee(amount: number, percent: number): number {\n"
+        "  return (amount * percent) / 100;\n}\n"
+    )
+    project.indexer.run(paths=["src/pricing/discount.ts"])
+    (root / "src/checkout.ts").unlink()
+    project.indexer.run(paths=["src/checkout.ts"])
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".codekith"))
+    cold = project_for(copy)
+    cold.indexer.run()
+
+    def table(p) -> set[tuple[str, str, str, str, int]]:
+        return {(e["src"], e["dst"], e["kind"], e["path"], e["line"]) for e in p.store.live_edges()}
+
+    assert table(project) == table(cold)
+    assert ("pricing.discount.applyDiscount", "pricing.discount.fee", "call") in {
+        row[:3] for row in table(project)
+    }
+    assert not any(row[3] == "src/checkout.ts" for row in table(project))

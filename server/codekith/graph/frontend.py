@@ -24,7 +24,6 @@ from codekith.graph.syntax_model import (
     Pos,
     Scope,
     Union,
-    Value,
     Values,
     Wrapped,
 )
@@ -48,6 +47,10 @@ def end(node: Node) -> Pos:
 
 def line(node: Node) -> int:
     return node.start_point[0] + 1
+
+
+def first_named(node: Node | None) -> Node | None:
+    return node.named_children[0] if node is not None and node.named_children else None
 
 
 def field_text(node: Node, name: str) -> str:
@@ -155,9 +158,6 @@ class Frontend:
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return ()
-
-    def is_wrapper_value(self, value: Value) -> bool:
-        return value.kind == "wrap"
 
 
 def returned(declared: Expr | None, scope: Scope) -> Expr | None:

@@ -251,7 +251,7 @@ class GoExtractor(Extractor):
             value: Expr = UNKNOWN
             if len(values) == len(names) or (index == 0 and len(values) == 1):
                 value = self.expr(values[index])
-            owner_scope = holder or _declaring(scope, text(target))
+            owner_scope = holder or scope.declaring(text(target))
             if owner_scope is not None:
                 owner_scope.bind(text(target), Binding(end(node), value))
 
@@ -373,15 +373,6 @@ def _simple(ref: Expr) -> str:
     if isinstance(ref, Member):
         return ref.name
     return ref.id if isinstance(ref, Name) else ""
-
-
-def _declaring(scope: Scope, name: str) -> Scope | None:
-    current: Scope | None = scope
-    while current is not None:
-        if name in current.bindings:
-            return current
-        current = current.parent
-    return None
 
 
 class GoFrontend(Frontend):

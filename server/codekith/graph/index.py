@@ -31,7 +31,6 @@ def is_python(path: str) -> bool:
 class GraphIndex:
     def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
         listed = [p for p in paths if in_graph(p)]
-        self.root = root
         self.python = ModuleIndex(root, [p for p in listed if is_python(p)])
         self.syntax = SyntaxIndex(root, [p for p in listed if not is_python(p)])
 

@@ -161,6 +161,15 @@ class Scope:
         if name:
             self.bindings.setdefault(name, []).append(binding)
 
+    def declaring(self, name: str) -> Scope | None:
+        """The scope `name` is bound in, seen from here (an assignment rebinds it there)."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.bindings:
+                return scope
+            scope = scope.parent
+        return None
+
     def is_type_param(self, name: str) -> bool:
         scope: Scope | None = self
         while scope is not None:

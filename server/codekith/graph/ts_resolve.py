@@ -23,6 +23,7 @@ from codekith.graph.frontend import (
     config_ancestors,
     end,
     field_text,
+    first_named,
     line,
     pos,
     returned,
@@ -107,7 +108,7 @@ class TsExtractor(Extractor):
                 default = Either(Member(module, "default"), module)  # CommonJS: the module
                 self.bind_import(scope, text(part), default, node)
             elif part.type == "namespace_import":
-                self.bind_import(scope, text(part.named_children[0]), module, node)
+                self.bind_import(scope, text(first_named(part)), module, node)
             elif part.type == "named_imports":
                 for spec in (s for s in part.named_children if s.type == "import_specifier"):
                     name = field_text(spec, "name")
@@ -128,7 +129,7 @@ class TsExtractor(Extractor):
             module = Import(source)
             namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
             if namespace is not None:
-                facts.exports.setdefault(text(namespace.named_children[-1]), []).append(module)
+                facts.exports.setdefault(text(first_named(namespace)), []).append(module)
             elif clause is None:
                 facts.export_stars.append(module)
             for spec in _specifiers(clause):
@@ -197,7 +198,7 @@ class TsExtractor(Extractor):
             return scope
         value = self.expr(right)
         if left.type == "identifier":
-            holder = _declaring(scope, text(left))
+            holder = scope.declaring(text(left))
             if holder is not None:
                 holder.bind(text(left), Binding(end(node), value))
         elif left.type == "member_expression":
@@ -295,7 +296,7 @@ class TsExtractor(Extractor):
         parameters = node.child_by_field_name("type_parameters")
         for parameter in parameters.named_children if parameters is not None else []:
             constraint = next((c for c in parameter.named_children if c.type == "constraint"), None)
-            bound = self.type_ref(constraint.named_children[0]) if constraint else None
+            bound = self.type_ref(first_named(constraint))
             name = field_text(parameter, "name")
             scope.bind(name, Binding(pos(parameter), bound or UNKNOWN))
             scope.type_params.add(name)
@@ -526,15 +527,6 @@ def _pattern_names(node: Node) -> list[str]:
             continue
         names += _pattern_names(child)
     return names
-
-
-def _declaring(scope: Scope, name: str) -> Scope | None:
-    current: Scope | None = scope
-    while current is not None:
-        if name in current.bindings:
-            return current
-        current = current.parent
-    return None
 
 
 class TsFrontend(Frontend):
