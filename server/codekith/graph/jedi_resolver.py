@@ -91,11 +91,11 @@ class JediResolver:
             found = [d for d in name.goto(follow_imports=True) if d.type in DEFINITION_TYPES]
             if not found:
                 found = [d for d in name.infer() if d.type in DEFINITION_TYPES]
+            return {target for d in found for target in self._definition_targets(d)}
         except JediTimeout:
             raise
         except Exception:  # Jedi raises on code it cannot follow: an unresolved site
             return set()
-        return {target for d in found for target in self._definition_targets(d)}
 
     def _definition_targets(self, definition: Any) -> Iterator[str]:
         """A function's own qualname; for a class, the workspace `__init__` it runs."""

@@ -1,0 +1,172 @@
+"""The retrieval-quality harness: pinned real repositories, three case sets, free baselines.
+
+Repositories are listed in scripts/quality_repos.json with a role fixed before any tuning
+(tuning or held-out). Each one lives under BENCH (default /work/bench, never committed):
+
+    BENCH/quality/NAME/checkout     the checkout at the pinned commit (cloned from the mirror
+                                    that the search tool's fetch brought in)
+    BENCH/quality/NAME/workspace    every tracked file, docstrings/doc comments removed
+    BENCH/quality/NAME/stripped.db  codekith's index of the workspace (every case set: the
+                                    machine has no CPU to spare for a second index of the
+                                    checkout; co-change targets are mapped to the workspace)
+    BENCH/quality/NAME/cases/       docstring.jsonl, identifier.jsonl, cochange.jsonl
+    BENCH/quality/NAME/bare.npz     the default model over bare definitions (a baseline)
+    BENCH/quality/NAME/lists.json   deep vector/text/symbol rankings per case, for offline
+                                    fusion experiments (scripts/eval_fusion.py)
+
+Indexes are incremental, so a second run reuses them; a template or model change rebuilds.
+
+    python scripts/eval_quality.py prepare            # clone, strip, build cases
+    python scripts/eval_quality.py index              # both indexes per repository
+    python scripts/eval_quality.py table              # the tables (tuning / held-out)
+    python scripts/eval_quality.py table --repos flask --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import quality_cases as qc
+
+HERE = Path(__file__).resolve().parent
+REPOS_FILE = HERE / "quality_repos.json"
+DOCSTRING_CAP = 200
+IDENTIFIER_PER_KIND = 30
+COCHANGE_CAP = 100
+SEED = 13
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def load_repos(names: list[str] | None) -> list[dict[str, Any]]:
+    repos = json.loads(REPOS_FILE.read_text())["repos"]
+    if names:
+        unknown = set(names) - {r["name"] for r in repos}
+        if unknown:
+            raise SystemExit(f"unknown repositories: {', '.join(sorted(unknown))}")
+        repos = [r for r in repos if r["name"] in names]
+    return repos
+
+
+class Paths:
+    def __init__(self, bench: Path, name: str):
+        self.checkout = bench / "quality" / name / "checkout"
+        self.root = bench / "quality" / name
+        self.workspace = self.root / "workspace"
+        self.stripped_db = self.root / "stripped.db"
+        self.cases = self.root / "cases"
+        self.bare = self.root / "bare.npz"
+        self.lists = self.root / "lists.json"
+        self.stats = self.root / "stats.json"
+
+    def case_file(self, kind: str) -> Path:
+        return self.cases / f"{kind}.jsonl"
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+# -- prepare -----------------------------------------------------------------------------
+
+
+def checkout(repo: dict[str, Any], paths: Paths, mirrors: Path) -> None:
+    if not paths.checkout.exists():
+        mirror = mirrors / repo["source"].replace("/", "+") / "repo"
+        if not mirror.exists():
+            raise SystemExit(f"{mirror} is missing: fetch github:{repo['source']} first")
+        subprocess.run(["git", "clone", "-q", str(mirror), str(paths.checkout)], check=True)
+    subprocess.run(["git", "-C", str(paths.checkout), "checkout", "-q", repo["commit"]], check=True)
+
+
+def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path) -> None:
+    checkout(repo, paths, mirrors)
+    if paths.workspace.exists():
+        shutil.rmtree(paths.workspace)
+    paths.workspace.mkdir(parents=True)
+    by_query = qc.build_workspace(paths.checkout, paths.workspace)
+    docstring = qc.docstring_cases(by_query, DOCSTRING_CAP, SEED)
+    chunks = qc.source_chunks(paths.checkout)
+    identifier = qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED)
+    cochange = qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED)
+    for kind, cases in (
+        ("docstring", docstring),
+        ("identifier", identifier),
+        ("cochange", cochange),
+    ):
+        qc.write_cases(cases, paths.case_file(kind))
+    log(
+        f"{repo['name']}: {len(by_query)} documented definitions, {len(docstring)} docstring, "
+        f"{len(identifier)} identifier, {len(cochange)} co-change cases"
+    )
+
+
+# -- index -------------------------------------------------------------------------------
+
+
+def build_index(root: Path, db: Path) -> dict[str, Any]:
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+
+    project = Project(root, db=str(db), embedder=FastEmbedder())
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    report = project.indexer.run()
+    cpu, wall = cpu_seconds() - cpu, time.perf_counter() - wall
+    return {
+        "chunks": report.chunks_total,
+        "embedded": report.embedded,
+        "cpu_s": round(cpu, 1),
+        "wall_s": round(wall, 1),
+        "chunks_per_cpu_s": round(report.embedded / cpu, 2) if report.embedded > 50 else None,
+    }
+
+
+def index(repo: dict[str, Any], paths: Paths) -> None:
+    stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
+    for label, root, db in (("stripped", paths.workspace, paths.stripped_db),):
+        figures = build_index(root, db)
+        log(f"{repo['name']} {label}: {figures}")
+        if figures["chunks_per_cpu_s"] is not None:  # a cold (re)build: keep its speed
+            stats[label] = figures
+    paths.stats.write_text(json.dumps(stats, indent=2))
+
+
+# -- main --------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("prepare", "index", "table"))
+    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
+    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--json", action="store_true", help="table: one JSON object")
+    args = parser.parse_args(argv)
+    repos = load_repos(args.repos)
+    if args.step == "table":
+        from quality_table import run_tables
+
+        return run_tables(repos, lambda name: Paths(args.bench, name), args.json)
+    for repo in repos:
+        paths = Paths(args.bench, repo["name"])
+        if args.step == "prepare":
+            prepare(repo, paths, args.mirrors)
+        else:
+            index(repo, paths)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,311 @@
+"""Case sets for the quality harness, built from a real repository and its git history.
+
+* docstring -> definition: every tracked file is copied to a workspace; Python docstrings
+  and the doc comments right above JavaScript/TypeScript/Go definitions are removed there.
+  The first sentence of each removed text (4 words or more) is a query whose answer is the
+  definition. A Go doc comment starts with the symbol's own name ("Use attaches ..."): that
+  first word is dropped, since someone asking does not know the name.
+* identifier: a symbol name, `Class.method`, and a fragment of a longer name (two or more
+  of its camelCase/snake_case parts that occur in no other name): the definition must come
+  first.
+* co-change: functions changed together in one commit (2 to 6 functions in at most 4 source
+  files, tests excluded) that still exist at the pinned commit; one of them is the target of
+  `codekith related PATH:LINE`, the others are expected in the bundle.
+
+Cases are JSON lines that `codekith eval` reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+import subprocess
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codekith.chunking import Chunk, chunk_file
+from codekith.languages import PYTHON, language_of
+from codekith.qualnames import module_name
+from codekith.template import split_identifier
+from codekith.workspace import VENDORED_DIRS
+from eval_docstrings import MIN_WORDS, chunk_definitions, first_sentence, strip_docstrings
+
+CODE_KINDS = ("function", "method", "class")
+_COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec)/|_test\.go$|\.(test|spec)\.[jt]sx?$")
+MAX_COCHANGE_FILES = 4
+MAX_COCHANGE_FUNCTIONS = 6
+COCHANGE_POOL = 3  # newest commits first, stop at this many times the cap
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+def tracked_files(repo: Path) -> list[str]:
+    return [line for line in git(repo, "ls-files").splitlines() if line]
+
+
+def is_test(path: str) -> bool:
+    return bool(_TEST_PATH.search(path)) or Path(path).name.startswith("test_")
+
+
+def is_vendored(path: str) -> bool:
+    return any(part in VENDORED_DIRS for part in path.split("/")[:-1])
+
+
+def is_source(path: str) -> bool:
+    """Code that the cases may point at: a chunked language, not a test, not vendored."""
+    language = language_of(path)
+    return (
+        language is not None
+        and (language == PYTHON or language in ("javascript", "typescript", "go"))
+        and not is_test(path)
+        and not is_vendored(path)
+    )
+
+
+# -- docstring cases ---------------------------------------------------------------------
+
+
+def _python_docs(rel: str, source: str) -> tuple[str, list[tuple[str, str]]]:
+    tree = ast.parse(source)
+    found = []
+    for qualname, node in chunk_definitions(tree, module_name(rel)):
+        docstring = ast.get_docstring(node)
+        if docstring:
+            found.append((qualname, first_sentence(docstring)))
+    return strip_docstrings(source), found
+
+
+def _comment_text(lines: list[str]) -> str:
+    text = []
+    for line in lines:
+        cleaned = re.sub(r"^\s*(/\*\*?|\*/|\*|//)\s?", "", line.rstrip()).removesuffix("*/")
+        if cleaned.strip().startswith("@"):
+            break
+        text.append(cleaned)
+    return "\n".join(text)
+
+
+def _comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
+    """Doc comments right above definitions removed; (qualname, first sentence) of each."""
+    lines = source.splitlines(keepends=True)
+    remove: set[int] = set()
+    found = []
+    for chunk in chunk_file(rel, language, source).chunks:
+        if chunk.kind not in CODE_KINDS or not chunk.docstring:
+            continue
+        index = chunk.start_line - 2
+        block: list[int] = []
+        while index >= 0 and _COMMENT_LINE.match(lines[index]) and index not in remove:
+            block.append(index)
+            index -= 1
+        if not block:
+            continue
+        remove |= set(block)
+        sentence = first_sentence(_comment_text([lines[i] for i in sorted(block)]))
+        words = sentence.split()
+        if language == "go" and words and words[0] == chunk.symbol:
+            sentence = " ".join(words[1:])
+        found.append((chunk.qualname, sentence))
+    stripped = "".join(line for i, line in enumerate(lines) if i not in remove)
+    return stripped, found
+
+
+def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
+    """Copy every tracked file, doc text removed from code; {first sentence: [qualnames]}."""
+    by_query: dict[str, list[str]] = defaultdict(list)
+    for rel in tracked_files(repo):
+        source_path = repo / rel
+        if not source_path.is_file() or source_path.is_symlink():
+            continue
+        target = workspace / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = source_path.read_bytes()
+        language = language_of(rel)
+        if not is_vendored(rel) and language in (PYTHON, "javascript", "typescript", "go"):
+            try:
+                source = data.decode("utf-8")
+                if language == PYTHON:
+                    stripped, found = _python_docs(rel, source)
+                    ast.parse(stripped)
+                else:
+                    stripped, found = _comment_docs(rel, language, source)
+            except (SyntaxError, UnicodeDecodeError, ValueError):
+                target.write_bytes(data)
+                continue
+            target.write_text(stripped, encoding="utf-8")
+            for qualname, sentence in found:
+                if len(sentence.split()) >= MIN_WORDS:
+                    by_query[sentence].append(qualname)
+        else:
+            target.write_bytes(data)
+    return by_query
+
+
+def docstring_cases(by_query: dict[str, list[str]], cap: int, seed: int) -> list[dict[str, Any]]:
+    queries = sorted(by_query)
+    if len(queries) > cap:
+        queries = sorted(random.Random(seed).sample(queries, cap))
+    return [{"query": q, "expected": sorted(set(by_query[q]))} for q in queries]
+
+
+# -- identifier cases --------------------------------------------------------------------
+
+
+def source_chunks(repo: Path) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for rel in tracked_files(repo):
+        if not is_source(rel):
+            continue
+        try:
+            source = (repo / rel).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        chunks += [
+            c
+            for c in chunk_file(rel, language_of(rel) or "", source).chunks
+            if c.kind in CODE_KINDS
+        ]
+    return chunks
+
+
+def _fragment(symbol: str, parts: list[str], rng: random.Random) -> str | None:
+    """Two or more consecutive name parts, as written in the symbol, not the whole name."""
+    if len(parts) < 3:
+        return None
+    size = rng.randint(2, len(parts) - 1)
+    start = rng.randint(0, len(parts) - size)
+    pattern = r"[_]?".join(re.escape(p) for p in parts[start : start + size])
+    match = re.search(pattern, symbol, re.IGNORECASE)
+    return match.group(0).strip("_") if match else None
+
+
+def identifier_cases(chunks: list[Chunk], per_kind: int, seed: int) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    by_symbol: dict[str, set[str]] = defaultdict(set)
+    for chunk in chunks:
+        by_symbol[chunk.symbol].add(chunk.qualname)
+    symbols = sorted(s for s in by_symbol if len(s) >= 4 and not s.startswith("__"))
+    cases = [
+        {"query": s, "expected": sorted(by_symbol[s]), "type": "symbol"}
+        for s in rng.sample(symbols, min(per_kind, len(symbols)))
+    ]
+    methods = sorted(
+        {c.qualname for c in chunks if c.kind == "method" and not c.symbol.startswith("__")}
+    )
+    for qualname in rng.sample(methods, min(per_kind, len(methods))):
+        short = ".".join(qualname.split(".")[-2:])
+        cases.append({"query": short, "expected": [qualname], "type": "Class.method"})
+    lowered = {s: s.lower().replace("_", "") for s in by_symbol}
+    fragments = []
+    for symbol in rng.sample(symbols, len(symbols)):
+        fragment = _fragment(symbol, split_identifier(symbol), rng)
+        if not fragment or len(fragment) < 6:
+            continue
+        key = fragment.lower().replace("_", "")
+        owners = [s for s, low in lowered.items() if key in low]
+        if owners == [symbol]:
+            fragments.append(
+                {"query": fragment, "expected": sorted(by_symbol[symbol]), "type": "fragment"}
+            )
+        if len(fragments) == per_kind:
+            break
+    return cases + fragments
+
+
+# -- co-change cases ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Changed:
+    path: str
+    qualname: str
+
+
+def _changed_lines(diff: str) -> list[tuple[int, int]]:
+    spans = []
+    for match in _HUNK.finditer(diff):
+        start, count = int(match[1]), int(match[2] or 1)
+        spans.append((start, start + max(count, 1) - 1))
+    return spans
+
+
+def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed]:
+    changed: set[Changed] = set()
+    for path in paths:
+        try:
+            diff = git(repo, "diff", "-U0", f"{commit}^", commit, "--", path)
+            source = git(repo, "show", f"{commit}:{path}")
+        except subprocess.CalledProcessError:
+            continue
+        spans = _changed_lines(diff)
+        for chunk in chunk_file(path, language_of(path) or "", source).chunks:
+            if chunk.kind not in ("function", "method"):
+                continue
+            if any(a <= chunk.end_line and chunk.start_line <= b for a, b in spans):
+                changed.add(Changed(path, chunk.qualname))
+    return changed
+
+
+def _commits(repo: Path) -> Iterable[tuple[str, list[str]]]:
+    log = git(repo, "log", "--no-merges", "--format=@%H", "--name-only")
+    commit, paths = "", []
+    for line in log.splitlines():
+        if line.startswith("@"):
+            if commit:
+                yield commit, paths
+            commit, paths = line[1:], []
+        elif line.strip():
+            paths.append(line.strip())
+    if commit:
+        yield commit, paths
+
+
+def cochange_cases(repo: Path, chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
+    # By qualname: a file moved since (into src/, say) keeps its functions' qualnames.
+    current = {c.qualname: c for c in chunks if c.kind in ("function", "method")}
+    seen: set[frozenset[str]] = set()
+    groups: list[tuple[str, list[str]]] = []
+    for commit, paths in _commits(repo):
+        code = [p for p in paths if is_source(p)]
+        if not code or len(code) > MAX_COCHANGE_FILES or len(paths) > 2 * MAX_COCHANGE_FILES + 2:
+            continue
+        changed = _functions_changed(repo, commit, code)
+        alive = frozenset(c.qualname for c in changed if c.qualname in current)
+        if not 2 <= len(changed) <= MAX_COCHANGE_FUNCTIONS or len(alive) < 2 or alive in seen:
+            continue
+        seen.add(alive)
+        groups.append((commit, sorted(alive)))
+        if len(groups) >= COCHANGE_POOL * cap:
+            break
+    rng = random.Random(seed)
+    if len(groups) > cap:
+        groups = rng.sample(groups, cap)
+    cases = []
+    for commit, members in sorted(groups):
+        target = rng.choice(members)
+        chunk = current[target]
+        cases.append(
+            {
+                "query": f"{chunk.path}:{chunk.start_line}",
+                "expected": [m for m in members if m != target],
+                "target": target,
+                "commit": commit,
+            }
+        )
+    return cases
+
+
+def write_cases(cases: list[dict[str, Any]], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")

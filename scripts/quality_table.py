@@ -1,0 +1,345 @@
+"""Tables for scripts/eval_quality.py: codekith against the baselines a user gets for free.
+
+Per repository (tuning or held-out):
+* docstring -> definition, MRR@10 and Recall@10: BM25 (bm25s over the bare code of the same
+  chunks, its default tokenizer and English stop words), the default model over bare
+  definitions (no header), codekith's text and vector modes, the old hybrid (RRF k=60 over
+  the top 30 of each list plus symbol matches, frozen here as it was) and the current hybrid;
+* identifier queries, Recall@1 (exact answer first) and MRR@10: grep (the innermost chunk of
+  each matching line, in file order), BM25, old hybrid, current hybrid;
+* co-change: recall of `related PATH:LINE` at the default budget against the same number of
+  chunks most similar to the target (similarity only);
+* chunks per CPU-second of the default model, measured when the index was built cold.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from codekith.evaluation import Case, evaluate, load_cases, matches
+from codekith.search import Hit, hit_from_row
+from codekith.template import code_of, search_text
+
+DEEP = 100
+OLD_RRF_K = 60
+OLD_DEPTH = 30
+_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
+Rows = list[dict[str, Any]]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# -- the old hybrid, frozen as it was before issue 14 -------------------------------------
+
+
+def _old_query_identifiers(query: str) -> list[str]:
+    words = _IDENTIFIER.findall(query)
+    if len(query.split()) == 1 and len(words) == 1:
+        return words
+    return [w for w in words if "_" in w.strip("_") or "." in w or re.search(r"[a-z][A-Z]", w)]
+
+
+def _old_names_a_symbol(query: str) -> bool:
+    names = _old_query_identifiers(query)
+    return bool(names) and (len(query.split()) <= 3 or 2 * len(names) >= len(query.split()))
+
+
+def _old_symbol_rows(store: Any, query: str) -> Rows:
+    from codekith.store import quote
+
+    names = _old_query_identifiers(query) if _old_names_a_symbol(query) else []
+    if not names:
+        return []
+    clauses = []
+    for name in names[:8]:
+        last = name.rsplit(".", 1)[-1]
+        clauses.append(
+            f"symbol = {quote(last)}"
+            if "." not in name
+            else f"(qualname = {quote(name)} OR ends_with(qualname, {quote('.' + name)}))"
+        )
+    return store.rows(" OR ".join(clauses), limit=20)
+
+
+def old_hybrid(lists: dict[str, Rows], k: int = 10) -> list[Hit]:
+    scores: dict[str, float] = {}
+    rows: dict[str, dict[str, Any]] = {}
+    for ranking in (lists["symbols"], lists["vector"][:OLD_DEPTH], lists["text"][:OLD_DEPTH]):
+        for rank, row in enumerate(ranking):
+            scores[row["id"]] = scores.get(row["id"], 0.0) + 1.0 / (OLD_RRF_K + rank + 1)
+            rows.setdefault(row["id"], row)
+    best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]
+    return [hit_from_row(rows[i], scores[i]) for i in best]
+
+
+# -- baselines ---------------------------------------------------------------------------
+
+
+class Corpus:
+    """Every live chunk of an index, with the free baselines over its bare code."""
+
+    def __init__(self, project: Any, bare_cache: Path):
+        self.project = project
+        self.rows: Rows = project.read_store.rows("true")
+        self.codes = [code_of(r["document"]) for r in self.rows]
+        self._bm25: Any = None
+        self.bare_cache = bare_cache
+        self._bare: np.ndarray | None = None
+
+    def hits(self, indices: list[int], scores: list[float]) -> list[Hit]:
+        return [hit_from_row(self.rows[i], s) for i, s in zip(indices, scores, strict=True)]
+
+    def bm25(self, query: str, k: int = 10) -> list[Hit]:
+        import bm25s
+
+        if self._bm25 is None:
+            self._bm25 = bm25s.BM25()
+            self._bm25.index(bm25s.tokenize(self.codes, stopwords="en", show_progress=False))
+        tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
+        if not tokens.vocab:
+            return []
+        found, scores = self._bm25.retrieve(tokens, k=min(k, len(self.rows)), show_progress=False)
+        keep = [(int(i), float(s)) for i, s in zip(found[0], scores[0], strict=True) if s > 0]
+        return self.hits([i for i, _ in keep], [s for _, s in keep])
+
+    def bare_vectors(self) -> np.ndarray:
+        """The default model over each chunk's bare code, cached by chunk id."""
+        if self._bare is None:
+            cached: dict[str, np.ndarray] = {}
+            if self.bare_cache.exists():
+                data = np.load(self.bare_cache)
+                cached = dict(zip(data["ids"].tolist(), data["vectors"], strict=True))
+            missing = [i for i, r in enumerate(self.rows) if r["id"] not in cached]
+            if missing:
+                log(f"embedding {len(missing)} bare definitions")
+                vectors = self.project.embedder().embed_documents([self.codes[i] for i in missing])
+                for i, vector in zip(missing, vectors, strict=True):
+                    cached[self.rows[i]["id"]] = vector
+                ids = sorted(cached)
+                np.savez(
+                    self.bare_cache, ids=np.array(ids), vectors=np.stack([cached[i] for i in ids])
+                )
+            self._bare = np.stack([cached[r["id"]] for r in self.rows])
+        return self._bare
+
+    def bare_vector_search(self, query: str, k: int = 10) -> list[Hit]:
+        similarity = self.bare_vectors() @ self.project.searcher.query_vector(query)
+        best = np.argsort(-similarity)[:k].tolist()
+        return self.hits(best, [float(similarity[i]) for i in best])
+
+    def grep(self, workspace: Path, query: str, k: int = 10) -> list[Hit]:
+        """Like `grep -rn -i`: matching lines in file order, each as its innermost chunk."""
+        by_path: dict[str, list[int]] = {}
+        for index, row in enumerate(self.rows):
+            by_path.setdefault(row["path"], []).append(index)
+        needle = query.lower()
+        found: list[int] = []
+        for path in sorted(by_path):
+            try:
+                lines = (workspace / path).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for number, line in enumerate(lines, 1):
+                if needle not in line.lower():
+                    continue
+                covering = [
+                    i
+                    for i in by_path[path]
+                    if self.rows[i]["start_line"] <= number <= self.rows[i]["end_line"]
+                ]
+                if covering:
+                    inner = min(
+                        covering,
+                        key=lambda i: self.rows[i]["end_line"] - self.rows[i]["start_line"],
+                    )
+                    if inner not in found:
+                        found.append(inner)
+                if len(found) >= k:
+                    return self.hits(found, [0.0] * len(found))
+        return self.hits(found, [0.0] * len(found))
+
+
+# -- running the case sets ---------------------------------------------------------------
+
+
+def deep_lists(project: Any, case: Case) -> dict[str, Rows]:
+    store, searcher = project.read_store, project.searcher
+    where = "deleted = false"
+    return {
+        "vector": store.vector_search(searcher.query_vector(case.query), DEEP, where),
+        "text": store.text_search(search_text(case.query), DEEP, where),
+        "symbols": _old_symbol_rows(store, case.query),
+    }
+
+
+def _slim(rows: Rows) -> list[dict[str, Any]]:
+    keep = ("id", "path", "qualname", "symbol", "kind", "start_line", "end_line")
+    out = []
+    for row in rows:
+        item = {key: row[key] for key in keep}
+        if "_distance" in row:
+            item["similarity"] = round(1.0 - float(row["_distance"]), 5)
+        if "_score" in row:
+            item["bm25"] = round(float(row["_score"]), 5)
+        out.append(item)
+    return out
+
+
+def search_sets(
+    paths: Any, corpus: Corpus, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    cases = load_cases(paths.case_file(kind))
+    lists = {case.query: deep_lists(corpus.project, case) for case in cases}
+    summaries: dict[str, Any] = {}
+    for name, run in runners.items():
+        if name == "old hybrid":
+            summaries[name] = evaluate(cases, lambda c: old_hybrid(lists[c.query]))["summary"]
+        elif name.startswith("codekith "):
+            mode = name.split()[1]
+            summaries[name] = evaluate(
+                cases, lambda c, m=mode: corpus.project.searcher.search(c.query, 10, None, m)
+            )["summary"]
+        else:
+            summaries[name] = evaluate(cases, run)["summary"]
+    stored = [
+        {
+            "query": c.query,
+            "expected": c.expected,
+            **c.options,
+            **{name: _slim(rows) for name, rows in lists[c.query].items()},
+        }
+        for c in cases
+    ]
+    return summaries, stored
+
+
+def cochange(project: Any, paths: Any) -> dict[str, Any]:
+    """Recall of `related PATH:LINE` (the target's line in the workspace) at the default
+    budget, and of as many chunks most similar to the target."""
+    store, related = project.read_store, project.related
+    cases = load_cases(paths.case_file("cochange"))
+    recalls, baseline, sizes = [], [], []
+    for case in cases:
+        seed = case.options["target"]
+        target = _chunk_named(store, seed)
+        bundle = related.bundle(f"{target['path']}:{target['start_line']}")
+        items = [i.hit for i in bundle.items if i.hit.qualname != seed]
+        recalls.append(_recall(items, case.expected))
+        vector = store.vectors_of([target["id"]])[target["id"]]
+        nearest = store.vector_search(vector, len(items) + 1, f"id <> '{target['id']}'")
+        similar = [hit_from_row(r, 0.0) for r in nearest if r["qualname"] != seed][: len(items)]
+        baseline.append(_recall(similar, case.expected))
+        sizes.append(len(items))
+    count = len(cases) or 1
+    return {
+        "cases": len(cases),
+        "related": round(sum(recalls) / count, 4),
+        "similarity": round(sum(baseline) / count, 4),
+        "items": round(sum(sizes) / count, 1),
+    }
+
+
+def _chunk_named(store: Any, qualname: str) -> dict[str, Any]:
+    from codekith.store import quote
+
+    rows = store.rows(f"qualname = {quote(qualname)} AND kind <> 'class'")
+    return min(rows, key=lambda r: r["start_line"])
+
+
+def _recall(hits: list[Hit], expected: list[str]) -> float:
+    found = sum(1 for e in expected if any(matches(h, e) for h in hits))
+    return found / len(expected)
+
+
+def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+
+    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+    corpus = Corpus(project, paths.bare)
+    docstring, doc_lists = search_sets(
+        paths,
+        corpus,
+        "docstring",
+        {
+            "BM25": lambda c: corpus.bm25(c.query),
+            "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
+            "codekith text": lambda c: [],
+            "codekith vector": lambda c: [],
+            "old hybrid": lambda c: [],
+            "codekith hybrid": lambda c: [],
+        },
+    )
+    identifier, id_lists = search_sets(
+        paths,
+        corpus,
+        "identifier",
+        {
+            "grep": lambda c: corpus.grep(paths.workspace, c.query),
+            "BM25": lambda c: corpus.bm25(c.query),
+            "old hybrid": lambda c: [],
+            "codekith hybrid": lambda c: [],
+        },
+    )
+    paths.lists.write_text(json.dumps({"docstring": doc_lists, "identifier": id_lists}))
+    stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
+    return {
+        "repo": repo["name"],
+        "role": repo["role"],
+        "chunks": len(corpus.rows),
+        "chunks_per_cpu_s": stats.get("stripped", {}).get("chunks_per_cpu_s"),
+        "docstring": docstring,
+        "identifier": identifier,
+        "cochange": cochange(project, paths),
+    }
+
+
+def print_table(result: dict[str, Any]) -> None:
+    print(
+        f"\n{result['repo']} ({result['role'].upper()}): {result['chunks']} chunks, "
+        f"default model {result['chunks_per_cpu_s']} chunks/CPU-s (cold index)"
+    )
+    doc = result["docstring"]
+    cases = next(iter(doc.values()))["cases"]
+    print(f"  docstring -> definition ({cases} cases)   MRR@10  R@10")
+    for name, summary in doc.items():
+        print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@10']:6.3f}")
+    singles = max(
+        doc[n]["mrr@10"] for n in ("BM25", "MiniLM bare", "codekith text", "codekith vector")
+    )
+    verdict = ">=" if doc["codekith hybrid"]["mrr@10"] >= singles else "<"
+    print(f"    hybrid {verdict} best single mode ({singles:.3f})")
+    ident = result["identifier"]
+    cases = next(iter(ident.values()))["cases"]
+    print(f"  identifier ({cases} cases)                 R@1    MRR@10")
+    for name, summary in ident.items():
+        print(f"    {name:32} {summary['recall@1']:6.3f} {summary['mrr@10']:6.3f}")
+    co = result["cochange"]
+    ratio = co["related"] / co["similarity"] if co["similarity"] else float("inf")
+    print(
+        f"  co-change ({co['cases']} cases, {co['items']} items on average): related recall "
+        f"{co['related']:.3f} vs similarity-only {co['similarity']:.3f} ({ratio:.2f}x)"
+    )
+
+
+def run_tables(repos: list[dict[str, Any]], paths_of: Callable[[str], Any], as_json: bool) -> int:
+    results = []
+    for repo in repos:
+        log(f"evaluating {repo['name']}")
+        result = repo_table(repo, paths_of(repo["name"]))
+        results.append(result)
+        if not as_json:
+            print_table(result)
+            sys.stdout.flush()
+    if as_json:
+        print(json.dumps(results, indent=2))
+    return 0

@@ -1,0 +1,133 @@
+"""Retrieval-quality regression guard on a fixture repository, with the real model.
+
+tests/fixtures/quality_repo is indexed with its function and class docstrings removed; the
+first sentence of each docstring must find its definition (MRR@10 of hybrid search), and
+`related` on a function must bring the functions a change to it would also touch (recall of
+hand-made co-change groups). Both are compared with the figures recorded in
+tests/fixtures/quality_baseline.json: a drop of more than 0.02 fails. When a change improves
+them, record the new figures (the failure message prints them).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codekith.evaluation import Case, evaluate
+from codekith.project import Project
+from codekith.qualnames import join, module_name
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = FIXTURES / "quality_repo"
+BASELINE = FIXTURES / "quality_baseline.json"
+TOLERANCE = 0.02
+Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+def _definitions(tree: ast.Module, module: str) -> list[tuple[str, Definition]]:
+    found: list[tuple[str, Definition]] = []
+
+    def visit(body: list[ast.stmt], scope: str) -> None:
+        for node in body:
+            if isinstance(node, Definition):
+                found.append((join(scope, node.name), node))
+                if isinstance(node, ast.ClassDef):
+                    visit(node.body, join(scope, node.name))
+
+    visit(tree.body, module)
+    return found
+
+
+def _first_sentence(docstring: str) -> str:
+    text = " ".join(docstring.split("\n\n", 1)[0].split())
+    match = re.match(r"(.+?[.!?])(?:\s|$)", text)
+    return match.group(1) if match else text
+
+
+def strip_docstrings(source: str) -> tuple[str, list[Case]]:
+    """The source without definition docstrings, and a case per removed docstring."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    cases, drop = [], set()
+    for qualname, node in _definitions(tree, ""):
+        first = node.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            cases.append(Case(_first_sentence(str(first.value.value)), [qualname]))
+            if len(node.body) > 1:
+                drop |= set(range(first.lineno - 1, first.end_lineno or first.lineno))
+            else:  # a class whose body is only its docstring keeps a body
+                lines[first.lineno - 1] = " " * first.col_offset + "pass\n"
+                drop |= set(range(first.lineno, first.end_lineno or first.lineno))
+    return "".join(line for i, line in enumerate(lines) if i not in drop), cases
+
+
+@pytest.fixture(scope="module")
+def stripped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Case]]:
+    root = tmp_path_factory.mktemp("quality") / "repo"
+    cases: list[Case] = []
+    for path in sorted(REPO.rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        source, found = strip_docstrings(path.read_text(encoding="utf-8"))
+        module = module_name(rel)
+        cases += [Case(c.query, [join(module, c.expected[0])]) for c in found]
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(source, encoding="utf-8")
+    return root, cases
+
+
+def _baseline() -> dict[str, Any]:
+    return json.loads(BASELINE.read_text())
+
+
+def _guard(name: str, value: float) -> None:
+    recorded = _baseline()[name]
+    print(f"{name}: {value:.4f} (recorded {recorded:.4f})")
+    assert value >= recorded - TOLERANCE, (
+        f"{name} dropped from {recorded:.3f} to {value:.3f} (tolerance {TOLERANCE})"
+    )
+    if value > recorded + TOLERANCE:
+        print(f"{name} improved: {recorded:.3f} -> {value:.3f}; record it in {BASELINE.name}")
+
+
+def test_docstring_queries_find_their_definitions(
+    stripped: tuple[Path, list[Case]], project_for: Callable[..., Project]
+) -> None:
+    root, cases = stripped
+    assert len(cases) >= 35
+    project = project_for(root)
+    project.indexer.run()
+    result = evaluate(cases, lambda c: project.searcher.search(c.query, 10))
+    _guard("docstring_mrr@10", result["summary"]["mrr@10"])
+
+
+def _location(root: Path, qualname: str) -> str:
+    """PATH:LINE of a definition, as an editor would ask `related` about it."""
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for name, node in _definitions(tree, module_name(rel)):
+            if name == qualname:
+                return f"{rel}:{node.lineno}"
+    raise LookupError(qualname)
+
+
+def test_related_brings_what_changes_together(
+    tmp_path: Path, project_for: Callable[..., Project]
+) -> None:
+    root = shutil.copytree(REPO, tmp_path / "repo")
+    project = project_for(root)
+    project.indexer.run()
+    recalls = []
+    for group in _baseline()["cochange"]:
+        bundle = project.related.bundle(_location(root, group["target"]))
+        names = {item.hit.qualname for item in bundle.items}
+        recalls.append(sum(1 for e in group["expected"] if e in names) / len(group["expected"]))
+    _guard("cochange_recall", sum(recalls) / len(recalls))
