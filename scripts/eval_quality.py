@@ -91,26 +91,26 @@ def checkout(repo: dict[str, Any], paths: Paths, mirrors: Path) -> None:
     subprocess.run(["git", "-C", str(paths.checkout), "checkout", "-q", repo["commit"]], check=True)
 
 
-def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path) -> None:
+def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> None:
+    """The workspace is rebuilt each time (cheap); case files are kept unless `force`."""
     checkout(repo, paths, mirrors)
     if paths.workspace.exists():
         shutil.rmtree(paths.workspace)
     paths.workspace.mkdir(parents=True)
     by_query = qc.build_workspace(paths.checkout, paths.workspace)
-    docstring = qc.docstring_cases(by_query, DOCSTRING_CAP, SEED)
     chunks = qc.source_chunks(paths.checkout)
-    identifier = qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED)
-    cochange = qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED)
-    for kind, cases in (
-        ("docstring", docstring),
-        ("identifier", identifier),
-        ("cochange", cochange),
-    ):
-        qc.write_cases(cases, paths.case_file(kind))
-    log(
-        f"{repo['name']}: {len(by_query)} documented definitions, {len(docstring)} docstring, "
-        f"{len(identifier)} identifier, {len(cochange)} co-change cases"
-    )
+    builders = {
+        "docstring": lambda: qc.docstring_cases(by_query, DOCSTRING_CAP, SEED),
+        "identifier": lambda: qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED),
+        "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
+    }
+    counts = {}
+    for kind, build in builders.items():
+        path = paths.case_file(kind)
+        if force or not path.exists():
+            qc.write_cases(build(), path)
+        counts[kind] = len(path.read_text().splitlines())
+    log(f"{repo['name']}: {len(by_query)} documented definitions; cases {counts}")
 
 
 # -- index -------------------------------------------------------------------------------
@@ -119,10 +119,15 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path) -> None:
 def build_index(root: Path, db: Path) -> dict[str, Any]:
     from codekith.embedding import FastEmbedder
     from codekith.project import Project
+    from codekith.store import IndexMismatchError
 
     project = Project(root, db=str(db), embedder=FastEmbedder())
     cpu, wall = cpu_seconds(), time.perf_counter()
-    report = project.indexer.run()
+    try:
+        report = project.indexer.run()
+    except IndexMismatchError as exc:  # a new template or model: rebuild
+        log(f"rebuilding {db}: {exc}")
+        report = project.indexer.run(full=True)
     cpu, wall = cpu_seconds() - cpu, time.perf_counter() - wall
     return {
         "chunks": report.chunks_total,
@@ -153,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--json", action="store_true", help="table: one JSON object")
+    parser.add_argument("--force", action="store_true", help="prepare: rebuild case files")
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     if args.step == "table":
@@ -162,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     for repo in repos:
         paths = Paths(args.bench, repo["name"])
         if args.step == "prepare":
-            prepare(repo, paths, args.mirrors)
+            prepare(repo, paths, args.mirrors, args.force)
         else:
             index(repo, paths)
     return 0

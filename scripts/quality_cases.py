@@ -36,6 +36,7 @@ from codekith.workspace import VENDORED_DIRS
 from eval_docstrings import MIN_WORDS, chunk_definitions, first_sentence, strip_docstrings
 
 CODE_KINDS = ("function", "method", "class")
+CODE_LANGUAGES = (PYTHON, "javascript", "typescript", "go")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec)/|_test\.go$|\.(test|spec)\.[jt]sx?$")
@@ -67,7 +68,7 @@ def is_source(path: str) -> bool:
     language = language_of(path)
     return (
         language is not None
-        and (language == PYTHON or language in ("javascript", "typescript", "go"))
+        and language in CODE_LANGUAGES
         and not is_test(path)
         and not is_vendored(path)
     )
@@ -122,33 +123,36 @@ def _comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple
 
 
 def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
-    """Copy every tracked file, doc text removed from code; {first sentence: [qualnames]}."""
+    """Copy the tracked code files (not docs: the machine cannot spare the CPU to embed
+    them), doc text removed; {first sentence: [qualnames]}."""
     by_query: dict[str, list[str]] = defaultdict(list)
     for rel in tracked_files(repo):
         source_path = repo / rel
-        if not source_path.is_file() or source_path.is_symlink():
+        language = language_of(rel)
+        if language not in CODE_LANGUAGES or not source_path.is_file():
+            continue
+        if source_path.is_symlink():
             continue
         target = workspace / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         data = source_path.read_bytes()
-        language = language_of(rel)
-        if not is_vendored(rel) and language in (PYTHON, "javascript", "typescript", "go"):
-            try:
-                source = data.decode("utf-8")
-                if language == PYTHON:
-                    stripped, found = _python_docs(rel, source)
-                    ast.parse(stripped)
-                else:
-                    stripped, found = _comment_docs(rel, language, source)
-            except (SyntaxError, UnicodeDecodeError, ValueError):
-                target.write_bytes(data)
-                continue
-            target.write_text(stripped, encoding="utf-8")
-            for qualname, sentence in found:
-                if len(sentence.split()) >= MIN_WORDS:
-                    by_query[sentence].append(qualname)
-        else:
+        if is_vendored(rel):
             target.write_bytes(data)
+            continue
+        try:
+            source = data.decode("utf-8")
+            if language == PYTHON:
+                stripped, found = _python_docs(rel, source)
+                ast.parse(stripped)
+            else:
+                stripped, found = _comment_docs(rel, language, source)
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            target.write_bytes(data)
+            continue
+        target.write_text(stripped, encoding="utf-8")
+        for qualname, sentence in found:
+            if len(sentence.split()) >= MIN_WORDS:
+                by_query[sentence].append(qualname)
     return by_query
 
 
