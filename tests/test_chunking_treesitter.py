@@ -152,3 +152,27 @@ def test_go_grouped_types_interface_methods_and_generic_receivers():
     assert chunks["pkg.shapes.Shape.Area"].kind == "method"
     assert chunks["pkg.shapes.Shape.Area"].docstring == "Area is the surface."
     assert "pkg.shapes.Stack.Push" in chunks  # not `T.Push`: the receiver's type names it
+
+
+def test_a_doc_comment_of_several_line_comments_is_whole():
+    """Go (and `//`-style JavaScript) doc comments are one comment node per line: the
+    docstring holds all of them, and none of them is left in the module chunk."""
+    chunks, _ = chunks_of(
+        "pkg/run.go",
+        "go",
+        """
+        package pkg
+
+        var limit = 3
+
+        // Run starts every worker and waits for them.
+        // It returns the first error any worker reported.
+        func Run() error { return nil }
+    """,
+    )
+    run = chunks["pkg.run.Run"]
+    assert run.docstring == (
+        "Run starts every worker and waits for them. "
+        "It returns the first error any worker reported."
+    )
+    assert "starts every worker" not in chunks["pkg.run"].code

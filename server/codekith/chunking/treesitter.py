@@ -85,8 +85,8 @@ def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk
         maker.add(definition)
     covered: set[int] = set()
     for node, _ in top_level(root, GRAMMARS[grammar]):
-        comment = leading_comment(node)
-        first = (comment or node).start_point[0]
+        comments = leading_comments(node)
+        first = (comments[0] if comments else node).start_point[0]
         covered.update(range(first, node.end_point[0] + 1))
     maker.module_rest(covered)
     error = "syntax error (tree-sitter recovered)" if root.has_error else None
@@ -201,10 +201,11 @@ class _Maker:
         return "\n".join(out)
 
     def comment_above(self, node: Node) -> str:
-        previous = leading_comment(node)
-        if previous is None:
-            return ""
-        raw = (previous.text or b"").decode("utf-8").splitlines()
+        raw = [
+            line
+            for comment in leading_comments(node)
+            for line in (comment.text or b"").decode("utf-8").splitlines()
+        ]
         cleaned = (_COMMENT_END.sub("", _COMMENT_MARKS.sub("", r)).strip() for r in raw)
         return " ".join(s for s in cleaned if s)
 
@@ -226,12 +227,20 @@ class _Maker:
         )
 
 
-def leading_comment(node: Node) -> Node | None:
-    """The comment right above a definition (its doc comment), if any."""
+def leading_comments(node: Node) -> list[Node]:
+    """The comments right above a definition, top to bottom (its doc comment): a Go or
+    `//` doc comment is one comment node per line."""
+    found: list[Node] = []
+    below = node
     previous = node.prev_named_sibling
-    if previous is None or "comment" not in previous.type:
-        return None
-    return previous if node.start_point[0] - previous.end_point[0] <= 1 else None
+    while (
+        previous is not None
+        and "comment" in previous.type
+        and below.start_point[0] - previous.end_point[0] <= 1
+    ):
+        found.append(previous)
+        below, previous = previous, previous.prev_named_sibling
+    return found[::-1]
 
 
 def _name(node: Node) -> str:
