@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from eval_quality import Paths, load_repos
+from quality_cases import is_test
 
 Row = dict[str, Any]
 Lists = dict[str, Any]
@@ -59,12 +60,19 @@ class Fusion:
     depth: int
     rrf_k: float = 60
     symbols: str = "rrf"  # "rrf": a third list, "first": exact matches lead
+    module_penalty: float = 0.0  # share of the score a module/rest-of-file chunk loses
+    test_penalty: float = 0.0  # share a chunk under tests/ loses
 
     def __str__(self) -> str:
         extra = f" k={self.rrf_k:g}" if self.norm == "rrf" else ""
+        penalties = (
+            f" module-{self.module_penalty:g} test-{self.test_penalty:g}"
+            if self.module_penalty or self.test_penalty
+            else ""
+        )
         return (
             f"{self.norm}{extra} wv={self.wv:g} wt={self.wt:g} depth={self.depth} "
-            f"symbols={self.symbols}"
+            f"symbols={self.symbols}{penalties}"
         )
 
     def _scores(self, ranking: list[Row], key: str) -> dict[str, float]:
@@ -89,6 +97,11 @@ class Fusion:
                 scores[chunk_id] = scores.get(chunk_id, 0.0) + weight * score
             for row in ranking[: self.depth]:
                 rows.setdefault(row["id"], row)
+        for chunk_id, row in rows.items():
+            if row["kind"] == "module":
+                scores[chunk_id] *= 1 - self.module_penalty
+            if is_test(row["path"]):
+                scores[chunk_id] *= 1 - self.test_penalty
         symbols = case["symbols"]
         for rank, row in enumerate(symbols):
             rows.setdefault(row["id"], row)
@@ -110,6 +123,10 @@ def old_rrf() -> Fusion:
 
 def grid() -> list[Fusion]:
     found = []
+    for norm, wv in (("max", 0.5), ("minmax", 0.5), ("minmax", 0.6), ("minmax", 0.7)):
+        for module, test in ((0.1, 0), (0.2, 0), (0, 0.1), (0.1, 0.1), (0.2, 0.2)):
+            for symbols in ("rrf", "first"):
+                found.append(Fusion(norm, wv, round(1 - wv, 2), 50, 60, symbols, module, test))
     for depth in (30, 50, 100):
         for k in (5, 10, 20, 60):
             for wv, wt in ((1, 1), (1, 0.7), (1, 0.5), (0.7, 1), (0.5, 1)):

@@ -68,6 +68,8 @@ class JediResolver:
                     edges.append(edge)
         except JediTimeout:
             self.timed_out.add(path)
+        except Exception:  # Jedi or parso broke on this file (seen: a parso cache file
+            pass  # truncated by a concurrent writer): keep what was resolved until then
         return sorted(set(edges), key=lambda e: (e.line, e.src, e.dst))
 
     def _edges(self, path: str, source: str, expired: Any) -> Iterator[Edge]:
