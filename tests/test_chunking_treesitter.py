@@ -176,3 +176,25 @@ def test_a_doc_comment_of_several_line_comments_is_whole():
         "It returns the first error any worker reported."
     )
     assert "starts every worker" not in chunks["pkg.run"].code
+
+
+def test_class_fields_holding_functions_are_methods():
+    chunks, _ = chunks_of(
+        "src/context.ts",
+        "typescript",
+        """
+        export class Context {
+          count = 0;
+          /** Set a response header. */
+          header = (name: string, value: string): void => {
+            this.set(name, value);
+          };
+          set(name: string, value: string) {}
+        }
+    """,
+    )
+    header = chunks["context.Context.header"]
+    assert header.kind == "method" and header.docstring == "Set a response header."
+    assert "this.set(name, value)" not in chunks["context.Context"].code
+    js, _ = chunks_of("a.js", "javascript", "class A {\n  run = () => go();\n  n = 1;\n}\n")
+    assert set(js) == {"a.A", "a.A.run"}

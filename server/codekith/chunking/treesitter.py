@@ -244,7 +244,8 @@ def leading_comments(node: Node) -> list[Node]:
 
 
 def _name(node: Node) -> str:
-    return text(node.child_by_field_name("name"))
+    """A definition's name; a JavaScript class field names itself `property`."""
+    return text(node.child_by_field_name("name") or node.child_by_field_name("property"))
 
 
 def _type_name(node: Node) -> str:
@@ -264,7 +265,13 @@ def _descendants_in_body(node: Node, methods: frozenset[str]) -> list[Node]:
     members: list[Node] = []
     for child in body.named_children:  # a Java enum keeps its methods after the constants
         members += child.named_children if child.type == "enum_body_declarations" else [child]
-    return [m for m in members if m.type in methods]
+    return [m for m in members if m.type in methods or is_function_field(m)]
+
+
+def is_function_field(node: Node) -> bool:
+    """A JS/TS class field holding a function (`handle = () => {…}`): a method in all but
+    syntax."""
+    return node.type in ("public_field_definition", "field_definition") and _function_value(node)
 
 
 def _function_value(declarator: Node) -> bool:

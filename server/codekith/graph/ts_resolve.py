@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codekith.chunking.treesitter import Definition
+from codekith.chunking.treesitter import Definition, is_function_field
 from codekith.graph.frontend import (
     Extractor,
     Frontend,
@@ -344,6 +344,8 @@ class TsExtractor(Extractor):
         for member in body.named_children if body is not None else []:
             if member.type in _METHODS:
                 self.method(member, body_scope, owner, decl, instance)
+            elif is_function_field(member):
+                self.function_field(member, body_scope, owner, decl, instance)
             elif member.type in _FIELDS:
                 self.field(member, initializers, owner, decl)
             else:
@@ -376,6 +378,20 @@ class TsExtractor(Extractor):
             self.parameters(node.child_by_field_name("parameters"), body, decl)
         if "get" in tokens:
             decl.add_field(name, Call(Known(Value("func", qualname))), scope)
+
+    def function_field(
+        self, node: Node, scope: Scope, owner: str, decl: TypeDecl, instance: Expr
+    ) -> None:
+        """`handle = () => {…}`: a method whose `this` is the instance, like an arrow's."""
+        definition = self.definition(node)
+        value = node.child_by_field_name("value")
+        name = field_text(node, "name") or field_text(node, "property")
+        if value is None:
+            return
+        qualname = definition.qualname if definition else f"{decl.qualname}.<{name}>"
+        method_owner = definition.qualname if definition else owner
+        container = Known(Value("type", decl.qualname))
+        self.function(value, scope, method_owner, qualname, name, instance, container)
 
     def field(self, node: Node, scope: Scope, owner: str, decl: TypeDecl) -> None:
         name = field_text(node, "name") or field_text(node, "property")
