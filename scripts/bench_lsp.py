@@ -1,9 +1,12 @@
 """Language-server figures on a real repository: save-to-searchable latency, request
 latency while a full index runs, and server memory.
 
-    .venv/bin/python scripts/bench_lsp.py --repo /path/to/a/git/checkout [--edits 20]
+    .venv/bin/python scripts/bench_lsp.py --repo /work/bench/flask [--edits 100] [--runs 3]
 
-The repository is copied to a temp dir (its .git included) so the edits never touch it.
+The server runs with its default settings (pass --debounce-ms to override). The repository is
+copied to a temp dir (its .git included) so the edits never touch it. RSS is sampled after the
+first index and every 25 saves; with --runs N the whole measurement repeats in a fresh copy
+and the medians of the runs' figures are printed last.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -61,8 +65,9 @@ def rss_mb(pid: int) -> float:
 
 
 class Bench:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, debounce_ms: int | None):
         self.root = root
+        self.options = {} if debounce_ms is None else {"debounceMs": debounce_ms}
         self.client = LanguageClient("codekith-bench", "1")
 
         @self.client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
@@ -91,7 +96,7 @@ class Bench:
                 capabilities=caps,
                 root_uri=self.root.as_uri(),
                 workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), "bench")],
-                initialization_options={"debounceMs": 100},
+                initialization_options=self.options,
             )
         )
         self.client.initialized(types.InitializedParams())
@@ -165,17 +170,26 @@ class Bench:
         await self.client.stop()
 
 
-async def run(repo: Path, edits: int, target: str) -> dict[str, Any]:
-    root = Path(tempfile.mkdtemp(prefix="codekith-bench-lsp-")) / repo.name
+async def run(
+    repo: Path, edits: int, target: str, debounce_ms: int | None, full_index: bool
+) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="codekith-bench-lsp-"))
+    root = work / repo.name
     shutil.copytree(repo, root, ignore=shutil.ignore_patterns(".codekith"))
-    bench = Bench(root)
+    bench = Bench(root, debounce_ms)
     await bench.start()
     assert bench.client._server is not None
     pid = bench.client._server.pid
     cold_s = await bench.wait_ready()
     rss_after_index = rss_mb(pid)
+    rss_samples = [round(rss_after_index)]
     target_path = root / target
-    samples = [await bench.save_to_searchable(target_path, n) for n in range(edits)]
+    samples = []
+    for n in range(edits):
+        samples.append(await bench.save_to_searchable(target_path, n))
+        if (n + 1) % 25 == 0:
+            rss_samples.append(round(rss_mb(pid)))
+    rss_after_saves = rss_mb(pid)
     queries = [
         "register a url rule",
         "render a template with context",
@@ -184,11 +198,14 @@ async def run(repo: Path, edits: int, target: str) -> dict[str, Any]:
         "command line interface",
         "error handler",
     ]
-    during = await bench.latency_during_full_index(queries)
+    during = await bench.latency_during_full_index(queries) if full_index else None
     result = {
         "repo": str(repo),
+        "options": bench.options,
         "cold_index_s": round(cold_s, 1),
         "rss_mb_after_index": round(rss_after_index, 1),
+        "rss_mb_after_saves": round(rss_after_saves, 1),
+        "rss_mb_every_25_saves": rss_samples,
         "rss_mb_end": round(rss_mb(pid), 1),
         "save_to_searchable_ms": {
             "n": len(samples),
@@ -198,22 +215,64 @@ async def run(repo: Path, edits: int, target: str) -> dict[str, Any]:
             "max": round(max(samples) * 1000),
         },
         "during_full_index": during,
+        "load_average": os.getloadavg(),
     }
     await bench.stop()
+    shutil.rmtree(work, ignore_errors=True)
     return result
+
+
+def medians(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The median of each headline figure over repeated runs."""
+
+    def median_of(get: Any) -> float:
+        return round(statistics.median(get(r) for r in results), 1)
+
+    return {
+        "runs": len(results),
+        "cold_index_s": median_of(lambda r: r["cold_index_s"]),
+        "save_to_searchable_p50_ms": median_of(lambda r: r["save_to_searchable_ms"]["p50"]),
+        "save_to_searchable_p95_ms": median_of(lambda r: r["save_to_searchable_ms"]["p95"]),
+        "rss_mb_after_index": median_of(lambda r: r["rss_mb_after_index"]),
+        "rss_mb_after_saves": median_of(lambda r: r["rss_mb_after_saves"]),
+        "load_average": os.getloadavg(),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, required=True)
-    parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--edits", type=int, default=100, help="saves measured per run")
+    parser.add_argument("--runs", type=int, default=1, help="repeat in fresh copies")
+    parser.add_argument(
+        "--debounce-ms", type=int, default=None, help="override the server's default debounce"
+    )
+    parser.add_argument(
+        "--skip-full-index",
+        action="store_true",
+        help="skip the request latency measured during a full re-index",
+    )
     parser.add_argument(
         "--file",
         default="src/flask/helpers.py",
         help="the file (relative to the repo) that gets edited and saved",
     )
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.repo.resolve(), args.edits, args.file)), indent=2))
+    results = []
+    for _ in range(args.runs):
+        result = asyncio.run(
+            run(
+                args.repo.resolve(),
+                args.edits,
+                args.file,
+                args.debounce_ms,
+                not args.skip_full_index,
+            )
+        )
+        print(json.dumps(result, indent=2), flush=True)
+        results.append(result)
+    if len(results) > 1:
+        print(json.dumps({"median_of_runs": medians(results)}, indent=2))
     return 0
 
 

@@ -1,0 +1,137 @@
+"""What a user waits for at the command line: `codekith index` after a one-function edit,
+after a branch switch back, and with nothing changed, each as a fresh process.
+
+    .venv/bin/python scripts/bench_cli.py --repo /work/bench/flask [--repeat 5] [--steps 50]
+
+The repository (a git checkout) is copied to a temp dir with its .git, indexed once in full,
+then every figure is the wall time of one `codekith index --json` process, process start and
+imports included; medians over --repeat runs. "switch back" checks out the commit --steps
+first-parent steps back, indexes (not timed), checks the original commit out again and times
+the index that follows: every chunk it needs was embedded before, so it should embed nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(root), *args], check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def codekith() -> list[str]:
+    script = Path(sys.executable).parent / "codekith"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "codekith.cli"]
+
+
+def index(root: Path) -> tuple[float, dict[str, Any]]:
+    """Wall seconds of one `codekith index --json` process, and its report."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [*codekith(), "index", str(root), "--json"], capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"codekith index failed ({done.returncode}): {done.stderr[-2000:]}")
+    return wall, json.loads(done.stdout)
+
+
+class FunctionEditor:
+    """Adds one statement to the last multi-line function of a file; each edit is new."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.original = path.read_text(encoding="utf-8")
+        functions = [
+            node
+            for node in ast.walk(ast.parse(self.original))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body[-1].lineno > node.lineno
+        ]
+        last = max(functions, key=lambda f: f.lineno).body[-1]
+        self.after = last.end_lineno or last.lineno
+        self.indent = " " * last.col_offset
+        self.count = 0
+
+    def edit(self) -> None:
+        self.count += 1
+        lines = self.original.split("\n")
+        lines.insert(self.after, f"{self.indent}_bench_edit = {self.count}")
+        self.path.write_text("\n".join(lines), encoding="utf-8")
+
+    def restore(self) -> None:
+        self.path.write_text(self.original, encoding="utf-8")
+
+
+def summary(runs: list[tuple[float, dict[str, Any]]]) -> dict[str, Any]:
+    walls = [wall for wall, _ in runs]
+    graph = [report.get("graph") or {} for _, report in runs]
+    return {
+        "median_s": round(statistics.median(walls), 3),
+        "min_s": round(min(walls), 3),
+        "max_s": round(max(walls), 3),
+        "embedded": [report["embedded"] for _, report in runs],
+        "indexed": [report["indexed"] for _, report in runs],
+        "graph_fast_s": [g.get("fast_s") for g in graph],
+        "graph_jedi_s": [g.get("jedi_s") for g in graph],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, required=True, help="a git checkout")
+    parser.add_argument("--file", default="src/flask/helpers.py", help="the file edited")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=50, help="first-parent commits back")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="codekith-bench-cli-"))
+    root = work / args.repo.name
+    try:
+        shutil.copytree(args.repo, root, ignore=shutil.ignore_patterns(".codekith"))
+        full = index(root)
+        noop = [index(root) for _ in range(args.repeat)]
+        editor = FunctionEditor(root / args.file)
+        edits = []
+        for _ in range(args.repeat):
+            editor.edit()
+            edits.append(index(root))
+        editor.restore()
+        index(root)
+        head = git(root, "rev-parse", "HEAD")
+        back = []
+        for _ in range(args.repeat):
+            git(root, "checkout", "-q", "--detach", f"{head}~{args.steps}")
+            index(root)
+            git(root, "checkout", "-q", "--detach", head)
+            back.append(index(root))
+        result = {
+            "repo": str(args.repo),
+            "file": args.file,
+            "full_index_s": round(full[0], 2),
+            "full_index_chunks": full[1]["chunks_total"],
+            "noop": summary(noop),
+            "one_function_edit": summary(edits),
+            "switch_back": summary(back),
+            "load_average": os.getloadavg(),
+        }
+        print(json.dumps(result, indent=2))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
