@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import shutil
@@ -28,7 +29,7 @@ from pygls.lsp.client import LanguageClient
 
 from benchstats import percentile
 
-WORDS = [
+NOUNS = [
     "amber",
     "birch",
     "cobalt",
@@ -54,7 +55,19 @@ WORDS = [
     "willow",
     "yarrow",
     "zephyr",
+    "anchor",
+    "beacon",
+    "canyon",
+    "delta",
+    "estuary",
 ]
+TRIPLES = list(itertools.combinations(NOUNS, 3))
+
+
+def words_for(number: int) -> tuple[str, str, str]:
+    """Three nouns no other save of this run uses together (4060 combinations)."""
+    a, b, c = TRIPLES[number * 37 % len(TRIPLES)]
+    return a, b, c
 
 
 def rss_mb(pid: int) -> float:
@@ -115,21 +128,22 @@ class Bench:
             await asyncio.sleep(0.5)
 
     async def save_to_searchable(self, path: Path, number: int) -> float:
-        name = f"bench_{WORDS[number % len(WORDS)]}_{number}"
-        words = " ".join(WORDS[(number + i) % len(WORDS)] for i in range(4))
+        a, b, c = words_for(number)
+        name = f"blend_{a}_{b}_{c}_{number}"
+        words = f"{a} {b} and {c}"
         with path.open("a") as handle:
             handle.write(
                 f'\n\ndef {name}(value):\n    """Blend {words} into a '
-                f'{WORDS[number % 7]} gradient number {number}."""\n'
+                f'gradient number {number}."""\n'
                 "    return value\n"
             )
         started = time.perf_counter()
         self.client.text_document_did_save(
             types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(path.as_uri()))
         )
-        query = f"blend {words} gradient number {number}"
+        query = f"blend {words} gradient"
         while time.perf_counter() - started < 120:
-            hits = (await self.command("codekith.search", {"query": query, "k": 3}))["hits"]
+            hits = (await self.command("codekith.search", {"query": query, "k": 5}))["hits"]
             if any(h["symbol"] == name for h in hits):
                 return time.perf_counter() - started
             await asyncio.sleep(0.05)
