@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from codekith.graph import merge_edges
-from codekith.graph.fast import build_edges
+from codekith.graph.incremental import build_edges
 from codekith.graph.model import Edge
 from codekith.graph.pycg import Score, to_pycg
 from codekith.qualnames import module_name

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from codekith.graph import graph_for_root
-from codekith.graph.fast import ModuleIndex, build_edges, resolve_file
+from codekith.graph.fast import ModuleIndex, resolve_file
+from codekith.graph.incremental import FastGraph, build_edges
 from codekith.graph.model import Edge
 
 FILES = {
@@ -142,26 +143,36 @@ def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
 
 def test_incremental_update_and_removal(shop: tuple[Path, list[str]]) -> None:
     root, paths = shop
-    index = ModuleIndex(root, paths)
-    assert ("app.main.main", "shop.util.helper") in pairs(resolve_file(index, "app/main.py"))
-    index.update("src/shop/util.py", "def renamed():\n    pass\n")
-    calls = pairs(resolve_file(index, "app/main.py"))
-    assert ("app.main.main", "shop.util.helper") not in calls
-    assert ("app.main.main", "shop.models.Cart.total") in calls
-    index.update("app/main.py", "from shop import renamed\n\ndef main():\n    renamed()\n")
-    assert pairs(resolve_file(index, "app/main.py")) == {("app.main.main", "shop.util.renamed")}
-    index.remove("src/shop/util.py")
-    assert "shop.util.renamed" not in index.qualnames()
-    assert pairs(resolve_file(index, "app/main.py")) == set()
+    graph = FastGraph(root)
+    files = dict.fromkeys(paths, "v1")
+
+    def main_calls() -> set[tuple[str, str]]:
+        return {(e.src, e.dst) for e in graph.current["app/main.py"].edges if e.kind == "call"}
+
+    graph.update(files)
+    assert ("app.main.main", "shop.util.helper") in main_calls()
+    graph.update(
+        {**files, "src/shop/util.py": "v2"}, {"src/shop/util.py": "def renamed():\n    pass\n"}
+    )
+    assert ("app.main.main", "shop.util.helper") not in main_calls()
+    assert ("app.main.main", "shop.models.Cart.total") in main_calls()
+    main = "from shop import renamed\n\ndef main():\n    renamed()\n"
+    graph.update({**files, "src/shop/util.py": "v2", "app/main.py": "v2"}, {"app/main.py": main})
+    assert main_calls() == {("app.main.main", "shop.util.renamed")}
+    files = {p: "v2" for p in paths if p != "src/shop/util.py"}
+    graph.update(files, {"app/main.py": main})
+    assert "shop.util.renamed" not in graph.qualnames()
+    assert main_calls() == set()
 
 
 def test_syntax_error_file_is_skipped(shop: tuple[Path, list[str]]) -> None:
     root, paths = shop
     (root / "broken.py").write_text("def oops(:\n")
-    index = ModuleIndex(root, [*paths, "broken.py"])
-    assert index.broken == {"broken.py"}
-    assert resolve_file(index, "broken.py") == []
-    assert pairs(resolve_file(index, "app/main.py"))
+    graph = FastGraph(root)
+    graph.update(dict.fromkeys([*paths, "broken.py"], ""))
+    assert graph.broken() == ["broken.py"]
+    assert graph.current["broken.py"].edges == []
+    assert graph.current["app/main.py"].edges
 
 
 def test_graph_for_root_lists_every_function(shop: tuple[Path, list[str]]) -> None:
@@ -176,5 +187,5 @@ def test_deeply_nested_expressions_do_not_crash(tmp_path: Path) -> None:
     concat = " + ".join(["f()"] * 800)
     files = {"d.py": f"def f():\n    pass\n\nx = {chain}\ny = {concat}\nf()\n"}
     index = ModuleIndex(tmp_path, write(tmp_path, files))
+    assert ("d", "d.f") in pairs(resolve_file(index, "d.py")[0])
     assert not index.broken
-    assert ("d", "d.f") in pairs(resolve_file(index, "d.py"))

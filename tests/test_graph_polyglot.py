@@ -3,6 +3,7 @@ warm updates agree with a cold build, nothing is guessed, odd files cost nothing
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -103,16 +104,11 @@ def test_cli_graph_prints_every_language(tmp_path: Path, capsys) -> None:
 def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     """Edits in a long-lived builder re-resolve a neighbourhood, and agree with a cold build."""
     root = write_files(tmp_path / "ws", MIXED)
-    builder = GraphBuilder(root, use_jedi=False)
-    live: dict[str, list[Edge]] = {}
+    builder = GraphBuilder(root)
 
-    def run(changed: set[str]) -> None:
-        stored = [(e, "fast") for edges in live.values() for e in edges]
-        update = builder.update(files(root), changed, stored, rescan=False)
-        for path in files(root) if update.paths is None else update.paths:
-            live[path] = [e for e, _ in update.edges if e.path == path]
-        for path in set(live) - set(files(root)):
-            del live[path]
+    def run(changed: set[str]) -> None:  # the builder finds what changed from the hashes
+        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
+        builder.update(contents, config_fingerprint(root, contents))
 
     run(set(files(root)))
     edits: dict[str, str | None] = {
@@ -131,7 +127,7 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
         else:
             (root / path).write_text(text)
         run({path})
-    warm = {(e.src, e.dst, e.kind) for edges in live.values() for e in edges}
+    warm = {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
     copy = tmp_path / "copy"
     shutil.copytree(root, copy)
     cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ from codekith.related import TargetNotFoundError, to_markdown
 from codekith.search import KINDS, MODES, Filters, Hit
 from codekith.store import IndexLockedError, IndexMismatchError, quote
 from codekith.workspace import scan
+
+REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
 
 
 class CliError(Exception):
@@ -95,7 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument(
         "--workers", type=_positive, default=None, help="worker processes or Ray actors"
     )
+    index.add_argument(
+        "--wait",
+        action="store_true",
+        help="finish the call graph's Jedi pass before returning (by default it goes on in "
+        "the background once the index is searchable)",
+    )
     index.add_argument("--json", action="store_true")
+
+    refine = command(
+        "refine",
+        cmd_refine,
+        "Finish the call graph's Jedi pass (`index` starts it in the background).",
+    )
+    refine.add_argument("root_arg", nargs="?", type=Path, metavar="ROOT")
 
     search = command("search", cmd_search, "Search the index.")
     search.add_argument("query", nargs="?")
@@ -209,7 +225,10 @@ def cmd_index(args: argparse.Namespace) -> int:
             since=args.since,
             progress=progress,
             distribution=_distribution(args),
+            refine=args.wait,
         )
+    if not args.dry_run and report.graph.get("jedi_pending"):
+        _refine_in_background(project)
     if args.json:
         _emit(report.to_json())
     else:
@@ -224,6 +243,44 @@ def _distribution(args: argparse.Namespace) -> Distribution | None:
     if args.ray is not None or args.workers:
         return Distribution("local", None, args.workers or 0)
     return None
+
+
+def _refine_in_background(project: Project) -> None:
+    """`codekith refine` in a detached process: the index is searchable already; the Jedi
+    edges follow (it takes the index only to store them, so later runs are not blocked)."""
+    subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "codekith.cli",
+            "refine",
+            str(project.root),
+            "--db",
+            project.settings.db_location(project.root),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def cmd_refine(args: argparse.Namespace) -> int:
+    """Passes until no Jedi work is left; a second refiner for the same index just exits
+    (the first one picks up whatever was added meanwhile)."""
+    project = _project(args)
+    _require_index(project)
+
+    def lock() -> AbstractContextManager[None]:
+        return project.store.write_lock(wait_s=REFINE_LOCK_WAIT_S)
+
+    while True:
+        with project.store.refine_lock() as mine:
+            if not mine:
+                return 0
+            figures = project.indexer.refine_graph(lock=lock)
+        if not figures.get("jedi_files") or not figures.get("jedi_pending"):
+            return 0
 
 
 def _print_index_report(report: IndexReport) -> None:

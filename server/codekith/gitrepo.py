@@ -8,6 +8,7 @@ subdirectory of the repository). Every function answers None when git cannot tel
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Collection
 from pathlib import Path
 
 
@@ -25,13 +26,21 @@ def head(root: Path) -> str | None:
     return out.strip() if out else None
 
 
-def listed_files(root: Path) -> list[str] | None:
-    """Tracked plus untracked-not-ignored files under root; None outside a repository.
+PATHSPEC_LIMIT = 500  # more paths than this: list everything and filter
+
+
+def listed_files(root: Path, only: Collection[str] | None = None) -> list[str] | None:
+    """Tracked plus untracked-not-ignored files under root (or those of `only`, without
+    listing the whole tree); None outside a repository.
 
     Names that are not UTF-8 come back with replacement characters: they match no file on
     disk and drop out, rather than reach the store as unencodable strings."""
+    pathspecs = sorted(only) if only is not None and len(only) <= PATHSPEC_LIMIT else ["."]
+    if not pathspecs:
+        return [] if _git(root, "rev-parse") is not None else None
     out = _git(
         root,
+        "--literal-pathspecs",
         "ls-files",
         "-z",
         "--cached",
@@ -39,7 +48,7 @@ def listed_files(root: Path) -> list[str] | None:
         "--exclude-standard",
         "--full-name",
         "--",
-        ".",
+        *pathspecs,
         errors="replace",
     )
     if out is None:

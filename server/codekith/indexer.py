@@ -12,6 +12,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -22,15 +23,12 @@ from codekith.config import Settings
 from codekith.distributed import Distribution
 from codekith.embedding import Embedder
 from codekith.examine import Examined, SourceFile, examine
-from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import config_fingerprint, in_graph
-from codekith.graph.model import Edge
+from codekith.graphsync import GraphSync
 from codekith.store import FileRecord, FileUpdate, Store
 from codekith.template import TEMPLATE_VERSION
 from codekith.workspace import Candidate, scan
 
 Progress = Callable[[int, int, str], None]
-GRAPH_VERSION = "2"  # 2: edges for JavaScript, TypeScript, Go, Rust and Java
 
 
 @dataclass
@@ -103,7 +101,7 @@ class Indexer:
         self.settings = settings
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
-        self._graph: GraphBuilder | None = None  # warm across runs of a long-lived process
+        self.graph = GraphSync(root, settings, store)  # warm across runs of a long-lived process
 
     def run(
         self,
@@ -113,14 +111,17 @@ class Indexer:
         since: str | None = None,
         progress: Progress | None = None,
         distribution: Distribution | None = None,
+        refine: bool = True,
     ) -> IndexReport:
         """Bring the index up to date with the workspace, or with just `paths`.
 
         Without paths, git decides what to look at when the index knows the commit it was
         built at (or `since` names one): files changed between that commit and HEAD, the
         dirty working tree, and what was dirty at the last run. Otherwise every file is
-        stat-ed and its size and mtime compared with the catalog. A `distribution` chunks
-        and embeds on worker processes or a Ray cluster.
+        stat-ed and its size and mtime compared with the catalog. A run with `paths` (a
+        save) reads and writes only those files' rows and scans no table. A `distribution`
+        chunks and embeds on worker processes or a Ray cluster. `refine=False` leaves the
+        call graph's Jedi pass to `refine_graph`.
         """
         started_at, started = time.time(), time.perf_counter()
         report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
@@ -140,8 +141,9 @@ class Indexer:
             changed, report.scan_reason = self._git_changes(since, meta)
             if changed is not None:
                 paths, report.mode = sorted(changed), "git"
-        candidates = list(scan(self.root, self.settings, None if paths is None else set(paths)))
-        catalog = self.store.catalog() if meta else {}
+        only = None if paths is None else set(paths)
+        candidates = list(scan(self.root, self.settings, only))
+        catalog = self.store.catalog(only) if meta else {}
         sources, records = self._plan(candidates, catalog, report)
         report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
@@ -155,54 +157,47 @@ class Indexer:
         if dry_run:
             for source in sources:
                 self._account(examine(source, self.settings), report)
-        else:
-            self.store.remove_files(purge, forget=False)
-            self.store.record_files(records)
-            purge += self._write(sources, catalog, report, progress, distribution)
-            self.store.remove_files(report.deleted, forget=True)
-            self._update_graph(report, purge, meta)
-            report.maintenance = self.store.maintain()
-            self._record_state()
-            report.chunks_total = self.store.count()
+            report.seconds = time.perf_counter() - started
+            return report
+        gained = -self.store.remove_files(purge, forget=False)
+        self.store.record_files(records)
+        newly_skipped, written = self._write(sources, catalog, report, progress, distribution)
+        gained += written - self.store.remove_files(report.deleted, forget=True)
+        removed = [*report.deleted, *purge, *newly_skipped]
+        indexed = set(report.indexed)
+        hashes = {s.path: s.file_hash for s in sources if s.path in indexed}
+        state, report.graph = self.graph.update(meta, hashes, removed)
+        if refine:
+            refined, figures = self.graph.refine({**meta, **state})
+            state.update(refined)
+            report.graph.update(figures)
+        report.graph["jedi_pending"] = int({**meta, **state}.get("jedi_pending", "0"))
+        report.maintenance = self.store.maintain()
+        if report.maintenance.get("optimized"):
+            report.maintenance["graph_states_pruned"] = self.graph.prune()
+        report.chunks_total = self._chunks_total(meta, gained, report)
+        self._record_state(meta, [*report.indexed, *removed], state, report)
         report.seconds = time.perf_counter() - started
-        if not dry_run:
-            self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
+        self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
         return report
 
-    def _update_graph(self, report: IndexReport, purge: list[str], meta: dict[str, str]) -> None:
-        """Recompute edges when a file of a graph language changed, or a project file that
-        imports depend on (tsconfig.json, go.mod, Cargo.toml); Jedi re-checks changed Python."""
-        graph_paths = [
-            p for p, r in self.store.catalog().items() if r.status == "indexed" and in_graph(p)
-        ]
-        config = config_fingerprint(self.root, graph_paths)
-        stale_version = meta.get("graph") != GRAPH_VERSION or meta.get("graph_config") != config
-        touched = {p for p in (*report.indexed, *report.deleted, *purge) if in_graph(p)}
-        if not touched and not stale_version:
-            return
-        stored = [
-            (Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"]), r["resolver"])
-            for r in self.store.live_edges()
-        ]
-        changed = set(graph_paths) if stale_version else touched
-        if self._graph is None:
-            self._graph = GraphBuilder(self.root, self.settings.jedi)
-        rescan = stale_version or report.mode in ("scan", "full")
-        update = self._graph.update(graph_paths, changed, stored, rescan)
-        rows = [_edge_row(e, r) for e, r in update.edges]
-        added, removed = self.store.replace_edges(rows, update.paths)
-        self.store.set_meta({"graph": GRAPH_VERSION, "graph_config": config})
-        report.graph = {
-            "edges": len(stored) + added - removed,
-            "files_resolved": len(graph_paths) if update.paths is None else len(update.paths),
-            "added": added,
-            "removed": removed,
-            "jedi_files": update.jedi_files,
-            "fast_s": round(update.fast_seconds, 3),
-            "jedi_s": round(update.jedi_seconds, 3),
-            "jedi_timed_out": update.timed_out,
-            "unparsed": update.broken,
-        }
+    def refine_graph(
+        self,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        lock: Callable[[], AbstractContextManager[Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The Jedi pass over the files still waiting for it (after the files are
+        searchable); `lock` takes the index for each store when the caller does not hold
+        it. Its figures."""
+        return self.graph.refine(self.store.meta(), progress, cancelled, lock)[1]
+
+    def _chunks_total(self, meta: dict[str, str], gained: int, report: IndexReport) -> int:
+        """Counted after a scan (or when unknown); a save adds what it gained to the last
+        count, so it never scans the chunk table."""
+        if report.mode == "paths" and "chunks" in meta and not report.maintenance.get("optimized"):
+            return int(meta["chunks"]) + gained
+        return self.store.count()
 
     def _git_changes(self, since: str | None, meta: dict[str, str]) -> tuple[set[str] | None, str]:
         """Paths that may differ from the index, per git; else None and why not."""
@@ -220,15 +215,28 @@ class Indexer:
             return None, "a .gitignore changed"
         return changed | set(json.loads(meta.get("dirty", "[]"))), ""
 
-    def _record_state(self) -> None:
-        """What the next run and freshness checks compare against."""
-        dirty = gitrepo.working_changes(self.root)
+    def _record_state(
+        self, meta: dict[str, str], paths: list[str], graph: dict[str, str], report: IndexReport
+    ) -> None:
+        """What the next run and freshness checks compare against. A save (a run with paths)
+        asks git nothing: HEAD is left as it was (files HEAD changed are not indexed yet) and
+        the saved files join the dirty list, so a later git run re-checks them even when
+        they are reverted to HEAD's content."""
+        if report.mode == "paths":
+            dirty = set(json.loads(meta.get("dirty", "[]"))) | set(paths)
+            state = {"dirty": json.dumps(sorted(dirty))}
+        else:
+            state = {
+                "head": gitrepo.head(self.root) or "",
+                "dirty": json.dumps(sorted(gitrepo.working_changes(self.root) or ())),
+                "scan_settings": self.settings.scan_fingerprint(),
+            }
         self.store.set_meta(
             {
+                **state,
+                **graph,
                 "indexed_at": str(int(time.time())),
-                "head": gitrepo.head(self.root) or "",
-                "dirty": json.dumps(sorted(dirty or ())),
-                "scan_settings": self.settings.scan_fingerprint(),
+                "chunks": str(report.chunks_total),
                 "run_state": "done",
             }
         )
@@ -319,11 +327,12 @@ class Indexer:
         report: IndexReport,
         progress: Progress | None,
         distribution: Distribution | None,
-    ) -> list[str]:
+    ) -> tuple[list[str], int]:
         """Examine, embed and commit the changed files in atomic batches of about
         `batch-chunks` chunks. Locally the model embeds each batch here; distributed, the
         workers examine and embed and this process only commits. Returns the paths that
-        were indexed before and are skipped now."""
+        were indexed before and are skipped now, and how many live chunks the index
+        gained."""
         stream: Iterable[tuple[Examined, dict[str, Any]]]
         if distribution is None:
             examined = [examine(s, self.settings) for s in sources]
@@ -336,20 +345,22 @@ class Indexer:
         newly_skipped: list[str] = []
         batch: list[Examined] = []
         vectors: dict[str, Any] = {}
-        done = 0
+        done = gained = 0
         for item, embedded in stream:
             self._account(item, report)
             batch.append(item)
             vectors.update(embedded)
             if sum(len(e.rows) for e in batch) >= max(1, self.settings.batch_chunks):
-                newly_skipped += self._commit(batch, vectors, catalog, report)
+                skipped, count = self._commit(batch, vectors, catalog, report)
+                newly_skipped, gained = newly_skipped + skipped, gained + count
                 batch, vectors = [], {}
             done += 1 if distribution else len(item.rows)
             if progress:
                 progress(done, total, item.record.path)
         if batch:
-            newly_skipped += self._commit(batch, vectors, catalog, report)
-        return newly_skipped
+            skipped, count = self._commit(batch, vectors, catalog, report)
+            newly_skipped, gained = newly_skipped + skipped, gained + count
+        return newly_skipped, gained
 
     @staticmethod
     def _account(item: Examined, report: IndexReport) -> None:
@@ -367,14 +378,15 @@ class Indexer:
         embedded: dict[str, Any],
         catalog: dict[str, FileRecord],
         report: IndexReport,
-    ) -> list[str]:
+    ) -> tuple[list[str], int]:
         """One batch: vectors from the workers, the cache, or the model here; then the
-        chunks and catalog records in the store's atomic write."""
+        chunks and catalog records in the store's atomic write. Returns the paths indexed
+        before and skipped now, and the live chunks gained."""
         skipped = [e.record for e in batch if e.record.status == "skipped"]
         newly_skipped = [
             r.path for r in skipped if r.path in catalog and catalog[r.path].status == "indexed"
         ]
-        self.store.remove_files(newly_skipped, forget=False)
+        gained = -self.store.remove_files(newly_skipped, forget=False)
         self.store.record_files(skipped)
         indexed = [e for e in batch if e.record.status == "indexed"]
         documents = {row["content_hash"]: row["document"] for e in indexed for row in e.rows}
@@ -389,23 +401,9 @@ class Indexer:
             FileUpdate(e.record, [{**r, "vector": vectors[r["content_hash"]]} for r in e.rows])
             for e in indexed
         ]
-        self.store.write_files(updates, new)
+        gained += self.store.write_files(updates, new)
         count = sum(len(e.rows) for e in indexed)
         report.chunks_written += count
         report.embedded += len(new)
         report.reused += count - len(new)
-        return newly_skipped
-
-
-def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:
-    key = f"{edge.path}|{edge.src}|{edge.dst}|{edge.kind}|{edge.line}"
-    return {
-        "id": sha1(key),
-        "src": edge.src,
-        "dst": edge.dst,
-        "kind": edge.kind,
-        "path": edge.path,
-        "line": edge.line,
-        "resolver": resolver,
-        "deleted": False,
-    }
+        return newly_skipped, gained

@@ -122,6 +122,15 @@ EDGE_SCHEMA = pa.schema(
     ]
 )
 EDGE_COLUMNS = ["src", "dst", "kind", "path", "line", "resolver"]
+GRAPH_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("key", pa.string()),  # path|file_hash: what a run looks variants up by
+        ("path", pa.string()),
+        ("written_at", pa.float64()),
+        ("state", pa.binary()),
+    ]
+)
 
 
 def feedback_schema(dim: int) -> pa.Schema:
@@ -280,7 +289,7 @@ class Store:
     def create(self, model_id: str, dim: int, template: str) -> None:
         """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
         self._check_lease()
-        for name in ("chunks", "files", "meta", "vectors", "runs", "edges", "feedback"):
+        for name in ("chunks", "files", "meta", "vectors", "runs", "edges", "feedback", "graph"):
             with contextlib.suppress(Exception):
                 self.db.drop_table(name)
         self._tables.clear()
@@ -360,6 +369,57 @@ class Store:
         _upsert(self._edges(), "id", added + removed)
         return len(added), len(removed)
 
+    # -- the call graph's per-file derivations (opaque blobs, see graph/incremental) -------
+
+    def graph_states(self, keys: Iterable[str]) -> list[bytes]:
+        """Stored derivations for these `path|file_hash` keys (several per key may exist)."""
+        if "graph" not in self._names():
+            return []
+        found: list[bytes] = []
+        for batch in _batches(sorted(set(keys)), 500):
+            query = self._table("graph").search().where(in_list("key", batch)).select(["state"])
+            found += query.limit(None).to_arrow().column("state").to_pylist()
+        return found
+
+    def write_graph_states(self, states: Sequence[tuple[str, str, str, bytes]]) -> None:
+        """Store (id, path, file_hash, blob) derivations, replacing any with the same id."""
+        if not states:
+            return
+        if "graph" not in self._names():
+            table = self.db.create_table("graph", schema=GRAPH_SCHEMA)
+            for column in ("id", "key", "path"):
+                table.create_index(column, config=BTree())
+        now = time.time()
+        rows = [
+            {"id": i, "key": f"{path}|{file_hash}", "path": path, "written_at": now, "state": blob}
+            for i, path, file_hash, blob in states
+        ]
+        _upsert(self._table("graph"), "id", rows)
+
+    def drop_graph_states(self) -> None:
+        with contextlib.suppress(Exception):
+            self.db.drop_table("graph")
+        self._tables.pop("graph", None)
+
+    def prune_graph_states(self, keep: int, current: set[str]) -> int:
+        """Keep the `keep` newest derivations per file (and every current one)."""
+        if "graph" not in self._names():
+            return 0
+        table = self._table("graph")
+        rows = table.search().select(["id", "path", "written_at"]).limit(None).to_arrow()
+        by_path: dict[str, list[tuple[float, str]]] = {}
+        for row in rows.to_pylist():
+            by_path.setdefault(row["path"], []).append((row["written_at"], row["id"]))
+        stale = [
+            i
+            for items in by_path.values()
+            for _, i in sorted(items, reverse=True)[keep:]
+            if i not in current
+        ]
+        for batch in _batches(stale, 500):
+            table.delete(in_list("id", batch))
+        return len(stale)
+
     def summary(self, runs: int) -> dict[str, Any]:
         """What the index holds: model, counts, skipped and partly parsed files, last runs."""
         meta = self.meta()
@@ -374,6 +434,7 @@ class Store:
             "indexed_at": meta.get("indexed_at"),
             "chunks": self.count(),
             "edges": edges,
+            "jedi_pending": int(meta.get("jedi_pending", "0")),
             "files": sum(1 for r in catalog.values() if r.status == "indexed"),
             "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
             "partial": {p: r.error for p, r in catalog.items() if r.error},
@@ -417,8 +478,15 @@ class Store:
 
     # -- reads used by indexing -----------------------------------------------------------
 
-    def catalog(self) -> dict[str, FileRecord]:
-        rows = self._table("files").to_arrow().to_pylist()
+    def catalog(self, paths: Iterable[str] | None = None) -> dict[str, FileRecord]:
+        """Every file's record, or just those of `paths` (read through the path index)."""
+        if paths is None:
+            rows = self._table("files").to_arrow().to_pylist()
+        else:
+            rows = []
+            for batch in _batches(sorted(set(paths)), 500):
+                query = self._table("files").search().where(in_list("path", batch))
+                rows += query.limit(None).to_arrow().to_pylist()
         return {r["path"]: FileRecord(**r) for r in rows}
 
     def live_paths(self) -> set[str]:
@@ -469,36 +537,38 @@ class Store:
 
     # -- writes ---------------------------------------------------------------------------
 
-    def write_files(self, updates: Sequence[FileUpdate], vectors: dict[str, np.ndarray]) -> None:
+    def write_files(self, updates: Sequence[FileUpdate], vectors: dict[str, np.ndarray]) -> int:
         """Vectors first, then chunks (with tombstones), then the catalog: a crash in between
-        leaves a catalog entry that is older than the chunks, so the next run redoes it."""
+        leaves a catalog entry that is older than the chunks, so the next run redoes it.
+        Returns how many live chunks the index gained (negative: lost)."""
         self._check_lease()
         if vectors:
             self._add_vectors(vectors)
         previous = self.live_ids([u.record.path for u in updates])
         rows: list[dict[str, Any]] = []
+        gained = 0
         for update in updates:
-            new_ids = {row["id"] for row in update.rows}
+            old_ids, new_ids = previous[update.record.path], {row["id"] for row in update.rows}
             rows.extend(update.rows)
-            rows.extend(
-                self._tombstone(i, update.record.path)
-                for i in previous[update.record.path] - new_ids
-            )
+            rows.extend(self._tombstone(i, update.record.path) for i in old_ids - new_ids)
+            gained += len(new_ids) - len(old_ids)
         _upsert(self._table("chunks"), "id", rows)
         self.record_files([u.record for u in updates])
+        return gained
 
-    def remove_files(self, paths: Sequence[str], forget: bool) -> None:
-        """Tombstone every chunk of these files; `forget` also drops their catalog entry."""
+    def remove_files(self, paths: Sequence[str], forget: bool) -> int:
+        """Tombstone every chunk of these files; `forget` also drops their catalog entry.
+        Returns how many live chunks went."""
         self._check_lease()
         if not paths:
-            return
+            return 0
         previous = self.live_ids(paths)
         tombstones = [self._tombstone(i, p) for p, ids in previous.items() for i in ids]
         _upsert(self._table("chunks"), "id", tombstones)
-        if not forget:
-            return
-        for batch in _batches(list(paths), 500):
-            self._table("files").delete(in_list("path", batch))
+        if forget:
+            for batch in _batches(list(paths), 500):
+                self._table("files").delete(in_list("path", batch))
+        return len(tombstones)
 
     def record_files(self, records: Sequence[FileRecord]) -> None:
         self._check_lease()
@@ -579,11 +649,14 @@ class Store:
 
     # -- maintenance ----------------------------------------------------------------------
 
-    def maintain(self, force: bool = False) -> dict[str, Any]:
+    def maintain(
+        self, force: bool = False, every_versions: int = OPTIMIZE_EVERY_VERSIONS
+    ) -> dict[str, Any]:
         """Purge tombstones, compact, refresh indexes; build the ANN index when it pays.
 
-        Runs when forced, when enough versions piled up since the last run, or when many
-        rows are not yet in the full-text index; otherwise costs one metadata read.
+        Runs when forced, when `every_versions` versions piled up since the last run, or
+        when many rows are not yet in the full-text index; otherwise it reads metadata only
+        (no table is scanned).
         """
         self._check_lease()
         chunks = self._table("chunks")
@@ -591,13 +664,14 @@ class Store:
         since = chunks.version - int(meta.get("optimized_version", "0"))
         stats = chunks.index_stats("search_text_idx")
         unindexed = stats.num_unindexed_rows if stats else 0
-        live = self.count()
+        rows = chunks.count_rows()  # tombstones included: a metadata read
+        live = self.count() if rows >= ANN_MIN_ROWS and not self._has_ann() else rows
         report: dict[str, Any] = {"optimized": False, "ann_built": False}
-        if force or since >= OPTIMIZE_EVERY_VERSIONS or unindexed > max(1000, live // 20):
+        if force or since >= every_versions or unindexed > max(1000, rows // 20):
             started = time.perf_counter()
             chunks.delete("deleted = true")
             self._edges().delete("deleted = true")
-            for name in ("chunks", "files", "vectors", "meta", "runs", "edges"):
+            for name in ("chunks", "files", "vectors", "meta", "runs", "edges", "graph"):
                 if name in self._names():
                     self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
             if not is_uri(self.location):
@@ -612,8 +686,11 @@ class Store:
         return report
 
     @contextlib.contextmanager
-    def write_lock(self, lease_seconds: float = LEASE_SECONDS) -> Iterator[None]:
-        """One writer per index: a second `codekith index` or server fails fast, clearly.
+    def write_lock(
+        self, lease_seconds: float = LEASE_SECONDS, wait_s: float = 0.0
+    ) -> Iterator[None]:
+        """One writer per index: a second `codekith index` or server fails fast (on disk,
+        or after `wait_s` seconds), clearly.
 
         On disk a file lock; in object storage, where there is none, a lease row in the
         index itself (see _Lease), renewed while the writer works."""
@@ -623,18 +700,30 @@ class Store:
             return
         path = Path(self.location) / "write.lock"
         with path.open("w") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            if not _flock(handle, wait_s):
                 raise IndexLockedError(
                     f"another codekith process is writing the index at {self.location}"
-                ) from None
+                )
             handle.write(str(os.getpid()))
             handle.flush()
             try:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    @contextlib.contextmanager
+    def refine_lock(self) -> Iterator[bool]:
+        """One background Jedi pass per index: yields whether this process got it."""
+        if is_uri(self.location):
+            yield True
+            return
+        with (Path(self.location) / "refine.lock").open("w") as handle:
+            mine = _flock(handle, 0.0)
+            try:
+                yield mine
+            finally:
+                if mine:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def _leased(self, seconds: float) -> Iterator[None]:
@@ -735,6 +824,19 @@ class _Lease:
 
 def _lease_row(holder: str, expires: float) -> dict[str, Any]:
     return {"key": "write", "holder": holder, "expires": expires}
+
+
+def _flock(handle: Any, wait_s: float) -> bool:
+    """Take an exclusive lock on `handle`, trying for up to `wait_s` seconds."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
 
 
 def _remove_stale_temp_files(location: Path, older_than_s: float = 3600) -> None:

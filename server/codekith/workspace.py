@@ -165,16 +165,17 @@ class WorkspaceFilter:
         return make(reason)
 
 
-def listed_files(root: Path) -> list[str]:
-    """Tracked plus untracked-not-ignored files (git), else a .gitignore-aware walk."""
-    paths = gitrepo.listed_files(root)
+def listed_files(root: Path, only: set[str] | None = None) -> list[str]:
+    """Tracked plus untracked-not-ignored files (git), else a .gitignore-aware walk; with
+    `only`, git is asked about just those paths (a save must not list the whole tree)."""
+    paths = gitrepo.listed_files(root, only)
     return _walk_files(root) if paths is None else paths
 
 
 def scan(root: Path, settings: Settings, only: set[str] | None = None) -> Iterator[Candidate]:
     """Every file the workspace holds (or those of `only` that it holds), with decisions."""
     workspace_filter = WorkspaceFilter(root, settings)
-    for path in listed_files(root):
+    for path in listed_files(root, only):
         if only is not None and path not in only:
             continue
         candidate = workspace_filter.candidate(path)

@@ -5,15 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from codekith.graph.fast import ModuleIndex, resolve_file
+from codekith.graph.incremental import FastGraph, build_edges
 from codekith.graph.index import GraphIndex, in_graph, is_python
-from codekith.graph.merge import merge_edges
+from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.pycg import to_pycg
 
 __all__ = [
     "Edge",
+    "FastGraph",
     "GraphIndex",
     "ModuleIndex",
+    "build_edges",
     "graph_for_root",
     "in_graph",
     "merge_edges",
@@ -34,6 +37,11 @@ def graph_for_root(root: Path, paths: list[str], use_jedi: bool) -> dict[str, li
         from codekith.graph.jedi_resolver import JediResolver
 
         resolver = JediResolver(root)
-        jedi = [e for path in index.paths() if is_python(path) for e in resolver.resolve_file(path)]
+        jedi = [
+            e
+            for path in index.paths()
+            if is_python(path)
+            for e in resolver.resolve_file(path, skip=call_sites(index.resolve(path)))
+        ]
         edges = merge_edges(edges, jedi)
     return to_pycg(edges, index.qualnames())

@@ -5,12 +5,19 @@ star), definitions in enclosing scopes, self/cls/super through the workspace MRO
 constructor-typed locals, annotations, values returned or passed as arguments. It never
 guesses from a bare method name: an attribute resolves only through a known receiver.
 Cheap enough to run on every save; Jedi refines its edges in the background.
+
+Values that flow between files (arguments passed to parameters, and the class hierarchy
+that `subclasses` reads) form a `World` computed in rounds over all files (see
+`incremental`). Every evaluation records in its `Reads` what it looked at outside the text
+of its own file, so an update can tell exactly which files' results a change can reach.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -18,13 +25,13 @@ from codekith.graph.model import Edge
 from codekith.graph.scopes import END, Binding, Pos, Scope, Site, collect
 from codekith.qualnames import module_name
 
-FLOW_ROUNDS = 4
 ParamKey = tuple[str, str]
 
 
 class Value(NamedTuple):
     """An abstract value: kind is func | class | inst | module | gen | super | const
-    (`name` is the literal's repr) | list | dict (`name` is a `ModuleIndex.containers` token)."""
+    (`name` is the literal's repr) | list | dict (`name` is a `ModuleIndex.container`
+    token, stable across processes)."""
 
     kind: str
     name: str
@@ -36,112 +43,266 @@ EMPTY: Values = frozenset()
 Entry = tuple[str | None, ast.expr, Scope, Pos]
 
 
-class ModuleIndex:
-    """Scope tables of every workspace file plus values that flow between files.
+@dataclass
+class Parsed:
+    """One file's scope tables."""
 
-    `flow` holds, per contributing file, the values passed to each function parameter;
-    it is the only cross-file state that has to be recomputed when a file changes.
+    module: Scope
+    scopes: dict[str, list[Scope]]  # qualname -> this file's scopes, in walk order
+
+    @property
+    def defines(self) -> frozenset[str]:
+        return frozenset(self.scopes)
+
+
+@dataclass
+class World:
+    """Workspace-wide results of the previous round: the values passed to each parameter
+    and the direct subclasses of each class."""
+
+    flow: dict[ParamKey, Values] = field(default_factory=dict)
+    derived: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Reads:
+    """What one evaluation looked at beyond its own file's text, with the answers it got:
+    files whose scopes it used (path -> content hash, filled in by the caller), the file
+    each module name it looked up resolved to ("" for none), the files holding each
+    qualified name it looked up, has_module answers, parameter values and subclasses."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    modules: dict[str, str] = field(default_factory=dict)
+    qualnames: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    prefixes: dict[str, bool] = field(default_factory=dict)
+    params: dict[ParamKey, Values] = field(default_factory=dict)
+    subclasses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+class ModuleIndex:
+    """The workspace's Python files, each parsed the first time a lookup needs it.
+
+    Answers lookups as one eager pass over every file (in path order) would: a module name
+    held by several files is the last of them that parses; the scopes of a qualified name
+    come in path order, then walk order. What a file defines and whether it parses can be
+    told in advance (`know`), so that checking earlier answers parses nothing.
     """
 
     def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
         self.root = root
-        self.modules: dict[str, Scope] = {}
-        self.scopes: dict[str, list[Scope]] = {}
-        self.flow: dict[str, dict[ParamKey, Values]] = {}
         self.broken: set[str] = set()
-        self.containers: dict[str, tuple[ast.expr, Scope]] = {}
+        self._by_module: dict[str, list[str]] = {}
+        self._modules: list[str] = []  # sorted: prefix queries bisect it
+        self._parsed: dict[str, Parsed | None] = {}
+        self._facts: dict[str, frozenset[str] | None] = {}  # path -> defines, None: no parse
+        self._sources: dict[str, str] = {}
+        self._containers: dict[str, tuple[ast.expr, Scope]] = {}
+        self._scopes: dict[str, list[Scope]] = {}
         for path in paths:
-            self._load(path, None)
-        self.refresh_flow()
+            self.add(path)
 
-    def update(self, path: str, source: str | None = None) -> None:
-        """Re-collect one file and the values it passes to parameters."""
-        self._drop(path)
-        self._load(path, source)
-        self.flow[path] = Evaluator(self).file_flow(path)
+    def add(self, path: str, source: str | None = None) -> None:
+        """Register a file (again): it is parsed afresh when next needed."""
+        self.remove(path)
+        module = module_name(path)
+        if module not in self._by_module:
+            bisect.insort(self._modules, module)
+        bisect.insort(self._by_module.setdefault(module, []), path)
+        if source is not None:
+            self._sources[path] = source
+
+    def know(self, path: str, defines: frozenset[str] | None) -> None:
+        """What an unparsed registered file defines (None: it does not parse)."""
+        if path not in self._parsed:
+            self._facts[path] = defines
 
     def remove(self, path: str) -> None:
-        self._drop(path)
-
-    def refresh_flow(self, rounds: int = FLOW_ROUNDS) -> None:
-        """Iterate parameter flow over all files until it stops changing."""
-        for _ in range(rounds):
-            before = dict(self.flow)
-            evaluator = Evaluator(self)
-            for path in self.paths():
-                self.flow[path] = evaluator.file_flow(path)
-            if before == self.flow:
-                return
+        module = module_name(path)
+        paths = self._by_module.get(module, [])
+        if path in paths:
+            paths.remove(path)
+            if not paths:
+                del self._by_module[module]
+                self._modules.remove(module)
+        self._parsed.pop(path, None)
+        self._facts.pop(path, None)
+        self._sources.pop(path, None)
+        self._scopes.clear()
+        self.broken.discard(path)
+        for token in [t for t in self._containers if t.startswith(path + "|")]:
+            del self._containers[token]
 
     def paths(self) -> list[str]:
-        return sorted({scope.path for scope in self.modules.values()})
+        """Registered files that are their module's file (parsing them)."""
+        return sorted(p for p in self.all_paths() if self.owns(p))
+
+    def all_paths(self) -> list[str]:
+        return sorted(p for paths in self._by_module.values() for p in paths)
+
+    def owns(self, path: str) -> bool:
+        return self.owner(module_name(path)) == path
+
+    def parsed(self, path: str) -> Parsed | None:
+        if path not in self._parsed:
+            self._parsed[path] = self._parse(path)
+            self._facts.pop(path, None)
+        return self._parsed[path]
+
+    def defines(self, path: str) -> frozenset[str] | None:
+        """The qualified names a file defines; None when it does not parse."""
+        if path in self._facts:
+            return self._facts[path]
+        parsed = self.parsed(path)
+        return parsed.defines if parsed is not None else None
+
+    def owner(self, module: str) -> str:
+        """The file that is `module` ("" for none)."""
+        for path in reversed(self._by_module.get(module, [])):
+            if self.defines(path) is not None:
+                return path
+        return ""
+
+    def holders(self, qualname: str) -> tuple[str, ...]:
+        """The files that define `qualname`, in path order."""
+        return tuple(p for p in self._candidates(qualname) if qualname in (self.defines(p) or ()))
+
+    def module(self, name: str) -> Scope | None:
+        path = self.owner(name)
+        parsed = self.parsed(path) if path else None
+        return parsed.module if parsed is not None else None
 
     def module_scope(self, path: str) -> Scope | None:
-        return self.modules.get(module_name(path))
+        return self.module(module_name(path))
 
-    def qualnames(self) -> set[str]:
-        """Modules and functions (lambdas included): the keys PyCG lists."""
-        return {qn for qn, scopes in self.scopes.items() if scopes[0].kind != "class"}
-
-    def is_package(self, module: str) -> bool:
-        scope = self.modules.get(module)
-        return scope is not None and PurePosixPath(scope.path).stem == "__init__"
+    def scopes(self, qualname: str) -> list[Scope]:
+        if qualname not in self._scopes:
+            found: list[Scope] = []
+            for path in self.holders(qualname):
+                parsed = self.parsed(path)
+                found += parsed.scopes.get(qualname, []) if parsed is not None else []
+            self._scopes[qualname] = found
+        return self._scopes[qualname]
 
     def has_module(self, module: str) -> bool:
         """A module file, or a package prefix of one (namespace packages have no file)."""
-        return module in self.modules or any(m.startswith(module + ".") for m in self.modules)
+        if self.owner(module):
+            return True
+        start = bisect.bisect_right(self._modules, module + ".")
+        for name in self._modules[start:]:
+            if not name.startswith(module + "."):
+                break
+            if self.owner(name):
+                return True
+        return False
 
-    def param_values(self, key: ParamKey) -> Values:
-        out: set[Value] = set()
-        for contributions in self.flow.values():
-            out |= contributions.get(key, EMPTY)
-        return frozenset(out)
+    def _candidates(self, qualname: str) -> list[str]:
+        parts = qualname.split(".")
+        prefixes = (".".join(parts[:end]) for end in range(1, len(parts) + 1))
+        return sorted(p for prefix in prefixes for p in self._by_module.get(prefix, []))
 
-    def _load(self, path: str, source: str | None) -> None:
+    def qualnames(self) -> set[str]:
+        """Modules and functions (lambdas included): the keys PyCG lists."""
+        first: dict[str, Scope] = {}
+        for path in self.all_paths():
+            parsed = self.parsed(path)
+            for qualname, scopes in (parsed.scopes if parsed else {}).items():
+                first.setdefault(qualname, scopes[0])
+        return {qn for qn, scope in first.items() if scope.kind != "class"}
+
+    def container(self, node: ast.expr, scope: Scope) -> str:
+        """A token for a list/dict literal that names the same literal in any process."""
+        parsed = self.parsed(scope.path)
+        twins = parsed.scopes.get(scope.qualname, [scope]) if parsed else [scope]
+        number = next((i for i, s in enumerate(twins) if s is scope), 0)
+        position = ":".join(
+            str(getattr(node, a, 0))
+            for a in ("lineno", "col_offset", "end_lineno", "end_col_offset")
+        )
+        token = f"{scope.path}|{scope.qualname}|{number}|{position}|{type(node).__name__}"
+        self._containers[token] = (node, scope)
+        return token
+
+    def resolve_container(self, token: str) -> tuple[ast.expr, Scope] | None:
+        """The literal a token names, found again in its file if this process has not seen it."""
+        if token not in self._containers:
+            self._find_container(token)
+        return self._containers.get(token)
+
+    def _find_container(self, token: str) -> None:
+        path, qualname, number, position, kind = token.split("|")
+        parsed = self.parsed(path)
+        twins = parsed.scopes.get(qualname, []) if parsed else []
+        if parsed is None or int(number) >= len(twins):
+            return
+        for node in ast.walk(parsed.module.node):
+            named = type(node).__name__ == kind and isinstance(node, ast.expr)
+            if named and _position(node) == position:
+                self._containers[token] = (node, twins[int(number)])  # type: ignore[assignment]
+                return
+
+    def _parse(self, path: str) -> Parsed | None:
         try:
-            text = source if source is not None else (self.root / path).read_text("utf-8")
+            text = self._sources.get(path)
+            if text is None:
+                text = (self.root / path).read_text("utf-8")
             tree = ast.parse(text, filename=path)
             module = collect(tree, path, module_name(path))
         except (SyntaxError, ValueError, OSError, UnicodeDecodeError, RecursionError):
             self.broken.add(path)
-            return
+            return None
         self.broken.discard(path)
-        self.modules[module.module] = module
+        scopes: dict[str, list[Scope]] = {}
         for scope in module.walk():
-            self.scopes.setdefault(scope.qualname, []).append(scope)
-
-    def container(self, node: ast.expr, scope: Scope) -> str:
-        token = f"{scope.path}:{id(node)}"
-        self.containers[token] = (node, scope)
-        return token
-
-    def _drop(self, path: str) -> None:
-        self.flow.pop(path, None)
-        for token in [t for t, (_, scope) in self.containers.items() if scope.path == path]:
-            del self.containers[token]
-        self.broken.discard(path)
-        module = self.modules.get(module_name(path))
-        if module is None or module.path != path:
-            return
-        del self.modules[module.module]
-        for scope in module.walk():
-            kept = [s for s in self.scopes.get(scope.qualname, []) if s.path != path]
-            if kept:
-                self.scopes[scope.qualname] = kept
-            else:
-                self.scopes.pop(scope.qualname, None)
+            scopes.setdefault(scope.qualname, []).append(scope)
+        return Parsed(module, scopes)
 
 
 class Evaluator:
     """Abstract evaluation over one consistent state of the index, with memo tables."""
 
-    def __init__(self, index: ModuleIndex) -> None:
+    def __init__(self, index: ModuleIndex, world: World | None = None) -> None:
         self.index = index
+        self.world = world or World()
+        self.reads = Reads()
         self.memo: dict[tuple, Values] = {}
         self.active: set[tuple] = set()
         self.mros: dict[str, list[str]] = {}
         self.store_memo: dict[str, dict[str, list[Entry]]] = {}
-        self.derived: dict[str, list[str]] | None = None
+        self.subs: dict[str, tuple[str, ...]] = {}
+
+    # -- lookups beyond the file, each recorded in `reads` -------------------------------
+    def module_of(self, name: str) -> Scope | None:
+        scope = self.index.module(name)
+        self.reads.modules[name] = scope.path if scope is not None else ""
+        if scope is not None:
+            self.reads.files[scope.path] = ""
+        return scope
+
+    def scopes_of(self, qualname: str) -> list[Scope]:
+        scopes = self.index.scopes(qualname)
+        holders = tuple(sorted({s.path for s in scopes}))
+        self.reads.qualnames[qualname] = holders
+        self.reads.files.update(dict.fromkeys(holders, ""))
+        return scopes
+
+    def has_module(self, name: str) -> bool:
+        if name not in self.reads.prefixes:
+            self.reads.prefixes[name] = self.index.has_module(name)
+        return self.reads.prefixes[name]
+
+    def is_package(self, name: str) -> bool:
+        scope = self.module_of(name)
+        return scope is not None and PurePosixPath(scope.path).stem == "__init__"
+
+    def param_values(self, key: ParamKey) -> Values:
+        values = self.world.flow.get(key, EMPTY)
+        self.reads.params[key] = values
+        return values
+
+    def container_at(self, token: str) -> tuple[ast.expr, Scope] | None:
+        found = self.index.resolve_container(token)
+        self.reads.files[token.split("|", 1)[0]] = ""
+        return found
 
     # -- memoised, cycle-safe evaluation -------------------------------------------------
     def cached(self, key: tuple, compute) -> Values:  # type: ignore[no-untyped-def]
@@ -207,7 +368,10 @@ class Evaluator:
 
     def entries(self, container: Value) -> list[Entry]:
         """(key repr or None, value expression, scope, position) of a literal and its stores."""
-        node, scope = self.index.containers[container.name]
+        found = self.container_at(container.name)
+        if found is None:
+            return []
+        node, scope = found
         at = (node.lineno, node.col_offset)
         out: list[Entry] = []
         if isinstance(node, ast.Dict):
@@ -266,7 +430,7 @@ class Evaluator:
     def star_lookup(self, name: str, module: Scope) -> Values | None:
         for base, _line in module.star_imports:
             target = self.resolve_module(base, module)
-            if target in self.index.modules:
+            if self.module_of(target) is not None:
                 found = self.module_attr(target, name)
                 if found:
                     return found
@@ -303,7 +467,7 @@ class Evaluator:
             yield from self.annotation(scope.annotations[name], owner)
         if name in scope.defaults and owner is not None:
             yield from self.eval(scope.defaults[name], owner, END)
-        yield from self.index.param_values((scope.qualname, name))
+        yield from self.param_values((scope.qualname, name))
 
     def annotation(self, node: ast.expr, scope: Scope) -> Iterator[Value]:
         """Classes named by an annotation, through strings, Optional/Union and `X | None`."""
@@ -338,7 +502,7 @@ class Evaluator:
         if not level:
             return dotted
         module = scope.module
-        parts = module.split(".") if self.index.is_package(module) else module.split(".")[:-1]
+        parts = module.split(".") if self.is_package(module) else module.split(".")[:-1]
         parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
         rest = dotted[level:]
         return ".".join([*parts, rest] if rest else parts)
@@ -346,20 +510,20 @@ class Evaluator:
     def imported(self, b: Binding, scope: Scope) -> Iterable[Value]:
         module = self.resolve_module(b.target, scope)
         if not b.name:
-            return [Value("module", module)] if self.index.has_module(module) else EMPTY
+            return [Value("module", module)] if self.has_module(module) else EMPTY
         return self.module_attr(module, b.name)
 
     def module_attr(self, module: str, name: str) -> Values:
         return self.cached(("modattr", module, name), lambda: self._module_attr(module, name))
 
     def _module_attr(self, module: str, name: str) -> Iterable[Value]:
-        scope = self.index.modules.get(module)
+        scope = self.module_of(module)
         if scope is not None:
             found = self.scope_lookup(name, scope, END)
             if found:
                 return found
         child = f"{module}.{name}"
-        return [Value("module", child)] if self.index.has_module(child) else EMPTY
+        return [Value("module", child)] if self.has_module(child) else EMPTY
 
     # -- attributes and classes ------------------------------------------------------------
     def attribute(self, value: Value, name: str) -> Values:
@@ -398,7 +562,7 @@ class Evaluator:
 
     def own_attr(self, cls: str, name: str, on_instance: bool) -> set[Value]:
         out: set[Value] = set()
-        for scope in self.index.scopes.get(cls, []):
+        for scope in self.scopes_of(cls):
             for b in scope.bindings.get(name, []):
                 for value in self.binding(b, scope):
                     out.add(self.bind_method(value, b, on_instance))
@@ -406,7 +570,7 @@ class Evaluator:
 
     def inst_attr(self, cls: str, name: str) -> set[Value]:
         out: set[Value] = set()
-        for scope in self.index.scopes.get(cls, []):
+        for scope in self.scopes_of(cls):
             for expr, method, pos in scope.inst_attrs.get(name, []):
                 out |= self.eval(expr, method, pos)
         return out
@@ -421,7 +585,7 @@ class Evaluator:
         return value._replace(bound=on_instance or "classmethod" in decorators)
 
     def class_scope(self, cls: str) -> Scope | None:
-        scopes = [s for s in self.index.scopes.get(cls, []) if s.kind == "class"]
+        scopes = [s for s in self.scopes_of(cls) if s.kind == "class"]
         return scopes[0] if scopes else None
 
     def bases(self, cls: str) -> list[str]:
@@ -431,7 +595,7 @@ class Evaluator:
         out: list[str] = []
         for base in scope.bases:
             pos = (scope.line, 0)
-            out += [v.name for v in self.eval(base, scope.parent, pos) if v.kind == "class"]
+            out += sorted(v.name for v in self.eval(base, scope.parent, pos) if v.kind == "class")
         return [b for b in dict.fromkeys(out) if b != cls]
 
     def mro(self, cls: str, seen: frozenset[str] = frozenset()) -> list[str]:
@@ -443,26 +607,16 @@ class Evaluator:
         return self.mros[cls]
 
     def subclasses(self, cls: str) -> list[str]:
-        """Workspace classes below `cls`, nearest first."""
-        if self.derived is None:
-            self.derived = {}
-            for qn, scopes in self.index.scopes.items():
-                if scopes[0].kind == "class":
-                    for base in self.bases(qn):
-                        self.derived.setdefault(base, []).append(qn)
-        out: list[str] = []
-        queue = list(self.derived.get(cls, []))
-        while queue:
-            sub = queue.pop(0)
-            if sub not in out and sub != cls:
-                out.append(sub)
-                queue += self.derived.get(sub, [])
-        return out
+        """Workspace classes below `cls`, nearest first (from the previous round's world)."""
+        if cls not in self.subs:
+            self.subs[cls] = tuple(descendants(self.world.derived, cls))
+        self.reads.subclasses[cls] = self.subs[cls]
+        return list(self.subs[cls])
 
     def init_of(self, cls: str) -> list[str]:
         """The `__init__` that instantiating `cls` runs, if it is defined in the workspace."""
         funcs = self.class_attr(cls, "__init__", False)
-        return [v.name for v in funcs if v.kind == "func"]
+        return sorted(v.name for v in funcs if v.kind == "func")
 
     # -- calls -----------------------------------------------------------------------------
     def call_result(self, node: ast.Call, scope: Scope, pos: Pos | None) -> Iterator[Value]:
@@ -497,7 +651,7 @@ class Evaluator:
         if value.kind != "func":
             return EMPTY
         out: set[Value] = set()
-        for scope in self.index.scopes.get(value.name, []):
+        for scope in self.scopes_of(value.name):
             if scope.yields and scope.kind == "function":
                 out.add(Value("gen", scope.qualname))
                 continue
@@ -510,12 +664,13 @@ class Evaluator:
     def iterate(self, values: Values) -> Iterator[Value]:
         for value in values:
             if value.kind == "gen":
-                for scope in self.index.scopes.get(value.name, []):
+                for scope in self.scopes_of(value.name):
                     for y in scope.yields:
                         yield from self.eval(getattr(y, "value", None), scope, END)
             elif value.kind in ("list", "dict"):
-                owner = self.index.containers[value.name][1]
-                yield from self.items(value, None, owner, END)
+                found = self.container_at(value.name)
+                if found is not None:
+                    yield from self.items(value, None, found[1], END)
             elif value.kind == "inst":
                 iterators = self.call_method(value, "__iter__") or {value}
                 for it in iterators:
@@ -582,11 +737,26 @@ class Evaluator:
             ]
         return list(self.targets(values))
 
+    def own_module(self, path: str) -> Scope | None:
+        """The module scope of `path` when the file is its module's file."""
+        module = self.module_of(module_name(path))
+        return module if module is not None and module.path == path else None
+
+    def file_bases(self, path: str) -> dict[str, tuple[str, ...]]:
+        """The bases of each class `path` holds the first definition of: its share of the
+        workspace's class hierarchy."""
+        module = self.own_module(path)
+        found: dict[str, tuple[str, ...]] = {}
+        for scope in module.walk() if module is not None else ():
+            if scope.kind == "class" and self.scopes_of(scope.qualname)[0] is scope:
+                found[scope.qualname] = tuple(self.bases(scope.qualname))
+        return found
+
     def file_flow(self, path: str) -> dict[ParamKey, Values]:
         """Values each call site of `path` passes to the parameters of its targets."""
         flow: dict[ParamKey, set[Value]] = {}
-        module = self.index.module_scope(path)
-        if module is None or module.path != path:
+        module = self.own_module(path)
+        if module is None:
             return {}
         for scope in module.walk():
             for site in scope.sites:
@@ -623,7 +793,7 @@ class Evaluator:
             value, offset = Value("func", next(iter(self.init_of(value.name)), "")), 1
         if value.kind != "func" or not value.name:
             return
-        for scope in self.index.scopes.get(value.name, []):
+        for scope in self.scopes_of(value.name):
             params = scope.params[offset:]
             for name, values in zip(params, positional, strict=False):
                 yield (scope.qualname, name), values
@@ -678,16 +848,34 @@ def _tail_name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def resolve_file(index: ModuleIndex, path: str) -> list[Edge]:
-    """All edges whose source lies in `path`, read against the rest of the index."""
-    module = index.module_scope(path)
-    if module is None or module.path != path:
-        return []
-    evaluator = Evaluator(index)
+def _position(node: ast.AST) -> str:
+    names = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+    return ":".join(str(getattr(node, name, 0)) for name in names)
+
+
+def descendants(derived: dict[str, list[str]], cls: str) -> list[str]:
+    """Classes below `cls` in a direct-subclass map, nearest first."""
+    out: list[str] = []
+    queue = list(derived.get(cls, []))
+    while queue:
+        sub = queue.pop(0)
+        if sub not in out and sub != cls:
+            out.append(sub)
+            queue += derived.get(sub, [])
+    return out
+
+
+def resolve_file(
+    index: ModuleIndex, path: str, world: World | None = None
+) -> tuple[list[Edge], Reads]:
+    """All edges whose source lies in `path`, read against the rest of the index and the
+    world of the last round; and what the resolution read."""
+    evaluator = Evaluator(index, world)
+    module = evaluator.own_module(path)
     edges: set[Edge] = set()
-    for scope in module.walk():
+    for scope in module.walk() if module is not None else ():
         edges.update(_scope_edges(evaluator, scope))
-    return sorted(edges, key=lambda e: (e.line, e.src, e.kind, e.dst))
+    return sorted(edges, key=lambda e: (e.line, e.src, e.kind, e.dst)), evaluator.reads
 
 
 def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
@@ -707,14 +895,8 @@ def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
 def _import_targets(evaluator: Evaluator, b: Binding, scope: Scope) -> Iterator[str]:
     module = evaluator.resolve_module(b.target, scope)
     values = evaluator.imported(b, scope) if b.name else EMPTY
-    named = [v.name for v in values if v.kind in ("func", "class", "module")]
+    named = sorted(v.name for v in values if v.kind in ("func", "class", "module"))
     if named:
         yield from named
-    elif evaluator.index.has_module(module):
+    elif evaluator.has_module(module):
         yield module
-
-
-def build_edges(root: Path, paths: list[str]) -> list[Edge]:
-    """Edges of every file in `paths`, resolved together so imports cross files."""
-    index = ModuleIndex(root, paths)
-    return [edge for path in index.paths() for edge in resolve_file(index, path)]

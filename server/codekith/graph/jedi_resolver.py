@@ -4,7 +4,7 @@ The only module that imports jedi. Recipe measured in FIELD-NOTES: every referen
 by `(` goes through `goto(follow_imports=True)`, then `infer()` when goto stops at an
 assignment or a parameter; Jedi's inference limits are reset per name (they are per Script
 and would silently starve later call sites); dynamic_* inference is off; each file gets a
-time limit and returns what it resolved until then.
+CPU-time limit and returns what it resolved until then.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +53,11 @@ class JediResolver:
         self.environment = jedi.InterpreterEnvironment()
         self._lambda_numbers: dict[int, dict[int, int]] = {}
 
-    def resolve_file(self, path: str, source: str | None = None) -> list[Edge]:
-        """Call edges whose caller is in `path`; partial if the time limit struck."""
+    def resolve_file(
+        self, path: str, source: str | None = None, skip: Set[tuple[str, int]] = frozenset()
+    ) -> list[Edge]:
+        """Call edges whose caller is in `path`; partial if the time limit struck. Call sites
+        (caller, line) in `skip` are not inferred: the fast resolver already answered them."""
         self.timed_out.discard(path)
         if source is None:
             try:
@@ -64,7 +67,7 @@ class JediResolver:
         edges: list[Edge] = []
         try:
             with _time_limit(self.time_limit) as expired:
-                for edge in self._edges(path, source, expired):
+                for edge in self._edges(path, source, expired, skip):
                     edges.append(edge)
         except JediTimeout:
             self.timed_out.add(path)
@@ -72,7 +75,9 @@ class JediResolver:
             pass  # truncated by a concurrent writer): keep what was resolved until then
         return sorted(set(edges), key=lambda e: (e.line, e.src, e.dst))
 
-    def _edges(self, path: str, source: str, expired: Any) -> Iterator[Edge]:
+    def _edges(
+        self, path: str, source: str, expired: Any, skip: Set[tuple[str, int]]
+    ) -> Iterator[Edge]:
         script = jedi.Script(
             source, path=self.root / path, project=self.project, environment=self.environment
         )
@@ -83,8 +88,10 @@ class JediResolver:
             leaf = name._name.tree_name
             if leaf is None or not _is_called(leaf):
                 continue
-            state.reset_recursion_limitations()
             caller = self._qualname(_scope_of(leaf), path)
+            if (caller, name.line) in skip:
+                continue
+            state.reset_recursion_limitations()
             for target in self._targets(name):
                 yield Edge(caller, target, "call", path, name.line)
 
@@ -186,25 +193,27 @@ def _walk(node: NodeOrLeaf) -> Iterator[NodeOrLeaf]:
 
 
 class _time_limit:
-    """A wall-clock limit: a timer signal on the main thread, else polled between names."""
+    """A CPU-time limit, so that a loaded machine does not cut files short: a profiling
+    timer signal on the main thread (it interrupts a slow inference), else the thread's
+    CPU time polled between names."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
+        self.deadline = time.thread_time() + seconds
         self.use_signal = threading.current_thread() is threading.main_thread()
         self.previous: Any = None
 
     def __enter__(self) -> Any:
         if self.use_signal:
-            self.previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.previous = signal.signal(signal.SIGPROF, _raise_timeout)
+            signal.setitimer(signal.ITIMER_PROF, self.seconds)
             return lambda: False
-        return lambda: time.monotonic() > self.deadline
+        return lambda: time.thread_time() > self.deadline
 
     def __exit__(self, *exc: object) -> None:
         if self.use_signal:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self.previous)
 
 
 def _raise_timeout(signum: int, frame: object) -> None:

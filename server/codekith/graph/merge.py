@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from codekith.graph.model import Edge
 
 Site = tuple[str, str, int]
@@ -23,3 +25,8 @@ def merge_edges(fast: list[Edge], jedi: list[Edge]) -> list[Edge]:
     resolved = {_site(e) for e in fast if e.kind == "call"}
     extra = [e for e in jedi if e.kind == "call" and _site(e) not in resolved]
     return sorted(set(fast) | set(extra), key=lambda e: (e.path, e.line, e.src, e.kind, e.dst))
+
+
+def call_sites(edges: Iterable[Edge]) -> set[tuple[str, int]]:
+    """(caller, line) of the call edges of one file: the sites they resolve."""
+    return {(e.src, e.line) for e in edges if e.kind == "call"}

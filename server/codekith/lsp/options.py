@@ -10,12 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SERVER_KEYS: dict[str, type] = {"codeLens": bool, "debounceMs": int}
+# Saves are discrete events: a short quiet period still merges a burst (a "save all", a
+# formatter's rewrite) into one run, and runs queue up behind each other anyway.
+DEBOUNCE_MS = 30
 
 
 @dataclass(frozen=True)
 class ServerOptions:
     code_lens: bool = True
-    debounce_ms: int = 300
+    debounce_ms: int = DEBOUNCE_MS
     settings: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
@@ -47,7 +50,7 @@ def parse_options(raw: Any) -> ServerOptions:
     settings = {k: v for k, v in raw.items() if k not in SERVER_KEYS}
     return ServerOptions(
         code_lens=server.get("codeLens", True),
-        debounce_ms=server.get("debounceMs", 300),
+        debounce_ms=server.get("debounceMs", DEBOUNCE_MS),
         settings=settings,
         warnings=tuple(warnings),
     )

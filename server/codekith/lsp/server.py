@@ -375,7 +375,7 @@ def _folder_status(session: WorkspaceSession) -> dict[str, Any]:
     store = session.project.read_store
     status: dict[str, Any] = {
         "root": str(session.root),
-        "indexing": session.running,
+        "indexing": session.indexing,
         "ready": store.has_index(),
         "last_error": session.last_error,
     }

@@ -2,7 +2,12 @@
 
 All domain work runs in worker threads (`asyncio.to_thread`) so the event loop keeps
 answering requests while an index runs. Index runs are serialised per folder; saves that
-arrive during a run, or within the debounce window, are coalesced into the next run.
+arrive during a run, or within the short debounce window, are coalesced into the next run.
+
+A save is made searchable first and refined afterwards: its run writes the file's chunks
+and fast edges only; the Jedi pass (in a child process, holding no lock while it thinks)
+and the store's compaction run in the background when no save is waiting, and give way
+to the next save.
 """
 
 from __future__ import annotations
@@ -17,13 +22,21 @@ from typing import Any, Protocol
 
 from codekith import freshness
 from codekith.embedding import Embedder
+from codekith.freshness import Freshness
+from codekith.graph.jedi_worker import JediResult
 from codekith.indexer import IndexReport
+from codekith.lsp.options import DEBOUNCE_MS
 from codekith.project import Project
 from codekith.store import IndexLockedError
 
 log = logging.getLogger(__name__)
 LOCK_RETRY_S = 2.0
 FRESHNESS_TTL_S = 2.0
+MAX_DEBOUNCE_S = 0.5  # a steady stream of saves still starts a run this often
+IDLE_BEFORE_MAINTENANCE_S = 2.0
+IDLE_COMPACT = 5  # an idle folder compacts once this many versions piled up
+JEDI_STORE_EVERY_S = 1.0
+SILENT_RUN_FILES = 20  # runs over fewer saved files report no $/progress
 
 
 class ProgressReporter(Protocol):
@@ -57,6 +70,14 @@ class _Pending:
                 waiter.set_result(report)
 
 
+class _Silent:
+    def report(self, done: int, total: int, message: str) -> None:
+        pass
+
+    def end(self, message: str) -> None:
+        pass
+
+
 class WorkspaceSession:
     def __init__(
         self,
@@ -65,7 +86,7 @@ class WorkspaceSession:
         embedder: Callable[[str], Embedder],
         progress: ProgressFactory,
         on_error: Callable[[str], None],
-        debounce_ms: int = 300,
+        debounce_ms: int = DEBOUNCE_MS,
     ):
         self.root = root.resolve()
         self.project = Project(self.root, overrides=settings or None, embedder_factory=embedder)
@@ -74,13 +95,20 @@ class WorkspaceSession:
         self.last_report: IndexReport | None = None
         self.last_error: str = ""
         self.running = False
+        self.refining = False
         self._progress = progress
         self._on_error = on_error
         self._pending = _Pending()
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
+        self._first_pending = 0.0
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._freshness: tuple[float, freshness.Freshness] | None = None
+        self._background: asyncio.Task[Any] | None = None
+        self._freshness: tuple[float, Freshness] | None = None
+        self._revalidating: asyncio.Task[Any] | None = None
+        self._last_run = 0.0
+        self._generation = 0  # runs finished: a freshness check that spans one is dropped
+        self._closed = False
 
     # -- scheduling -----------------------------------------------------------------------
 
@@ -91,33 +119,41 @@ class WorkspaceSession:
         full: bool = False,
         delay: float | None = None,
     ) -> None:
-        """Queue work and (re)start the debounce timer; bursts become one run."""
+        """Queue work and (re)start the debounce timer; bursts become one run, but a run
+        starts at most MAX_DEBOUNCE_S after the first queued event."""
+        loop = asyncio.get_running_loop()
+        if self._pending.empty():
+            self._first_pending = loop.time()
         self._pending.paths |= paths or set()
         self._pending.scan |= scan
         self._pending.full |= full
-        self._freshness = None
+        self._note_pending(paths or set(), scan or full)
         if self._timer is not None:
             self._timer.cancel()
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(
-            self.debounce_s if delay is None else delay, self._start_drain
-        )
+        wait = self.debounce_s if delay is None else delay
+        wait = min(wait, max(0.0, self._first_pending + MAX_DEBOUNCE_S - loop.time()))
+        self._timer = loop.call_later(wait, self._start_drain)
 
     def _start_drain(self) -> None:
         self._timer = None
-        task = asyncio.get_running_loop().create_task(self.drain())
+        self._spawn(self.drain())
+
+    def _spawn(self, work: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def drain(self) -> IndexReport | None:
-        """Run everything pending (one run at a time), until nothing is left."""
+        """Run everything pending (one run at a time), until nothing is left; then let the
+        background refinement go on."""
         report = None
         async with self._lock:
             while not self._pending.empty():
                 pending, self._pending = self._pending, _Pending()
                 report = await self._run(pending)
                 pending.settle(report)
-
+        self._start_background()
         return report
 
     async def index_now(self, full: bool = False) -> IndexReport | None:
@@ -125,17 +161,17 @@ class WorkspaceSession:
         the run that did it (a drain already under way may be the one that does)."""
         waiter: asyncio.Future[IndexReport | None] = asyncio.get_running_loop().create_future()
         self._pending.merge(_Pending(scan=True, full=full, waiters=[waiter]))
+        self._note_pending(set(), True)
         await self.drain()
         return await waiter
 
     async def _run(self, pending: _Pending) -> IndexReport | None:
         whole = pending.scan or pending.full
-        title = (
-            "codekith: rebuilding index"
-            if pending.full
-            else ("codekith: indexing" if whole else "codekith: updating index")
-        )
-        reporter = await self._progress(title)
+        if whole or len(pending.paths) >= SILENT_RUN_FILES:
+            title = "codekith: rebuilding index" if pending.full else "codekith: indexing"
+            reporter = await self._progress(title if whole else "codekith: updating index")
+        else:
+            reporter = _Silent()
         self.running = True
         try:
             report = await asyncio.to_thread(self._index, pending, whole, reporter)
@@ -144,7 +180,6 @@ class WorkspaceSession:
             self._pending.merge(pending)
             pending.waiters = []  # they now wait for the retry
             reporter.end("waiting for another codekith process")
-
             asyncio.get_running_loop().call_later(LOCK_RETRY_S, self._start_drain)
             return None
         except Exception as exc:  # the server must survive any indexing failure
@@ -152,10 +187,13 @@ class WorkspaceSession:
             self.last_error = f"{type(exc).__name__}: {exc}"
             reporter.end("failed")
             self._on_error(f"codekith could not index {self.root}: {self.last_error}")
+            self._freshness = None
             return None
         finally:
             self.running = False
-            self._freshness = None
+            self._last_run = time.monotonic()
+            self._generation += 1
+        self._note_indexed(report, whole)
         self.last_report, self.last_error = report, ""
         reporter.end(f"{len(report.indexed)} files indexed, {report.chunks_total} chunks")
         return report
@@ -166,35 +204,154 @@ class WorkspaceSession:
                 full=pending.full,
                 paths=None if whole else sorted(pending.paths),
                 progress=reporter.report,
+                refine=False,
             )
+
+    # -- background: Jedi refinement, then compaction ---------------------------------------
+
+    def _start_background(self) -> None:
+        if self._closed or (self._background is not None and not self._background.done()):
+            return
+        self.refining = True
+        self._background = self._spawn(self._refine_then_maintain())
+
+    def _yield_to_saves(self) -> bool:
+        return self._closed or not self._pending.empty() or self._lock.locked()
+
+    async def _refine_then_maintain(self) -> None:
+        """Jedi over the files waiting for it; compaction once the folder has been idle a
+        while. Gives up when a save queues (the save's drain starts it again)."""
+        try:
+            complete = await self._refine()
+        finally:
+            self.refining = False
+        if not complete:
+            return
+        idle = IDLE_BEFORE_MAINTENANCE_S - (time.monotonic() - self._last_run)
+        if idle > 0:
+            await asyncio.sleep(idle)
+        if self._yield_to_saves():
+            return
+        async with self._lock:
+            await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
+
+    async def _refine(self) -> bool:
+        """Refine until no file waits or a pass stores nothing new (files that changed on
+        disk since their run wait for the next one); False when a save interrupted it."""
+        graph = self.project.indexer.graph
+        while not self._yield_to_saves():
+            async with self._lock:
+                jobs = await asyncio.to_thread(lambda: graph.jedi_jobs(self.project.store.meta()))
+            if not jobs:
+                return True
+            big = len(jobs) >= SILENT_RUN_FILES
+            reporter = await self._progress("codekith: call graph (Jedi)") if big else _Silent()
+            stored = 0
+            results: list[JediResult] = []
+            last_store = time.monotonic()
+            try:
+                for number, job in enumerate(jobs, 1):
+                    if self._yield_to_saves():
+                        break
+                    results.append(await asyncio.to_thread(graph.jedi_worker().resolve, job))
+                    reporter.report(number, len(jobs), job.path)
+                    if time.monotonic() - last_store >= JEDI_STORE_EVERY_S:
+                        stored += await self._store_refined(results)
+                        results, last_store = [], time.monotonic()
+                if results and not self._closed:
+                    stored += await self._store_refined(results)
+            finally:
+                reporter.end("call graph refined")
+            if not stored:
+                break
+        return not self._yield_to_saves()
+
+    async def _store_refined(self, results: list[JediResult]) -> int:
+        """Store Jedi's answers between runs; how many files it stored (0 while another
+        process holds the index: they stay pending)."""
+        graph = self.project.indexer.graph
+        async with self._lock:
+            try:
+                return int(
+                    await self._locked(
+                        lambda: graph.apply_jedi(self.project.store.meta(), results)[1]
+                    )
+                )
+            except IndexLockedError:
+                return 0
+
+    async def _locked(self, work: Callable[[], Any]) -> Any:
+        """`work` in a thread holding the index's write lock."""
+
+        def run() -> Any:
+            with self.project.store.write_lock():
+                return work()
+
+        return await asyncio.to_thread(run)
 
     # -- buffers and freshness -------------------------------------------------------------
 
     def mark_dirty(self, path: str, dirty: bool) -> None:
         (self.dirty.add if dirty else self.dirty.discard)(path)
 
-    async def freshness(self) -> freshness.Freshness:
+    def _note_pending(self, paths: set[str], whole: bool) -> None:
+        """Queued files differ from the index until their run: say so without asking git."""
+        if whole:
+            self._freshness = None
+        elif self._freshness is not None:
+            state = self._freshness[1]
+            state.stale = sorted(set(state.stale) | paths)
+
+    def _note_indexed(self, report: IndexReport, whole: bool) -> None:
+        if whole or self._freshness is None:
+            self._freshness = None
+            return
+        state = self._freshness[1]
+        state.stale = sorted(set(state.stale) - set(report.indexed) - set(report.deleted))
+
+    async def freshness(self) -> Freshness:
+        """The freshness of every answer. Kept up to date by the runs themselves; re-checked
+        with git in the background once it is FRESHNESS_TTL_S old (the answer in hand is
+        returned meanwhile), so no answer waits for git."""
         cached = self._freshness
-        if cached and time.monotonic() - cached[0] < FRESHNESS_TTL_S:
-            state = cached[1]
+        if cached is None:
+            state = await self._check_freshness()
         else:
-            state = await asyncio.to_thread(
-                freshness.check, self.root, self.project.settings, self.project.read_store
-            )
-            self._freshness = (time.monotonic(), state)
+            state = cached[1]
+            if time.monotonic() - cached[0] >= FRESHNESS_TTL_S and (
+                self._revalidating is None or self._revalidating.done()
+            ):
+                self._revalidating = self._spawn(self._check_freshness())
         state.dirty = sorted(self.dirty)
         return state
+
+    async def _check_freshness(self) -> Freshness:
+        generation, started = self._generation, time.monotonic()
+        state = await asyncio.to_thread(
+            freshness.check, self.root, self.project.settings, self.project.read_store
+        )
+        if generation == self._generation and not self.running:
+            self._freshness = (started, state)
+        return state
+
+    @property
+    def indexing(self) -> bool:
+        """A run, queued work or the Jedi pass is under way: answers may still change."""
+        return self.running or self.refining or not self._pending.empty()
 
     def has_index(self) -> bool:
         return self.project.read_store.has_index()
 
     async def close(self) -> None:
         """Drop queued work but let a run that is writing finish: cancelling the task would
-        not stop its thread, and the client may delete the workspace once we answer."""
+        not stop its thread, and the client may delete the workspace once we answer. The
+        Jedi child is killed: nothing waits for it."""
+        self._closed = True
         if self._timer is not None:
             self._timer.cancel()
         pending, self._pending = self._pending, _Pending()
         pending.settle(None)
+        self.project.indexer.graph.close()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         async with self._lock:  # a reindex request drains outside _tasks
             pass

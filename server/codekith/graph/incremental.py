@@ -1,0 +1,373 @@
+"""The fast resolver over a whole workspace, recomputing only what a change can reach.
+
+The computation is defined per file, so that a fresh build and an update agree exactly:
+
+    world_0 is empty;
+    in round r every file F yields flow_r(F) (the values its calls pass to parameters)
+    and bases_r(F) (its share of the class hierarchy), evaluated against world_{r-1};
+    world_r joins them (files in path order); rounds stop once the world stops changing,
+    or after ROUNDS;
+    edges(F) are resolved against the last world.
+
+Every per-file result is kept with the `Reads` it made, and is reused wherever those reads
+still hold: the files it used have the same content, every module and qualified name it
+looked up resolves to the same files, and every workspace-wide answer it got (has_module,
+parameter values, subclasses) is the same. Recomputing it would then give the same
+answer, so an update equals a fresh build.
+
+A file's results form a `Variant`: one derivation for one content, valid wherever its
+reads hold. Several variants of a file are kept (a pool, persisted by the caller), so that
+switching back to a branch, or undoing an edit, finds the old derivations still valid and
+recomputes nothing; a variant also carries Jedi's edges once they are known.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codekith.graph.fast import (
+    EMPTY,
+    Evaluator,
+    ModuleIndex,
+    ParamKey,
+    Reads,
+    Value,
+    Values,
+    World,
+    descendants,
+    resolve_file,
+)
+from codekith.graph.model import Edge
+
+ROUNDS = 8
+VARIANTS_KEPT = 4  # per file, in memory (the store keeps its own count)
+
+
+@dataclass
+class RoundResult:
+    flow: dict[ParamKey, Values]
+    bases: dict[str, tuple[str, ...]]
+    reads: Reads
+
+
+@dataclass
+class Variant:
+    """One derivation of one file's graph facts, for one content of the file."""
+
+    path: str
+    file_hash: str
+    defines: frozenset[str] | None  # None: the file does not parse
+    rounds: list[RoundResult] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    edge_reads: Reads | None = None
+    jedi: list[Edge] | None = None  # Jedi's call edges; None until refined
+    provisional: list[Edge] = field(default_factory=list)  # Jedi's edges of an older variant
+    jedi_attempts: int = 0  # Jedi passes that timed out
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    @property
+    def parsed(self) -> bool:
+        return self.defines is not None
+
+    def jedi_edges(self) -> list[Edge]:
+        return self.jedi if self.jedi is not None else self.provisional
+
+
+class FastGraph:
+    def __init__(self, root: Path, pool: Iterable[Variant] = ()) -> None:
+        self.root = root
+        self.index = ModuleIndex(root)
+        self.current: dict[str, Variant] = {}
+        self.pool: dict[str, list[Variant]] = {}  # path -> variants, newest first
+        self.created: list[Variant] = []  # variants made by the last update
+        self.rounds = 0
+        self.recomputed = 0  # per-file results computed (not reused) by the last update
+        self.resolved: set[str] = set()  # files with any result computed by the last update
+        self._hashes: dict[str, str] = {}
+        self._cache: dict[tuple[str, str], object] = {}
+        self._descendants: dict[str, tuple[str, ...]] = {}
+        self.add_variants(pool)
+
+    def add_variants(self, variants: Iterable[Variant]) -> None:
+        for variant in variants:
+            kept = self.pool.setdefault(variant.path, [])
+            if all(v.id != variant.id for v in kept):
+                kept.append(variant)
+
+    def update(
+        self, files: dict[str, str], sources: dict[str, str] | None = None
+    ) -> dict[str, Variant]:
+        """Bring the graph to `files` (path -> content hash; `sources` may give unsaved
+        text, whose hash must differ from any other content's). Returns every file's
+        variant; `created` lists the ones this update made."""
+        self._sync(files, sources or {})
+        self.created, self.recomputed, self._cache = [], 0, {}
+        self.resolved = set()
+        working = {p: Variant(p, h, self.index.defines(p)) for p, h in sorted(files.items())}
+        owned = [p for p in working if self.index.owns(p)]
+        world = self._rounds(working, owned)
+        self._descendants = {}
+        chosen: dict[str, Variant] = {}
+        for path, variant in working.items():
+            chosen[path] = self._finish(variant, path in owned, world)
+        self.current = chosen
+        return chosen
+
+    def broken(self) -> list[str]:
+        """Files that do not parse."""
+        return sorted(p for p, v in self.current.items() if not v.parsed)
+
+    def all_edges(self) -> list[Edge]:
+        return [e for path in sorted(self.current) for e in self.current[path].edges]
+
+    def qualnames(self) -> set[str]:
+        return self.index.qualnames()
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def _sync(self, files: dict[str, str], sources: dict[str, str]) -> None:
+        """Tell the index which files exist now, what their content is, and what is known
+        about each content already (so that checking old results parses nothing)."""
+        for path in set(self._hashes) - set(files):
+            self.index.remove(path)
+        for path, file_hash in files.items():
+            if self._hashes.get(path) != file_hash or path in sources:
+                self.index.add(path, sources.get(path))
+                known = next((v for v in self.pool.get(path, []) if v.file_hash == file_hash), None)
+                if known is not None and path not in sources:
+                    self.index.know(path, known.defines)
+        self._hashes = dict(files)
+
+    def _rounds(self, working: dict[str, Variant], owned: list[str]) -> World:
+        world = World()
+        for number in range(1, ROUNDS + 1):
+            self._descendants = {}
+            results = {p: self._round(working[p], number, world) for p in owned}
+            for path, result in results.items():
+                working[path].rounds.append(result)
+            self.rounds = number
+            joined = _join(results.values())
+            if joined == world:
+                break
+            world = joined
+        return world
+
+    def _round(self, variant: Variant, number: int, world: World) -> RoundResult:
+        """This round's result for one file: the previous round's or a kept one when still
+        valid, else evaluated afresh."""
+        if variant.rounds and self._valid(variant.rounds[-1].reads, world):
+            return variant.rounds[-1]
+        for kept in self._kept(variant):
+            if kept.rounds:
+                candidate = kept.rounds[min(number, len(kept.rounds)) - 1]
+                if self._valid(candidate.reads, world):
+                    return candidate
+        self.recomputed += 1
+        self.resolved.add(variant.path)
+        evaluator = Evaluator(self.index, world)
+        flow = evaluator.file_flow(variant.path)
+        bases = evaluator.file_bases(variant.path)
+        return RoundResult(flow, bases, self._hashed(evaluator.reads))
+
+    def _finish(self, variant: Variant, owned: bool, world: World) -> Variant:
+        """The file's variant: a kept one that this update reproduced exactly, or the
+        working one with its edges resolved (or reused) and added to the pool."""
+        kept_edges = None
+        for kept in self._kept(variant):
+            if kept.edge_reads is not None and self._valid(kept.edge_reads, world):
+                kept_edges = kept
+                break
+        if not owned:
+            variant.rounds = []
+        elif kept_edges is not None:
+            variant.edges, variant.edge_reads = kept_edges.edges, kept_edges.edge_reads
+        else:
+            edges, reads = resolve_file(self.index, variant.path, world)
+            variant.edges, variant.edge_reads = edges, self._hashed(reads)
+            self.recomputed += 1
+            self.resolved.add(variant.path)
+        for kept in self._kept(variant):
+            if _same(kept, variant):
+                return kept
+        if kept_edges is not None and variant.edge_reads is kept_edges.edge_reads:
+            variant.jedi, variant.jedi_attempts = kept_edges.jedi, kept_edges.jedi_attempts
+        previous = self.current.get(variant.path)
+        if (
+            variant.jedi is None
+            and previous is not None
+            and previous.file_hash == variant.file_hash
+        ):
+            variant.provisional = previous.jedi_edges()
+        self._remember(variant)
+        return variant
+
+    def _kept(self, variant: Variant) -> list[Variant]:
+        return [v for v in self.pool.get(variant.path, []) if v.file_hash == variant.file_hash]
+
+    def _remember(self, variant: Variant) -> None:
+        self.created.append(variant)
+        variants = self.pool.setdefault(variant.path, [])
+        variants.insert(0, variant)
+        del variants[VARIANTS_KEPT:]
+
+    def _hashed(self, reads: Reads) -> Reads:
+        """Reads as kept: each file it used named with the content it had."""
+        reads.files = {p: self._hashes.get(p, "") for p in reads.files}
+        return reads
+
+    def _valid(self, reads: Reads, world: World) -> bool:
+        """Would evaluating again (here, now) read exactly what `reads` did?"""
+        hashes = self._hashes
+        if any(hashes.get(path) != file_hash for path, file_hash in reads.files.items()):
+            return False
+        if any(self._answer("owner", m) != path for m, path in reads.modules.items()):
+            return False
+        if any(self._answer("holders", q) != paths for q, paths in reads.qualnames.items()):
+            return False
+        if any(self._answer("prefix", m) != found for m, found in reads.prefixes.items()):
+            return False
+        if any(world.flow.get(key, EMPTY) != values for key, values in reads.params.items()):
+            return False
+        for cls, subs in reads.subclasses.items():
+            if cls not in self._descendants:
+                self._descendants[cls] = tuple(descendants(world.derived, cls))
+            if self._descendants[cls] != subs:
+                return False
+        return True
+
+    def _answer(self, question: str, name: str) -> object:
+        key = (question, name)
+        if key not in self._cache:
+            if question == "owner":
+                self._cache[key] = self.index.owner(name)
+            elif question == "holders":
+                self._cache[key] = self.index.holders(name)
+            else:
+                self._cache[key] = self.index.has_module(name)
+        return self._cache[key]
+
+
+def _same(kept: Variant, variant: Variant) -> bool:
+    """The working variant reused exactly the kept one's results."""
+    return (
+        kept.defines == variant.defines
+        and len(kept.rounds) == len(variant.rounds)
+        and all(a is b for a, b in zip(kept.rounds, variant.rounds, strict=True))
+        and kept.edge_reads is variant.edge_reads
+    )
+
+
+def _join(results: Iterable[RoundResult]) -> World:
+    """One round's world from its per-file results (in path order)."""
+    flow: dict[ParamKey, set] = {}
+    derived: dict[str, list[str]] = {}
+    for result in results:
+        for key, values in result.flow.items():
+            flow.setdefault(key, set()).update(values)
+        for cls, bases in result.bases.items():
+            for base in bases:
+                derived.setdefault(base, []).append(cls)
+    return World({k: frozenset(v) for k, v in flow.items()}, derived)
+
+
+def build_edges(root: Path, paths: Iterable[str]) -> list[Edge]:
+    """Edges of every file in `paths`, resolved together so imports cross files."""
+    graph = FastGraph(root)
+    graph.update(dict.fromkeys(paths, ""))
+    return graph.all_edges()
+
+
+# -- the stored form of a variant: JSON (no pickles: an index may come from elsewhere) -------
+
+
+def encode_variant(variant: Variant) -> bytes:
+    def edges(items: list[Edge] | None) -> list[list[object]] | None:
+        return None if items is None else [[e.src, e.dst, e.kind, e.path, e.line] for e in items]
+
+    data = {
+        "id": variant.id,
+        "path": variant.path,
+        "file_hash": variant.file_hash,
+        "defines": None if variant.defines is None else sorted(variant.defines),
+        "rounds": [
+            {"flow": _flow_json(r.flow), "bases": r.bases, "reads": _reads_json(r.reads)}
+            for r in variant.rounds
+        ],
+        "edges": edges(variant.edges),
+        "edge_reads": None if variant.edge_reads is None else _reads_json(variant.edge_reads),
+        "jedi": edges(variant.jedi),
+        "provisional": edges(variant.provisional),
+        "jedi_attempts": variant.jedi_attempts,
+    }
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode())
+
+
+def decode_variant(blob: bytes) -> Variant:
+    data = json.loads(zlib.decompress(blob))
+
+    def edges(items: list[list[object]] | None) -> list[Edge] | None:
+        return None if items is None else [Edge(*item) for item in items]  # type: ignore[arg-type]
+
+    rounds = [
+        RoundResult(
+            _flow(r["flow"]),
+            {cls: tuple(bases) for cls, bases in r["bases"].items()},
+            _reads(r["reads"]),
+        )
+        for r in data["rounds"]
+    ]
+    return Variant(
+        data["path"],
+        data["file_hash"],
+        None if data["defines"] is None else frozenset(data["defines"]),
+        rounds,
+        edges(data["edges"]) or [],
+        None if data["edge_reads"] is None else _reads(data["edge_reads"]),
+        edges(data["jedi"]),
+        edges(data["provisional"]) or [],
+        data["jedi_attempts"],
+        data["id"],
+    )
+
+
+def _values_json(values: Values) -> list[list[object]]:
+    return sorted([v.kind, v.name, v.bound] for v in values)
+
+
+def _values(items: list[list[object]]) -> Values:
+    return frozenset(Value(str(k), str(n), bool(b)) for k, n, b in items)
+
+
+def _flow_json(flow: dict[ParamKey, Values]) -> list[list[object]]:
+    return [[qn, name, _values_json(values)] for (qn, name), values in flow.items()]
+
+
+def _flow(items: list[list[object]]) -> dict[ParamKey, Values]:
+    return {(str(qn), str(name)): _values(values) for qn, name, values in items}  # type: ignore[arg-type]
+
+
+def _reads_json(reads: Reads) -> dict[str, object]:
+    return {
+        "files": reads.files,
+        "modules": reads.modules,
+        "qualnames": {q: list(paths) for q, paths in reads.qualnames.items()},
+        "prefixes": reads.prefixes,
+        "params": _flow_json(reads.params),
+        "subclasses": {c: list(subs) for c, subs in reads.subclasses.items()},
+    }
+
+
+def _reads(data: dict[str, object]) -> Reads:
+    return Reads(
+        dict(data["files"]),  # type: ignore[call-overload]
+        dict(data["modules"]),  # type: ignore[call-overload]
+        {q: tuple(paths) for q, paths in data["qualnames"].items()},  # type: ignore[attr-defined]
+        dict(data["prefixes"]),  # type: ignore[call-overload]
+        _flow(data["params"]),  # type: ignore[arg-type]
+        {c: tuple(subs) for c, subs in data["subclasses"].items()},  # type: ignore[attr-defined]
+    )

@@ -1,0 +1,283 @@
+"""The graph phase of an index run: fast edges right after the chunks, Jedi afterwards.
+
+The store keeps, besides the edges, every file's graph derivations (see
+`graph.incremental`): an index run loads the ones for the files' current content and
+re-resolves only what they no longer cover, so a run that was killed, a branch switch back
+or an undone edit costs little, and the edges always equal a fresh index's. A derivation
+without a Jedi answer is what the Jedi pass works on, so that pass resumes wherever it
+stopped; a file whose Jedi pass timed out is tried again by later runs (JEDI_RETRIES).
+
+In a long-lived process the builder stays warm between runs; `graph_epoch` in meta tells it
+when another process has written the graph meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+from codekith.chunking import sha1
+from codekith.config import Settings
+from codekith.graph.builder import GraphBuilder, GraphUpdate, Resolved
+from codekith.graph.incremental import Variant, decode_variant, encode_variant
+from codekith.graph.index import config_fingerprint, in_graph
+from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
+from codekith.graph.model import Edge
+from codekith.store import Store
+from codekith.workspace import decode_source
+
+GRAPH_VERSION = "3"
+VARIANTS_STORED = 4  # derivations kept per file
+JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
+JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
+JEDI_DEADLINE_S = 60.0  # wall seconds per file before the Jedi child is killed
+
+Meta = dict[str, str]
+Progress = Callable[[int, int, str], None]
+
+
+def snapshot(files: dict[str, str], config: str) -> str:
+    """One hash for a set of file contents (and project files): the graph is current when
+    it matches."""
+    return hashlib.sha1(json.dumps([config, sorted(files.items())]).encode()).hexdigest()
+
+
+class GraphSync:
+    def __init__(self, root: Path, settings: Settings, store: Store) -> None:
+        self.root = root
+        self.settings = settings
+        self.store = store
+        self._builder: GraphBuilder | None = None
+        self._files: dict[str, str] = {}  # graph file -> content hash, as last indexed
+        self._epoch = ""
+        self._jedi: JediWorker | None = None
+
+    # -- fast edges -------------------------------------------------------------------------
+
+    def update(
+        self, meta: Meta, indexed: dict[str, str], removed: Iterable[str]
+    ) -> tuple[Meta, dict[str, Any]]:
+        """Bring the edges in step after a run wrote `indexed` (path -> content hash) and
+        dropped `removed`; the meta to record and the run's figures."""
+        if self._warm(meta):
+            self._files.update({p: h for p, h in indexed.items() if in_graph(p)})
+            for path in removed:
+                self._files.pop(path, None)
+        else:
+            self._files = self._catalog_files()
+        config = config_fingerprint(self.root, self._files)
+        done = snapshot(self._files, config)
+        if meta.get("graph") == GRAPH_VERSION and meta.get("graph_snapshot") == done:
+            return {}, {}
+        if self._warm(meta):
+            assert self._builder is not None
+            update, (added, gone) = self._apply(self._builder, config)
+        else:
+            update, (added, gone) = self._load(meta, config)
+        figures = {
+            "edges": self._builder.edge_count() if self._builder else 0,
+            "added": added,
+            "removed": gone,
+            "files_resolved": update.resolved,
+            "rounds": update.rounds,
+            "fast_s": round(update.fast_seconds, 3),
+            "unparsed": update.broken,
+        }
+        return self._state(done), figures
+
+    def builder(self, meta: Meta) -> GraphBuilder:
+        """The warm builder, or a cold one loaded from the store (when this process never
+        built one, or another process wrote the graph since)."""
+        if not self._warm(meta):
+            self._files = self._catalog_files()
+            self._load(meta, config_fingerprint(self.root, self._files))
+        assert self._builder is not None
+        return self._builder
+
+    def _warm(self, meta: Meta) -> bool:
+        return self._builder is not None and meta.get("graph_epoch") == self._epoch
+
+    def _load(self, meta: Meta, config: str) -> tuple[GraphUpdate, tuple[int, int]]:
+        """A cold builder from the stored derivations and edges, brought up to date (what
+        the stored ones still cover is reused, the rest re-derived) and stored."""
+        if meta.get("graph") != GRAPH_VERSION:
+            self.store.drop_graph_states()
+        keys = [f"{p}|{h}" for p, h in self._files.items()]
+        builder = GraphBuilder(self.root, map(decode_variant, self.store.graph_states(keys)))
+        builder.load(
+            (Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"]), r["resolver"])
+            for r in self.store.live_edges()
+        )
+        self._builder = builder
+        return self._apply(builder, config)
+
+    def _apply(self, builder: GraphBuilder, config: str) -> tuple[GraphUpdate, tuple[int, int]]:
+        """Update and store; the update and the edges (added, removed)."""
+        update = builder.update(self._files, config)
+        written = self._write_edges(update.edges)
+        self._write_variants(update.created)
+        return update, written
+
+    def _catalog_files(self) -> dict[str, str]:
+        return {
+            p: r.file_hash
+            for p, r in self.store.catalog().items()
+            if r.status == "indexed" and in_graph(p)
+        }
+
+    def _state(self, snapshot_hash: str) -> Meta:
+        assert self._builder is not None
+        return {
+            "graph": GRAPH_VERSION,
+            "graph_snapshot": snapshot_hash,
+            "graph_epoch": self._epoch,
+            "jedi_pending": str(len(self._builder.pending()) if self.settings.jedi else 0),
+        }
+
+    def _write_edges(self, edges: dict[str, list[Resolved]]) -> tuple[int, int]:
+        """Store these files' edges, one commit."""
+        rows = [_edge_row(e, resolver) for items in edges.values() for e, resolver in items]
+        if not edges:
+            return 0, 0
+        self._epoch = uuid.uuid4().hex
+        return self.store.replace_edges(rows, set(edges))
+
+    def _write_variants(self, variants: Iterable[Variant]) -> None:
+        self.store.write_graph_states(
+            [(v.id, v.path, v.file_hash, encode_variant(v)) for v in variants]
+        )
+
+    def prune(self) -> int:
+        """Forget old derivations beyond VARIANTS_STORED per file (maintenance)."""
+        builder = self._builder
+        current = set() if builder is None else {v.id for v in builder.fast.current.values()}
+        return self.store.prune_graph_states(VARIANTS_STORED, current)
+
+    # -- Jedi -------------------------------------------------------------------------------
+
+    def refine(
+        self,
+        meta: Meta,
+        progress: Progress | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        lock: Callable[[], AbstractContextManager[Any]] | None = None,
+    ) -> tuple[Meta, dict[str, Any]]:
+        """Jedi for the files waiting for it, stored every few seconds; the meta left to
+        record and the figures. Stops early (what is done is kept) when `cancelled`. With
+        `lock`, the caller does not hold the index: Jedi thinks without it and each store
+        takes it (with the meta as it is by then)."""
+        started = time.perf_counter()
+        stored, timed_out, total = 0, [], 0
+        state: Meta = {}
+
+        def store(results: list[JediResult]) -> int:
+            if lock is None:
+                found, count = self.apply_jedi({**meta, **state}, results)
+            else:
+                with lock():
+                    found, count = self.apply_jedi(self.store.meta(), results)
+            state.update(found)
+            return count
+
+        while True:
+            jobs = self._locked_jobs(meta, state, lock)
+            if not jobs:
+                break
+            total += len(jobs)
+            results: list[JediResult] = []
+            last_write, before = time.perf_counter(), stored
+            for number, job in enumerate(jobs, 1):
+                if cancelled is not None and cancelled():
+                    break
+                results.append(self.jedi_worker().resolve(job))
+                if results[-1].timed_out:
+                    timed_out.append(job.path)
+                if progress:
+                    progress(number, len(jobs), job.path)
+                if time.perf_counter() - last_write >= JEDI_WRITE_EVERY_S:
+                    stored += store(results)
+                    results, last_write = [], time.perf_counter()
+            stored += store(results)
+            if stored == before or (cancelled is not None and cancelled()):
+                break  # nothing could be stored (files changed meanwhile), or told to stop
+        figures = {
+            "jedi_files": total,
+            "jedi_s": round(time.perf_counter() - started, 3),
+            "jedi_timed_out": sorted(set(timed_out)),
+            "jedi_pending": int(state.get("jedi_pending", "0")),
+        }
+        return state, figures
+
+    def _locked_jobs(
+        self, meta: Meta, state: Meta, lock: Callable[[], AbstractContextManager[Any]] | None
+    ) -> list[JediJob]:
+        if lock is None:
+            return self.jedi_jobs({**meta, **state})
+        with lock():
+            return self.jedi_jobs(self.store.meta())
+
+    def jedi_jobs(self, meta: Meta) -> list[JediJob]:
+        """One job per file waiting for Jedi, with the file's text as it is now and the call
+        sites the fast resolver already answered (Jedi need not infer those)."""
+        if not self.settings.jedi:
+            return []
+        builder = self.builder(meta)
+        jobs = []
+        for variant in builder.pending():
+            try:
+                data = (self.root / variant.path).read_bytes()
+                source = decode_source(variant.path, data)
+            except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+                continue  # gone or unreadable: the next index run drops or skips it
+            if sha1(data.decode("latin-1")) != variant.file_hash:
+                continue  # changed since it was indexed: the next run re-derives it
+            skip = frozenset(builder.resolved_sites(variant.path))
+            jobs.append(JediJob(variant.path, source, variant.id, skip))
+        return jobs
+
+    def apply_jedi(self, meta: Meta, results: list[JediResult]) -> tuple[Meta, int]:
+        """Store Jedi's answers for files whose derivation is still the one Jedi worked
+        for; the meta it recorded and how many files it stored."""
+        builder = self.builder(meta)
+        variants: list[Variant] = []
+        edges: dict[str, list[Resolved]] = {}
+        for result in results:
+            refined = builder.refine(result.path, result.variant, result.edges, result.timed_out)
+            if refined is not None:
+                variants.append(refined[0])
+                edges[result.path] = refined[1]
+        self._write_edges(edges)
+        self._write_variants(variants)
+        state = {"graph_epoch": self._epoch, "jedi_pending": str(len(builder.pending()))}
+        self.store.set_meta(state)
+        return state, len(variants)
+
+    def jedi_worker(self) -> JediWorker:
+        """One warm Jedi child per workspace: its module cache makes re-checks fast."""
+        if self._jedi is None:
+            self._jedi = JediWorker(self.root, JEDI_TIME_LIMIT_S, JEDI_DEADLINE_S)
+        return self._jedi
+
+    def close(self) -> None:
+        if self._jedi is not None:
+            self._jedi.close()
+
+
+def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:
+    key = f"{edge.path}|{edge.src}|{edge.dst}|{edge.kind}|{edge.line}"
+    return {
+        "id": sha1(key),
+        "src": edge.src,
+        "dst": edge.dst,
+        "kind": edge.kind,
+        "path": edge.path,
+        "line": edge.line,
+        "resolver": resolver,
+        "deleted": False,
+    }

@@ -1,0 +1,171 @@
+"""The call graph across runs: a cold run (a new process) reuses the stored derivations of
+unchanged files and still ends with exactly the edges of a fresh full index, after edits,
+renames, deletes and branch switches; a run killed in the Jedi pass resumes; the Jedi pass
+of a plain `codekith index` finishes in the background."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from codekith.store import Store
+from tests.conftest import git, write_files
+
+CORE = """
+import functools
+
+
+class Engine:
+    def start(self):
+        return helper()
+
+
+def helper():
+    return 1
+
+
+def build():
+    engines = sorted([Engine()], key=id)
+    engines[0].start()  # only Jedi sees through sorted()
+    return functools.partial(helper)
+"""
+
+PKG = {
+    "pkg/__init__.py": "from .core import Engine, helper\n",
+    "pkg/core.py": CORE,
+    "pkg/extra.py": "from pkg.core import build\n\n\ndef twice():\n    build()\n    build()\n",
+    "app/main.py": "from pkg import Engine\nfrom pkg.extra import twice\n\n\n"
+    "def run():\n    twice()\n    return Engine().start()\n",
+    "app/other.py": "import os\n\n\ndef here():\n    return os.getcwd()\n",
+}
+
+
+def all_edges(store: Store) -> set[tuple[str, str, str, str, int, str]]:
+    return {
+        (e["src"], e["dst"], e["kind"], e["path"], e["line"], e["resolver"])
+        for e in store.live_edges()
+    }
+
+
+def fresh_edges(root: Path, tmp_path: Path, project_for) -> set:  # type: ignore[no-untyped-def]
+    """The edges of a fresh full index of a copy of the workspace, Jedi included."""
+    copy = tmp_path / f"fresh-{time.monotonic_ns()}"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".codekith", ".git"))
+    project = project_for(copy)
+    project.indexer.run()
+    return all_edges(project.store)
+
+
+def commit(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
+
+
+def test_cold_runs_equal_a_fresh_index_after_edits_renames_and_deletes(
+    workspace, project_for, tmp_path
+):
+    root = workspace(PKG)
+    commit(root, "start")
+    first = project_for(root).indexer.run()
+    assert first.graph["jedi_files"] == len(PKG) and first.graph["jedi_pending"] == 0
+    assert any(e[5] == "jedi" for e in all_edges(project_for(root).store))
+    core = (root / "pkg/core.py").read_text()
+    steps = {
+        "edit a function body": lambda: (root / "pkg/core.py").write_text(
+            core.replace("return helper()", "helper()\n        return 2")
+        ),
+        "rename a module": lambda: (root / "pkg/extra.py").rename(root / "pkg/more.py"),
+        "fix the import": lambda: (root / "app/main.py").write_text(
+            PKG["app/main.py"].replace("pkg.extra", "pkg.more")
+        ),
+        "delete a module": lambda: (root / "app/other.py").unlink(),
+        "add a module": lambda: write_files(
+            root, {"app/new.py": "from pkg.core import build\n\n\ndef go():\n    build()\n"}
+        ),
+    }
+    for name, step in steps.items():
+        step()
+        project = project_for(root)  # a new project: its graph starts cold, from the store
+        report = project.indexer.run()
+        assert report.graph["files_resolved"] < 5, name  # stored derivations were reused
+        assert all_edges(project.store) == fresh_edges(root, tmp_path, project_for), name
+
+
+def test_a_branch_switch_back_reuses_every_derivation(workspace, project_for, tmp_path):
+    root = workspace(PKG)
+    commit(root, "start")
+    project_for(root).indexer.run()
+    before = all_edges(project_for(root).store)
+    git(root, "checkout", "-q", "-b", "other")
+    (root / "pkg/core.py").write_text(CORE.replace("engines[0].start()", "helper()"))
+    (root / "app/other.py").unlink()
+    commit(root, "other")
+    changed = project_for(root).indexer.run()
+    assert changed.graph["files_resolved"] > 0
+    assert all_edges(project_for(root).store) == fresh_edges(root, tmp_path, project_for)
+    git(root, "checkout", "-q", "main")
+    back = project_for(root).indexer.run()
+    assert back.embedded == 0
+    assert back.graph["files_resolved"] == 0 and back.graph["jedi_files"] == 0
+    assert all_edges(project_for(root).store) == before
+
+
+def many_modules(count: int) -> dict[str, str]:
+    """A package where every module has call sites only Jedi resolves."""
+    files = {"pkg/__init__.py": "", "pkg/core.py": CORE}
+    for number in range(count):
+        files[f"pkg/m{number}.py"] = (
+            f"from pkg.core import Engine, build\n\n\ndef f{number}():\n"
+            "    build()\n    items = sorted([Engine()], key=id)\n    return items[0].start()\n"
+        )
+    return files
+
+
+def codekith(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "codekith.cli", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def test_killed_in_the_jedi_pass_then_resumed_equals_a_fresh_index(
+    workspace, project_for, tmp_path
+):
+    root = workspace(many_modules(30))
+    commit(root, "start")
+    run = codekith("index", str(root), "--wait")
+    store = Store(str(root / ".codekith"))
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and run.poll() is None:  # some Jedi answers stored
+        if store.has_index() and store.meta().get("jedi_pending", "0") not in ("0", ""):
+            break
+        time.sleep(0.05)
+    assert run.poll() is None, "the run finished before its Jedi pass could be interrupted"
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    assert int(store.meta()["jedi_pending"]) > 0
+    resumed = codekith("index", str(root), "--wait")
+    assert resumed.wait(timeout=600) == 0, resumed.stderr.read() if resumed.stderr else ""
+    assert store.meta()["jedi_pending"] == "0"
+    assert all_edges(store) == fresh_edges(root, tmp_path, project_for)
+
+
+def test_index_returns_before_jedi_and_the_background_pass_completes_it(
+    workspace, project_for, tmp_path
+):
+    root = workspace(many_modules(5))
+    commit(root, "start")
+    run = codekith("index", str(root))
+    assert run.wait(timeout=600) == 0, run.stderr.read() if run.stderr else ""
+    store = Store(str(root / ".codekith"))
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and store.meta().get("jedi_pending") != "0":
+        time.sleep(0.2)
+    assert store.meta()["jedi_pending"] == "0"
+    assert all_edges(store) == fresh_edges(root, tmp_path, project_for)
