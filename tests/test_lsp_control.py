@@ -1,0 +1,119 @@
+"""The language server stays in control of slow work: a Jedi child that never answers holds
+no save and no shutdown (real pytest-lsp client, real server, real Jedi child)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from tests.conftest import git, init_repo, write_files
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": "class Engine:\n    def start(self):\n        return 1\n\n\n"
+    "def build():\n    engines = sorted([Engine()], key=id)\n    return engines[0].start()\n",
+}
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client(lsp_client: LanguageClient, tmp_path):
+    root = init_repo(tmp_path / "ws")
+    write_files(root, FILES)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    lsp_client.root = root  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        return None
+
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
+        )
+    )
+    yield
+
+
+async def folder_status(client: LanguageClient) -> dict:
+    params = types.ExecuteCommandParams(command="codekith.status", arguments=[{}])
+    return (await client.workspace_execute_command_async(params))["folders"][0]
+
+
+async def wait_for(client: LanguageClient, condition, timeout: float = 300) -> dict:  # type: ignore[no-untyped-def]
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        status = await folder_status(client)
+        if condition(status):
+            return status
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"condition not met in {timeout}s: {status}")
+
+
+def jedi_children(root: Path) -> list[int]:
+    """Jedi worker processes started for this workspace."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"codekith.graph.jedi_worker" in command and str(root).encode() in command:
+            found.append(int(entry.name))
+    return found
+
+
+def stopped(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] == "T"
+    except OSError:
+        return False
+
+
+async def save(client: LanguageClient, path: str, text: str) -> None:
+    root: Path = client.root  # type: ignore[attr-defined]
+    (root / path).write_text(text)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier((root / path).as_uri()))
+    )
+
+
+async def searchable(client: LanguageClient, query: str, qualname: str) -> bool:
+    params = types.ExecuteCommandParams(
+        command="codekith.search", arguments=[{"query": query, "k": 3}]
+    )
+    hits = (await client.workspace_execute_command_async(params))["hits"]
+    return any(h["qualname"] == qualname for h in hits)
+
+
+@pytest.mark.asyncio
+async def test_a_jedi_child_that_never_answers_blocks_no_save_and_no_shutdown(
+    client: LanguageClient,
+):
+    root: Path = client.root  # type: ignore[attr-defined]
+    await wait_for(client, lambda s: s["ready"] and not s["indexing"] and s.get("runs"))
+    (worker,) = jedi_children(root)
+    os.kill(worker, signal.SIGSTOP)  # from now on every Jedi call it gets never returns
+    await save(client, "pkg/one.py", 'def tally_votes(ballots):\n    """Count the ballots."""\n')
+    await wait_for(client, lambda s: s["jedi_pending"] > 0 and s["indexing"])
+    await save(client, "pkg/two.py", 'def water_plants(garden):\n    """Water a garden."""\n')
+    for _ in range(3000):
+        if await searchable(client, "water the plants in a garden", "pkg.two.water_plants"):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the second save never became searchable")
+    assert stopped(worker)  # the save went through while Jedi still hung
+    await client.shutdown_session()
+    assert not Path(f"/proc/{worker}").exists() or not stopped(worker)
