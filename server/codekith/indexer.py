@@ -169,6 +169,7 @@ class Indexer:
         state, report.graph = self.graph.update(meta, hashes, removed)
         if refine:
             refined, figures = self.graph.refine({**meta, **state})
+            self.graph.close()  # a short-lived caller must not keep a Jedi child around
             state.update(refined)
             report.graph.update(figures)
         report.graph["jedi_pending"] = int({**meta, **state}.get("jedi_pending", "0"))
