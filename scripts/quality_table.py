@@ -103,7 +103,8 @@ class Corpus:
 
         if self._bm25 is None:
             self._bm25 = bm25s.BM25()
-            self._bm25.index(bm25s.tokenize(self.codes, stopwords="en", show_progress=False))
+            tokens = bm25s.tokenize(self.codes, stopwords="en", show_progress=False)
+            self._bm25.index(tokens, show_progress=False)
         tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
         if not tokens.vocab:
             return []
