@@ -101,8 +101,28 @@ def test_cli_graph_prints_every_language(tmp_path: Path, capsys) -> None:
     assert graph["web.lib.format.money"] == []  # listed without callees, as PyCG does
 
 
+PACKAGE_EDITS = [  # the last two change a field's type: use.go and Use.java have
+    # no edge into the changed file, they read it through their package
+    (
+        "svc/db.go",
+        "package main\n\ntype DB struct{}\n\nfunc (d *DB) Query() {}\n\n"
+        "type Cache struct{}\n\nfunc (c *Cache) Query() {}\n",
+    ),
+    ("svc/holder.go", "package main\n\ntype Holder struct{ db *DB }\n"),
+    ("svc/use.go", "package main\n\nfunc use(h Holder) { h.db.Query() }\n"),
+    (
+        "app/Cache.java",
+        "package app;\n\nclass Cache { void find() {} }\nclass Disk { void find() {} }\n",
+    ),
+    ("app/Holder.java", "package app;\n\nclass Holder { Disk store; }\n"),
+    ("app/Use.java", "package app;\n\nclass Use { void use(Holder h) { h.store.find(); } }\n"),
+    ("svc/holder.go", "package main\n\ntype Holder struct{ db *Cache }\n"),
+    ("app/Holder.java", "package app;\n\nclass Holder { Cache store; }\n"),
+]
+
+
 def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
-    """Edits in a long-lived builder re-resolve a neighbourhood, and agree with a cold build."""
+    """Edits in a long-lived builder (changed files parsed again) agree with a cold build."""
     root = write_files(tmp_path / "ws", MIXED)
     builder = GraphBuilder(root)
 
@@ -127,6 +147,9 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
         else:
             (root / path).write_text(text)
         run({path})
+    for path, text in PACKAGE_EDITS:
+        write_files(root, {path: text})
+        run({path})
     warm = {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
     copy = tmp_path / "copy"
     shutil.copytree(root, copy)
@@ -136,6 +159,8 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert ("web.lib.format.money", "web.lib.format.round", "call") in warm
     assert not any("svc.store.store" in e[1] for e in warm)  # its file is gone
     assert ("svc.main.main", "svc.store.extra.Store.Reset", "call") not in warm  # no Store type
+    assert ("svc.use.use", "svc.db.Cache.Query", "call") in warm  # the field's new type
+    assert ("app.Use.Use.use", "app.Cache.Cache.find", "call") in warm
 
 
 def test_receivers_of_unknown_type_are_never_guessed(tmp_path: Path) -> None:

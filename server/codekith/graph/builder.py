@@ -44,6 +44,7 @@ class GraphBuilder:
         self.edges: dict[str, set[Resolved]] = {}
         self._syntax: dict[str, str] | None = None  # the other languages' files, last resolved
         self._config = ""
+        self._index: SyntaxIndex | None = None  # their parsed facts, kept between updates
 
     def load(self, stored: Iterable[Resolved]) -> None:
         """The edges the store holds (a cold start): updates write only what differs."""
@@ -74,11 +75,21 @@ class GraphBuilder:
 
     def _other_languages(self, files: dict[str, str], config: str) -> dict[str, list[Resolved]]:
         """JavaScript, TypeScript, Go, Rust and Java: all of them resolved again whenever one
-        of them or a project file changed (so the edges stay exact), else nothing."""
+        of them or a project file changed (so the edges stay exact), else nothing. Only the
+        changed files are parsed again: a file's facts depend on its content alone."""
         if self._syntax == files and self._config == config:
             return {}
+        before = self._syntax or {}
+        if self._index is None or self._config != config:
+            self._index = SyntaxIndex(self.root, sorted(files))
+        else:
+            for path in sorted(set(before) - set(files)):
+                self._index.remove(path)
+            for path in sorted(files):
+                if before.get(path) != files[path]:
+                    self._index.update(path)
         self._syntax, self._config = dict(files), config
-        index = SyntaxIndex(self.root, sorted(files))
+        index = self._index
         return {p: [(e, "fast") for e in index.resolve(p)] for p in files}
 
     def pending(self) -> list[Variant]:
