@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from codekith.config import load_settings
+from codekith.config import Settings
 from codekith.graph import graph_for_root, in_graph
 from codekith.graph.index import GraphIndex
 from codekith.graph.model import Edge
@@ -101,8 +101,9 @@ def checkout(repo: Repo, base: Path) -> Path | None:
 
 
 def graph_files(root: Path, languages: tuple[str, ...]) -> list[str]:
-    """What `codekith index` would read (vendored, generated and ignored files left out)."""
-    settings = load_settings(root)
+    """What `codekith index` would read with default settings (vendored, generated and
+    ignored files left out; a local .codekith.toml is not consulted, so runs compare)."""
+    settings = Settings()
     return sorted(
         c.path
         for c in scan(root, settings)
@@ -110,11 +111,12 @@ def graph_files(root: Path, languages: tuple[str, ...]) -> list[str]:
     )
 
 
-def build(root: Path, paths: list[str]) -> tuple[list[Edge], float, GraphIndex]:
-    started = time.perf_counter()
+def build(root: Path, paths: list[str]) -> tuple[list[Edge], float, float, GraphIndex]:
+    """Edges of a cold build, its wall time and its CPU time (steadier on a shared machine)."""
+    started, cpu = time.perf_counter(), time.process_time()
     index = GraphIndex(root, paths)
     edges = [e for path in index.paths() for e in index.resolve(path)]
-    return edges, time.perf_counter() - started, index
+    return edges, time.perf_counter() - started, time.process_time() - cpu, index
 
 
 def source_line(root: Path, edge: Edge) -> str:
@@ -136,10 +138,11 @@ def repos(base: Path, repeat: int, sample: int) -> None:
         lines = sum(
             len((root / p).read_text("utf-8", errors="replace").splitlines()) for p in paths
         )
-        times = []
+        times, cpus = [], []
         for _ in range(repeat):
-            edges, seconds, index = build(root, paths)
+            edges, seconds, cpu, index = build(root, paths)
             times.append(seconds)
+            cpus.append(cpu)
         sites = sum(len(index.syntax.files[p].sites) for p in index.syntax.paths())
         resolved = len({(e.path, e.line, e.src) for e in edges if e.kind == "call"})
         kinds = Counter(e.kind for e in edges)
@@ -150,8 +153,10 @@ def repos(base: Path, repeat: int, sample: int) -> None:
         print(f"edges: {sum(kinds.values())} ({by_kind})")
         print(f"call sites {sites}, lines with a resolved call {resolved}")
         runs = ", ".join(f"{t:.2f}" for t in times)
-        per_1k = 1000 * median / max(lines, 1)
-        print(f"build: median {median:.2f} s of {repeat} cold runs ({runs}), {per_1k:.3f} s per 1k")
+        cpu = statistics.median(cpus)
+        per_1k, cpu_1k = 1000 * median / max(lines, 1), 1000 * cpu / max(lines, 1)
+        print(f"build wall: median {median:.2f} s of {repeat} runs ({runs}) = {per_1k:.3f} s/1k")
+        print(f"build CPU:  median {cpu:.2f} s = {cpu_1k:.3f} s per 1k lines")
         calls = sorted((e for e in edges if e.kind == "call"), key=edge_key)
         picked = random.Random(repo.name).sample(calls, min(sample, len(calls)))
         checked = verdicts.get(repo.name, {})
