@@ -44,10 +44,11 @@ from codekith.config import DEFAULT_MODEL
 from codekith.embedding import DEFAULT_DIM, FastEmbedder
 from codekith.project import Project
 from codekith.search import MODES, query_identifiers
+from codekith.store import Filters
 from codekith.template import search_text
 from codekith.workspace import scan
 
-WHERE_ALL = "deleted = false"
+ALL = Filters()
 
 # -- measuring ---------------------------------------------------------------------------
 
@@ -332,17 +333,17 @@ def query_latency(project: Project, queries: list[str], k: int = 10) -> dict[str
     out["embed_query"] = percentiles(embed)
     depth = max(k * 3, 30)
     out["store_vector_search"] = percentiles(
-        [timed(lambda v=v: store.vector_search(v, depth, WHERE_ALL))[1] for v in vectors]
+        [timed(lambda v=v: store.vector_search(v, depth, ALL))[1] for v in vectors]
     )
     out["store_text_search"] = percentiles(
-        [timed(lambda q=q: store.text_search(search_text(q), depth, WHERE_ALL))[1] for q in queries]
+        [timed(lambda q=q: store.text_search(search_text(q), depth, ALL))[1] for q in queries]
     )
     named = [q for q in queries if query_identifiers(q)]
     if named:
         out["symbol_matches"] = percentiles(
-            [timed(lambda q=q: searcher.symbol_matches(q, WHERE_ALL))[1] for q in named]
+            [timed(lambda q=q: searcher.symbol_matches(q, ALL))[1] for q in named]
         )
-    prefix = "deleted = false AND starts_with(path, 'src/pkg001/')"
+    prefix = Filters(path_prefix="src/pkg001")
     out["store_vector_search_path_prefix"] = percentiles(
         [timed(lambda v=v: store.vector_search(v, depth, prefix))[1] for v in vectors[:20]]
     )

@@ -34,9 +34,9 @@ QUESTIONS = [
 
 
 def targets(project: Project, count: int) -> list[str]:
-    rows = project.store.rows(
-        "kind IN ('function', 'method')", columns=["path", "qualname", "start_line", "end_line"]
-    )
+    rows = [
+        r for r in project.store.symbols_like("", limit=None) if r["kind"] in ("function", "method")
+    ]
     picked = random.Random(7).sample(rows, min(count, len(rows)))
     positions = [f"{r['path']}:{(r['start_line'] + r['end_line']) // 2}" for r in picked]
     return QUESTIONS + positions + [r["qualname"] for r in picked]

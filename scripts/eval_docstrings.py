@@ -197,12 +197,12 @@ def fuse_scores(vector: Rows, text: Rows, k: int, alpha: float, depth: int) -> l
 
 def experiments(searcher: Searcher, cases: list[Case], deep: int = 100) -> dict[str, Any]:
     store = searcher.store
-    where = Filters().where()
+    everything = Filters()
     lists: dict[str, tuple[Rows, Rows, Rows]] = {}
     for case in cases:
-        vector = store.vector_search(searcher.embedder().embed_query(case.query), deep, where)
-        text = store.text_search(search_text(case.query), deep, where)
-        symbols = searcher.symbol_matches(case.query, where)
+        vector = store.vector_search(searcher.embedder().embed_query(case.query), deep, everything)
+        text = store.text_search(search_text(case.query), deep, everything)
+        symbols = searcher.symbol_matches(case.query, everything)
         lists[case.query] = (vector, text, symbols)
 
     def run(make: Callable[[Rows, Rows, Rows], list[Hit]]) -> dict[str, Any]:
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         report = project.indexer.run(full=True)
         log(f"indexed {report.chunks_total} chunks in {time.perf_counter() - started:.1f} s")
         store = project.store
-        known = {c.expected[0] for c in cases if store.rows(f"qualname = '{c.expected[0]}'", 1)}
+        known = {c.expected[0] for c in cases if store.chunks_by_qualname([c.expected[0]], 1)}
         missing = [c.query for c in cases if c.expected[0] not in known]
 
         searcher = project.searcher

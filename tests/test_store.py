@@ -7,7 +7,7 @@ import threading
 import numpy as np
 
 from codekith import store as store_module
-from codekith.store import FileRecord, FileUpdate, Store
+from codekith.store import FileRecord, FileUpdate, Filters, Store
 from tests.conftest import write_files
 
 FUNCTIONS = "\n\n".join(f"def step_{i}(x):\n    return x + {i}\n" for i in range(5))
@@ -83,10 +83,10 @@ def test_maintenance_purges_tombstones_and_builds_ann(tmp_path, monkeypatch):
     assert report["optimized"] and report["ann_built"]
     assert store.count("deleted = true") == 0 and store.count() == 3300
     probe = _fake_rows(300, 16, 5)[17]["vector"]
-    hits = store.vector_search(probe, 5, "deleted = false")
+    hits = store.vector_search(probe, 5)
     assert hits[0]["id"] == "id5-17"
-    filtered = store.vector_search(probe, 5, "deleted = false AND path = 'f7.py'")
+    filtered = store.vector_search(probe, 5, Filters(path_prefix="f7.py"))
     assert {h["path"] for h in filtered} == {"f7.py"}
-    assert store.text_search("word17", 20, "deleted = false")
+    assert store.text_search("word17", 20)
     quiet = store.maintain()
     assert not quiet["optimized"] and not quiet["ann_built"]

@@ -17,7 +17,7 @@ import numpy as np
 
 from codekith.qualnames import constructed, with_constructors
 from codekith.search import Hit, Searcher, hit_from_row
-from codekith.store import RESULT_COLUMNS, Store, in_list, quote
+from codekith.store import Store
 from codekith.template import code_of
 
 SEEDS = 4
@@ -29,6 +29,7 @@ MIN_CODE_SEEDS = 2
 RELATIVE_SIMILARITY = 0.5
 FANOUT = 6
 CHARS_PER_TOKEN = 4
+NOT_RELATING = ("import",)  # an import alone does not make code related
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
 _QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
 _USAGE = re.compile(
@@ -176,7 +177,7 @@ class Related:
             vector = self.store.vectors_of([row["id"]])[row["id"]]
             return _Seeds([row], vector, row["qualname"], code_target=True)
         if _QUALNAME.match(target):
-            rows = self.store.rows(f"qualname = {quote(target)}", limit=SEEDS)
+            rows = self.store.chunks_by_qualname([target], limit=SEEDS)
             if rows:
                 vector = self.store.vectors_of([rows[0]["id"]])[rows[0]["id"]]
                 return _Seeds(rows, vector, target, code_target=True)
@@ -188,7 +189,7 @@ class Related:
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class); on a line no
         chunk covers (a blank line between definitions), the nearest chunk above it."""
-        rows = self.store.rows(f"path = {quote(path)}")
+        rows = self.store.chunks_in_file(path)
         covering = [r for r in rows if r["start_line"] <= line <= r["end_line"]]
         if covering:
             return min(
@@ -244,12 +245,12 @@ class Related:
         names = with_constructors(qualnames)
         found: dict[str, tuple[str, str]] = {}
         if intent != "usage":
-            for edge in self.store.live_edges(f"{in_list('src', names)} AND kind <> 'import'"):
+            for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING):
                 origin = names[edge["src"]]
                 label = "base" if edge["kind"] == "inherit" else "callee"
                 found.setdefault(_owner(edge["dst"]), (f"{label} of {origin}", origin))
         if intent != "implementation" or level == 1:
-            for edge in self.store.live_edges(f"{in_list('dst', names)} AND kind <> 'import'"):
+            for edge in self.store.edges_to(names, skip_kinds=NOT_RELATING):
                 origin = names[edge["dst"]]
                 label = "subclass" if edge["kind"] == "inherit" else "caller"
                 found.setdefault(edge["src"], (f"{label} of {origin}", origin))
@@ -258,12 +259,7 @@ class Related:
     def _rows_for(self, qualnames: set[str]) -> list[dict[str, Any]]:
         if not qualnames:
             return []
-        rows: list[dict[str, Any]] = []
-        names = sorted(qualnames)
-        for start in range(0, len(names), 500):
-            batch = in_list("qualname", names[start : start + 500])
-            rows += self.store.rows(batch, columns=[*RESULT_COLUMNS, "vector"])
-        return rows
+        return self.store.chunks_by_qualname(qualnames, with_vectors=True)
 
 
 def _owner(qualname: str) -> str:

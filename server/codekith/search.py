@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from codekith.embedding import Embedder
-from codekith.store import Store, in_list, quote
+from codekith.store import NO_FILTERS, Filters, Store
 from codekith.template import code_of, search_text
 
 RRF_K = 60
@@ -25,26 +25,6 @@ MODES = ("hybrid", "vector", "text")
 KINDS = ("module", "class", "function", "method", "section")
 SNIPPET_LINES = 12
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
-
-
-@dataclass
-class Filters:
-    path_prefix: str = ""
-    language: str = ""
-    kind: str = ""
-
-    def where(self) -> str:
-        """A SQL filter; the path prefix matches whole path components (`src/a` never
-        matches `src/ab.py`)."""
-        clauses = ["deleted = false"]
-        prefix = self.path_prefix.strip().strip("/")
-        if prefix and prefix != ".":
-            clauses.append(f"(path = {quote(prefix)} OR starts_with(path, {quote(prefix + '/')}))")
-        if self.language:
-            clauses.append(f"language = {quote(self.language)}")
-        if self.kind:
-            clauses.append(f"kind = {quote(self.kind)}")
-        return " AND ".join(clauses)
 
 
 @dataclass
@@ -119,24 +99,30 @@ class Searcher:
     ) -> list[Hit]:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        where = (filters or Filters()).where()
+        chosen = filters or NO_FILTERS
         depth = max(k * 3, 30)
         lookups: list[Callable[[], list[dict[str, Any]]]] = []
         if mode == "hybrid" and names_a_symbol(query):
-            lookups.append(lambda: self.symbol_matches(query, where))
+            lookups.append(lambda: self.symbol_matches(query, chosen))
         if mode in ("hybrid", "vector"):
-            lookups.append(lambda: self.store.vector_search(self.query_vector(query), depth, where))
+            lookups.append(
+                lambda: self.store.vector_search(self.query_vector(query), depth, chosen)
+            )
         if mode in ("hybrid", "text"):
-            lookups.append(lambda: self.store.text_search(search_text(query), depth, where))
+            lookups.append(lambda: self.store.text_search(search_text(query), depth, chosen))
         # The model and LanceDB release the GIL: the lookups really run side by side.
         rankings = list(self._pool.map(lambda lookup: lookup(), lookups))
         scores, rows = fuse(rankings)
-        self._apply_feedback(query, scores, rows, where)
+        self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
 
     def _apply_feedback(
-        self, query: str, scores: dict[str, float], rows: dict[str, dict[str, Any]], where: str
+        self,
+        query: str,
+        scores: dict[str, float],
+        rows: dict[str, dict[str, Any]],
+        filters: Filters,
     ) -> None:
         """Votes on similar past queries move items: an up vote on a query this close is
         worth about one first place in one ranking, a down vote takes as much away."""
@@ -154,27 +140,17 @@ class Searcher:
                 ) * 2 / (RRF_K + 1)
         missing = [i for i, delta in adjust.items() if delta > 0 and i not in rows]
         if missing:
-            for row in self.store.rows(f"({where}) AND {in_list('id', missing)}"):
+            for row in self.store.chunks_by_id(missing, filters):
                 rows[row["id"]] = row
                 scores[row["id"]] = 0.0
         for chunk_id, delta in adjust.items():
             if chunk_id in scores:
                 scores[chunk_id] += delta
 
-    def symbol_matches(self, query: str, where: str) -> list[dict[str, Any]]:
+    def symbol_matches(self, query: str, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
         """Chunks whose symbol or qualname is an identifier written in the query."""
         names = query_identifiers(query)
-        if not names:
-            return []
-        clauses = []
-        for name in names[:8]:
-            last = name.rsplit(".", 1)[-1]
-            clauses.append(
-                f"symbol = {quote(last)}"
-                if "." not in name
-                else f"(qualname = {quote(name)} OR ends_with(qualname, {quote('.' + name)}))"
-            )
-        return self.store.rows(f"({where}) AND ({' OR '.join(clauses)})", limit=20)
+        return self.store.chunks_named(names[:8], filters, limit=20) if names else []
 
 
 def fuse(

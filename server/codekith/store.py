@@ -16,7 +16,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -199,6 +199,47 @@ def in_list(column: str, values: Iterable[str]) -> str:
     return f"{column} IN ({', '.join(quote(v) for v in values)})"
 
 
+@dataclass(frozen=True)
+class Filters:
+    """Which chunks a search may return. The path prefix matches whole path components
+    (`src/a` never matches `src/ab.py`); empty fields do not filter."""
+
+    path_prefix: str = ""
+    language: str = ""
+    kind: str = ""
+
+    def where(self) -> str:
+        """The filter as the store's SQL; only the store uses it."""
+        clauses = ["deleted = false"]
+        prefix = self.path_prefix.strip().strip("/")
+        if prefix and prefix != ".":
+            clauses.append(f"(path = {quote(prefix)} OR starts_with(path, {quote(prefix + '/')}))")
+        if self.language:
+            clauses.append(f"language = {quote(self.language)}")
+        if self.kind:
+            clauses.append(f"kind = {quote(self.kind)}")
+        return " AND ".join(clauses)
+
+
+NO_FILTERS = Filters()
+
+
+def _name_clause(name: str) -> str:
+    """A bare name matches a symbol; a dotted one a qualname or the end of one."""
+    if "." not in name:
+        return f"symbol = {quote(name)}"
+    return f"(qualname = {quote(name)} OR ends_with(qualname, {quote('.' + name)}))"
+
+
+def _kinds_clause(kinds: Collection[str] | None, skip_kinds: Collection[str]) -> str:
+    clauses = ["true"]
+    if kinds is not None:
+        clauses.append(in_list("kind", sorted(kinds)) if kinds else "false")
+    if skip_kinds:
+        clauses.append(f"NOT {in_list('kind', sorted(skip_kinds))}")
+    return " AND ".join(clauses)
+
+
 def _upsert(table: Any, key: str, rows: Sequence[dict[str, Any]]) -> None:
     """Insert or replace rows by `key`, one commit per batch of at most WRITE_BATCH_ROWS."""
     for batch in _batches(rows, WRITE_BATCH_ROWS):
@@ -325,7 +366,43 @@ class Store:
             return self._create_edges()
         return self._table("edges")
 
-    def live_edges(self, where: str = "true") -> list[dict[str, Any]]:
+    def live_edges(self) -> list[dict[str, Any]]:
+        """Every live edge of the graph."""
+        return self._live_edges("true")
+
+    def edges_from(
+        self,
+        srcs: Iterable[str],
+        kinds: Collection[str] | None = None,
+        skip_kinds: Collection[str] = (),
+    ) -> list[dict[str, Any]]:
+        """Live edges leaving these qualnames; `kinds` keeps only those kinds (None: all),
+        `skip_kinds` drops some."""
+        return self._edges_at("src", srcs, kinds, skip_kinds)
+
+    def edges_to(
+        self,
+        dsts: Iterable[str],
+        kinds: Collection[str] | None = None,
+        skip_kinds: Collection[str] = (),
+    ) -> list[dict[str, Any]]:
+        """Live edges arriving at these qualnames (see `edges_from`)."""
+        return self._edges_at("dst", dsts, kinds, skip_kinds)
+
+    def _edges_at(
+        self,
+        column: str,
+        names: Iterable[str],
+        kinds: Collection[str] | None,
+        skip_kinds: Collection[str],
+    ) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        kind_filter = _kinds_clause(kinds, skip_kinds)
+        for batch in _batches(sorted(set(names)), 500):
+            found += self._live_edges(f"{in_list(column, batch)} AND {kind_filter}")
+        return found
+
+    def _live_edges(self, where: str) -> list[dict[str, Any]]:
         """Readers never create tables: an index from before edges existed has none."""
         if "edges" not in self._names():
             return []
@@ -351,7 +428,7 @@ class Store:
         else:
             live = set()
             for batch in _batches(sorted(paths), 500):
-                live |= {row["id"] for row in self.live_edges(in_list("path", batch))}
+                live |= {row["id"] for row in self._live_edges(in_list("path", batch))}
         added = [{**wanted[i], "deleted": False} for i in wanted.keys() - live]
         removed = [
             {
@@ -489,6 +566,12 @@ class Store:
                 rows += query.limit(None).to_arrow().to_pylist()
         return {r["path"]: FileRecord(**r) for r in rows}
 
+    def file_record(self, path: str) -> FileRecord | None:
+        """The catalog entry of one file."""
+        rows = self._table("files").search().where(f"path = {quote(path)}").limit(1)
+        found = rows.to_arrow().to_pylist()
+        return FileRecord(**found[0]) if found else None
+
     def live_paths(self) -> set[str]:
         """Paths that still have live chunks (finds ghosts left by an interrupted run)."""
         table = self._table("chunks").search().where("deleted = false").select(["path"])
@@ -602,11 +685,72 @@ class Store:
     # -- queries --------------------------------------------------------------------------
 
     def count(self, where: str = "deleted = false") -> int:
+        """Rows matching raw filter text (tests and scripts; the code uses named queries)."""
         return int(self._table("chunks").count_rows(where))
+
+    def chunk(self, chunk_id: str) -> dict[str, Any] | None:
+        """The live chunk with this id."""
+        rows = self.rows(f"id = {quote(chunk_id)}", limit=1)
+        return rows[0] if rows else None
+
+    def chunks_by_id(
+        self, ids: Iterable[str], filters: Filters = NO_FILTERS
+    ) -> list[dict[str, Any]]:
+        """Live chunks with these ids that pass the filters."""
+        return self._rows_in("id", ids, filters.where())
+
+    def chunks_by_qualname(
+        self,
+        qualnames: Iterable[str],
+        limit: int | None = None,
+        with_vectors: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Live chunks with exactly these qualnames (vectors included when asked)."""
+        columns = [*RESULT_COLUMNS, "vector"] if with_vectors else RESULT_COLUMNS
+        return self._rows_in("qualname", qualnames, "true", limit, columns)
+
+    def chunks_named(
+        self, names: Iterable[str], filters: Filters = NO_FILTERS, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        """Chunks a name written in code points at: a bare name matches the symbol, a dotted
+        one the qualname or its tail (`Session.send` matches `web.http.Session.send`)."""
+        clauses = [_name_clause(name) for name in names]
+        if not clauses:
+            return []
+        return self.rows(f"({filters.where()}) AND ({' OR '.join(clauses)})", limit=limit)
+
+    def chunks_in_file(
+        self, path: str, kinds: Collection[str] | None = None
+    ) -> list[dict[str, Any]]:
+        """The live chunks of one file, of these kinds only when given."""
+        return self.rows(f"path = {quote(path)} AND {_kinds_clause(kinds, ())}")
+
+    def symbols_like(self, prefix: str, limit: int | None = 50) -> list[dict[str, Any]]:
+        """Definitions whose name starts with `prefix`, ignoring case (sections are not
+        definitions)."""
+        return self.rows(
+            f"starts_with(lower(symbol), {quote(prefix.lower())}) AND kind <> 'section'",
+            limit=limit,
+        )
+
+    def _rows_in(
+        self,
+        column: str,
+        values: Iterable[str],
+        where: str,
+        limit: int | None = None,
+        columns: Sequence[str] = RESULT_COLUMNS,
+    ) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        for batch in _batches(sorted(set(values)), 500):
+            found += self.rows(f"({where}) AND {in_list(column, batch)}", limit, columns)
+        return found[:limit] if limit is not None else found
 
     def rows(
         self, where: str, limit: int | None = None, columns: Sequence[str] = RESULT_COLUMNS
     ) -> list[dict[str, Any]]:
+        """Live chunks matching raw filter text: the named queries above build it; tests and
+        scripts may use it, the rest of the code never writes filter text."""
         query = (
             self._table("chunks")
             .search()
@@ -616,7 +760,11 @@ class Store:
         )
         return query.to_arrow().to_pylist()
 
-    def vector_search(self, vector: np.ndarray, k: int, where: str) -> list[dict[str, Any]]:
+    def vector_search(
+        self, vector: np.ndarray, k: int, filters: Filters = NO_FILTERS
+    ) -> list[dict[str, Any]]:
+        """The k live chunks nearest to the vector (cosine) that pass the filters."""
+        where = filters.where()
         table = self._table("chunks")
         query = (
             table.search(vector, vector_column_name="vector")
@@ -632,13 +780,15 @@ class Store:
                 query = query.nprobes(20).refine_factor(5)
         return query.to_arrow().to_pylist()
 
-    def text_search(self, text: str, k: int, where: str) -> list[dict[str, Any]]:
+    def text_search(self, text: str, k: int, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
+        """The k best full-text matches of `text` (already split into words) that pass the
+        filters."""
         if not text.strip():
             return []
         query = (
             self._table("chunks")
             .search(text, query_type="fts", fts_columns="search_text")
-            .where(where, prefilter=True)
+            .where(filters.where(), prefilter=True)
             .select([*RESULT_COLUMNS, "_score"])
             .limit(k)
         )
@@ -694,8 +844,9 @@ class Store:
 
         On disk a file lock; in object storage, where there is none, a lease row in the
         index itself (see _Lease), renewed while the writer works."""
+        deadline = time.monotonic() + wait_s
         if is_uri(self.location):
-            with self._leased(lease_seconds):
+            with self._leased(lease_seconds, deadline):
                 yield
             return
         path = Path(self.location) / "write.lock"
@@ -726,9 +877,16 @@ class Store:
                     fcntl.flock(handle, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
-    def _leased(self, seconds: float) -> Iterator[None]:
+    def _leased(self, seconds: float, deadline: float) -> Iterator[None]:
         lease = _Lease(self._lease_table(), self.location, seconds)
-        lease.acquire()
+        while True:
+            try:
+                lease.acquire()
+                break
+            except IndexLockedError:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.2)
         self._lease = lease
         try:
             yield
