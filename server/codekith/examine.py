@@ -12,10 +12,9 @@ from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
 from codekith.config import Settings
-from codekith.secrets import find_secret
 from codekith.store import FileRecord
 from codekith.template import chunk_search_text, document
-from codekith.workspace import content_reason, decode_source
+from codekith.workspace import NotIndexableError, indexable_source
 
 
 @dataclass(frozen=True)
@@ -53,18 +52,10 @@ class Examined:
 
 def examine(source: SourceFile, settings: Settings) -> Examined:
     """Content checks (binary, generated, LFS), decoding, secrets, then chunks."""
-    reason = content_reason(source.path, source.data)
-    text = ""
-    if reason is None:
-        try:
-            text = decode_source(source.path, source.data)
-        except (UnicodeDecodeError, SyntaxError, LookupError):
-            reason = "not valid UTF-8 (or its declared encoding)"
-    if reason is None:
-        secret = find_secret(text, settings.secret_patterns)
-        reason = f"contains a secret: {secret}" if secret else None
-    if reason is not None:
-        return Examined(source.record("skipped", reason=reason))
+    try:
+        text = indexable_source(source.path, source.data, settings.secret_patterns)
+    except NotIndexableError as exc:
+        return Examined(source.record("skipped", reason=str(exc)))
     result = chunk_file(source.path, source.language, text)
     for chunk in result.chunks:
         chunk.file_hash = source.file_hash

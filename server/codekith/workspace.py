@@ -19,7 +19,7 @@ import pathspec
 from codekith import gitrepo
 from codekith.config import Settings
 from codekith.languages import language_of
-from codekith.secrets import secret_file_reason
+from codekith.secrets import find_secret, secret_file_reason
 
 VENDORED_DIRS = {
     ".git",
@@ -202,3 +202,23 @@ def decode_source(path: str, data: bytes) -> str:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding)
     return data.decode("utf-8")
+
+
+class NotIndexableError(ValueError):
+    """The file's content keeps it out of the index; the message says why."""
+
+
+def indexable_source(path: str, data: bytes, secret_patterns: tuple[str, ...]) -> str:
+    """A file's text, or NotIndexableError when its content keeps it out of the index (and
+    out of every answer): binary, LFS pointer, generated, undecodable, holding a secret."""
+    reason = content_reason(path, data)
+    if reason is not None:
+        raise NotIndexableError(reason)
+    try:
+        source = decode_source(path, data)
+    except (UnicodeDecodeError, SyntaxError, LookupError):
+        raise NotIndexableError("not valid UTF-8 (or its declared encoding)") from None
+    secret = find_secret(source, secret_patterns)
+    if secret:
+        raise NotIndexableError(f"contains a secret: {secret}")
+    return source
