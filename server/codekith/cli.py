@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -15,17 +16,18 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from codekith import freshness
+from codekith.answers import Answers, NoIndexError, UnknownChunkError
 from codekith.config import load_settings
 from codekith.distributed import Distribution, WorkerError
 from codekith.embedding import ModelUnavailableError
 from codekith.evaluation import evaluate, load_cases
+from codekith.freshness import Freshness
 from codekith.graph import graph_for_root, in_graph
 from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
-from codekith.related import TargetNotFoundError, to_markdown
+from codekith.related import TargetNotFoundError
 from codekith.search import KINDS, MODES, Filters, Hit
-from codekith.store import IndexLockedError, IndexMismatchError, quote
+from codekith.store import IndexLockedError, IndexMismatchError
 from codekith.workspace import scan
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
@@ -45,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except (
         CliError,
+        NoIndexError,
         IndexMismatchError,
         IndexLockedError,
         ModelUnavailableError,
@@ -185,12 +188,11 @@ def _project(args: argparse.Namespace) -> Project:
     return Project(root, db=args.db)
 
 
-def _require_index(project: Project) -> None:
-    if not project.store.has_index():
-        raise CliError(
-            f"no index at {project.settings.db_location(project.root)}; "
-            f"run `codekith index {project.root}` first"
-        )
+def _answers(args: argparse.Namespace, freshness_ttl_s: float = 0.0) -> Answers:
+    """The answers of an indexed workspace (NoIndexError when it has no index)."""
+    answers = Answers(_project(args), freshness_ttl_s=freshness_ttl_s)
+    answers.require_index()
+    return answers
 
 
 def _emit(data: Any) -> None:
@@ -268,8 +270,7 @@ def _refine_in_background(project: Project) -> None:
 def cmd_refine(args: argparse.Namespace) -> int:
     """Passes until no Jedi work is left; a second refiner for the same index just exits
     (the first one picks up whatever was added meanwhile)."""
-    project = _project(args)
-    _require_index(project)
+    project = _answers(args).project
 
     def lock() -> AbstractContextManager[None]:
         return project.store.write_lock(wait_s=REFINE_LOCK_WAIT_S)
@@ -305,31 +306,23 @@ def _print_index_report(report: IndexReport) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    project = _project(args)
-    _require_index(project)
-    k = args.k or project.settings.k
     if args.queries:
-        return _search_batch(project, args.queries, k, args.mode)
+        return _search_batch(_answers(args, freshness_ttl_s=math.inf), args)
+    answers = _answers(args)
     if not args.query:
         raise ValueError("give a QUERY or --queries FILE")
     filters = Filters(args.path_prefix, args.language, args.kind)
-    hits = project.searcher.search(args.query, k, filters, args.mode)
-    state = freshness.check(project.root, project.settings, project.store)
+    answer = answers.search(args.query, args.k, filters, args.mode)
     if args.json:
-        _emit({"query": args.query, "hits": _hits_json(hits, state), **state.to_json()})
+        _emit(answer.to_json())
     else:
-        _print_hits(hits, state)
+        _print_hits(answer.hits, answer.freshness)
     return 0
 
 
-def _hits_json(hits: list[Hit], state: freshness.Freshness) -> list[dict[str, Any]]:
-    stale = set(state.stale)
-    return [{**h.to_json(), "stale": h.path in stale} for h in hits]
-
-
-def _search_batch(project: Project, path: Path, k: int, mode: str) -> int:
-    """One JSON object per input line; the model loads once for all of them."""
-    state = freshness.check(project.root, project.settings, project.store)
+def _search_batch(answers: Answers, args: argparse.Namespace) -> int:
+    """One JSON object per input line; the model loads and freshness is checked once."""
+    path: Path = args.queries
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -343,14 +336,12 @@ def _search_batch(project: Project, path: Path, k: int, mode: str) -> int:
         filters = Filters(
             request.get("path_prefix", ""), request.get("language", ""), request.get("kind", "")
         )
-        hits = project.searcher.search(
-            query, int(request.get("k", k)), filters, request.get("mode", mode)
-        )
-        _emit({"query": query, "hits": _hits_json(hits, state), **state.to_json()})
+        k = int(request.get("k", args.k or 0)) or None
+        _emit(answers.search(query, k, filters, request.get("mode", args.mode)).to_json())
     return 0
 
 
-def _print_hits(hits: list[Hit], state: freshness.Freshness) -> None:
+def _print_hits(hits: list[Hit], state: Freshness) -> None:
     stale = set(state.stale)
     for rank, hit in enumerate(hits, 1):
         mark = "  [stale]" if hit.path in stale else ""
@@ -367,23 +358,16 @@ def _print_hits(hits: list[Hit], state: freshness.Freshness) -> None:
 
 
 def cmd_related(args: argparse.Namespace) -> int:
-    project = _project(args)
-    _require_index(project)
+    answers = _answers(args)
     try:
-        depth = args.depth if args.depth is not None else (project.settings.depth or None)
-        bundle = project.related.bundle(args.target, depth, args.budget or project.settings.budget)
-
+        answer = answers.related(args.target, args.depth, args.budget)
     except TargetNotFoundError as exc:
         raise CliError(str(exc)) from exc
-    state = freshness.check(project.root, project.settings, project.store).to_json()
+    bundle = answer.bundle
     if args.json:
-        stale = set(state["stale"])
-        data = bundle.to_json()
-        for item in data["items"]:
-            item["stale"] = item["path"] in stale
-        _emit({**data, **state})
+        _emit(answer.to_json())
     elif args.format == "markdown":
-        sys.stdout.write(to_markdown(bundle, state))
+        sys.stdout.write(answer.markdown())
     else:
         for item in bundle.items:
             hit = item.hit
@@ -409,12 +393,10 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
-    project = _project(args)
-    _require_index(project)
-    if not project.store.rows(f"id = {quote(args.id)}", limit=1):
-        raise CliError(f"no chunk with id {args.id!r} in the index")
-    vector = project.searcher.query_vector(args.query)
-    project.store.add_feedback(args.query, vector, args.id, 1 if args.vote == "up" else -1)
+    try:
+        _answers(args).feedback(args.query, args.id, 1 if args.vote == "up" else -1)
+    except UnknownChunkError as exc:
+        raise CliError(str(exc)) from exc
     return 0
 
 
@@ -426,14 +408,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    project = _project(args)
-    _require_index(project)
-    status = {
-        "root": str(project.root),
-        "db": project.settings.db_location(project.root),
-        **project.store.summary(runs=10),
-        **freshness.check(project.root, project.settings, project.store).to_json(),
-    }
+    status = _answers(args).status(runs=10)
     if args.json:
         _emit(status)
         return 0
@@ -448,8 +423,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    project = _project(args)
-    _require_index(project)
+    project = _answers(args).project
     cases = load_cases(args.cases)
 
     def run(case: Any) -> list[Hit]:

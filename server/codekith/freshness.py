@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,15 @@ class Freshness:
     @property
     def fresh(self) -> bool:
         return not self.stale and self.head == self.index_head
+
+    @cached_property
+    def _stale_set(self) -> frozenset[str]:
+        return frozenset(self.stale)
+
+    def mark(self, item: dict[str, Any]) -> dict[str, Any]:
+        """An answer item (a hit, a bundle item) with `stale`: its file changed since
+        indexing. The one place items get marked."""
+        return {**item, "stale": item["path"] in self._stale_set}
 
     def to_json(self) -> dict[str, Any]:
         return {

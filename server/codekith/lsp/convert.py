@@ -8,7 +8,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from codekith.search import Hit
+from codekith.answers import Lens
 from codekith.workspace import relative_path
 
 SYMBOL_KINDS = {
@@ -41,15 +41,9 @@ def line_range(start_line: int, end_line: int) -> types.Range:
     )
 
 
-def hit_json(
-    hit: Hit | dict[str, Any], root: Path, stale: set[str], dirty: set[str]
-) -> dict[str, Any]:
-    """A DESIGN hit plus `uri`, `stale` and `dirty`, ready for any client."""
-    data = hit.to_json() if isinstance(hit, Hit) else dict(hit)
-    data["uri"] = uri_of(root, data["path"])
-    data["stale"] = data["path"] in stale
-    data["dirty"] = data["path"] in dirty
-    return data
+def hit_json(item: dict[str, Any], root: Path, dirty: set[str]) -> dict[str, Any]:
+    """An answer's hit or bundle item plus `uri` and `dirty` (an unsaved buffer)."""
+    return {**item, "uri": uri_of(root, item["path"]), "dirty": item["path"] in dirty}
 
 
 def symbol_information(row: dict[str, Any], root: Path) -> types.SymbolInformation:
@@ -82,3 +76,14 @@ def edge_ranges(lines: list[int]) -> list[types.Range]:
         types.Range(types.Position(line - 1, 0), types.Position(line - 1, 0))
         for line in sorted(set(lines))
     ]
+
+
+def code_lens(lens: Lens, uri: str) -> types.CodeLens:
+    """`N callers · M callees · related` above a definition; the command relates it."""
+    line = lens.row["start_line"] - 1
+    command = types.Command(
+        title=f"{lens.callers} callers · {lens.callees} callees · related",
+        command="codekith.related",
+        arguments=[{"uri": uri, "position": {"line": line, "character": 0}}],
+    )
+    return types.CodeLens(range=line_range(line + 1, line + 1), command=command)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,15 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from codekith import __version__
+from codekith.answers import NotServedError, UnknownChunkError
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.languages import suffixes_of
 from codekith.lsp import arguments as args
 from codekith.lsp import convert
 from codekith.lsp.options import ServerOptions, parse_options
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
-from codekith.qualnames import constructed, with_constructors
-from codekith.related import TargetNotFoundError, to_markdown
+from codekith.related import TargetNotFoundError
 from codekith.search import Filters
-from codekith.store import in_list, quote
 from codekith.workspace import OutsideWorkspaceError
 
 log = logging.getLogger(__name__)
@@ -267,7 +265,13 @@ def _command(
         try:
             parsed = args.parse(spec, name, raw)
             return await run(ls, parsed)
-        except (args.ArgumentError, OutsideWorkspaceError, TargetNotFoundError, ValueError) as exc:
+        except (
+            args.ArgumentError,
+            OutsideWorkspaceError,
+            TargetNotFoundError,
+            NotServedError,
+            ValueError,
+        ) as exc:
             raise JsonRpcInvalidParams(str(exc)) from None
         except JsonRpcInvalidParams:
             raise
@@ -299,16 +303,16 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
     sessions = _ready(ls)
     k = a.k or max(s.project.settings.k for s in sessions)
     for session in sessions:
-        found = await asyncio.to_thread(
-            session.project.searcher.search,
+        answer = await asyncio.to_thread(
+            session.answers.search,
             a.query,
             k,
             Filters(a.pathPrefix, a.language, a.kind),
             a.mode,
+            await session.freshness(),
         )
-        state = await session.freshness()
-        states.append(state)
-        hits += [convert.hit_json(h, session.root, set(state.stale), session.dirty) for h in found]
+        states.append(answer.freshness)
+        hits += [convert.hit_json(h, session.root, session.dirty) for h in answer.to_json()["hits"]]
     hits.sort(key=lambda h: -h["score"])
     return {"query": a.query, "hits": hits[:k], **_merged_state(states)}
 
@@ -334,19 +338,13 @@ async def _related(ls: CodekithServer, a: args.RelatedArgs) -> dict[str, Any]:
         target = a.query or a.symbol or ""
     if not session.has_index():
         _ready(ls)
-    settings = session.project.settings
-    depth = a.depth if a.depth is not None else (settings.depth or None)
-    bundle = await asyncio.to_thread(
-        session.project.related.bundle, target, depth, a.budget or settings.budget
-    )
     state = await session.freshness()
-    data = bundle.to_json()
-    data["items"] = [
-        convert.hit_json(i, session.root, set(state.stale), session.dirty) for i in data["items"]
-    ]
+    answer = await asyncio.to_thread(session.answers.related, target, a.depth, a.budget, state)
+    data = answer.to_json()
+    data["items"] = [convert.hit_json(i, session.root, session.dirty) for i in data["items"]]
     if a.format == "markdown":
-        data["markdown"] = to_markdown(bundle, state.to_json())
-    return {**data, **state.to_json()}
+        data["markdown"] = answer.markdown()
+    return data
 
 
 async def _reindex(ls: CodekithServer, a: args.ReindexArgs) -> dict[str, Any]:
@@ -365,32 +363,19 @@ async def _reindex(ls: CodekithServer, a: args.ReindexArgs) -> dict[str, Any]:
 async def _status(ls: CodekithServer, a: args.StatusArgs) -> dict[str, Any]:
     folders = []
     for session in ls.sessions.values():
-        folders.append(await asyncio.to_thread(_folder_status, session))
-        if session.has_index():
-            folders[-1].update((await session.freshness()).to_json())
+        state = await session.freshness() if session.has_index() else None
+        status = await asyncio.to_thread(session.answers.status, 5, state)
+        folders.append({**status, "indexing": session.indexing, "last_error": session.last_error})
     return {"version": __version__, "folders": folders}
-
-
-def _folder_status(session: WorkspaceSession) -> dict[str, Any]:
-    store = session.project.read_store
-    status: dict[str, Any] = {
-        "root": str(session.root),
-        "indexing": session.indexing,
-        "ready": store.has_index(),
-        "last_error": session.last_error,
-    }
-    if status["ready"]:
-        status.update(store.summary(runs=5))
-    return status
 
 
 async def _feedback(ls: CodekithServer, a: args.FeedbackArgs) -> dict[str, Any]:
     for session in _ready(ls):
-        store = session.project.read_store
-        if await asyncio.to_thread(store.rows, f"id = {quote(a.id)}", 1):
-            vector = await asyncio.to_thread(session.project.searcher.query_vector, a.query)
-            await asyncio.to_thread(store.add_feedback, a.query, vector, a.id, a.vote)
-            return {"recorded": True}
+        try:
+            await asyncio.to_thread(session.answers.feedback, a.query, a.id, a.vote)
+        except UnknownChunkError:
+            continue
+        return {"recorded": True}
     raise JsonRpcInvalidParams(f"codekith.feedback: no chunk with id {a.id!r}")
 
 
@@ -404,7 +389,7 @@ def _register_features(server: CodekithServer) -> None:
             return []
         symbols: list[types.SymbolInformation] = []
         for session in [s for s in ls.sessions.values() if s.has_index()]:
-            rows = await asyncio.to_thread(_symbol_rows, session, query)
+            rows = await asyncio.to_thread(session.answers.symbols, query)
             symbols += [convert.symbol_information(r, session.root) for r in rows]
         return symbols
 
@@ -418,9 +403,7 @@ def _register_features(server: CodekithServer) -> None:
             return None
         if not session.has_index():
             return None
-        row = await asyncio.to_thread(
-            session.project.related.chunk_at, path, params.position.line + 1
-        )
+        row = await asyncio.to_thread(session.answers.chunk_at, path, params.position.line + 1)
         if row is None or row["kind"] not in ("function", "method", "class"):
             return None
         return [convert.call_item(row, session.root)]
@@ -430,10 +413,13 @@ def _register_features(server: CodekithServer) -> None:
         ls: CodekithServer, params: types.CallHierarchyIncomingCallsParams
     ) -> list[types.CallHierarchyIncomingCall]:
         session, qualname = _item_session(ls, params.item)
-        calls = await asyncio.to_thread(_calls, session, qualname, "dst")
+        calls = await asyncio.to_thread(session.answers.calls, qualname, "callers")
         return [
-            types.CallHierarchyIncomingCall(from_=item, from_ranges=ranges)
-            for item, ranges in calls
+            types.CallHierarchyIncomingCall(
+                from_=convert.call_item(c.row, session.root),
+                from_ranges=convert.edge_ranges(c.lines),
+            )
+            for c in calls
         ]
 
     @server.feature(types.CALL_HIERARCHY_OUTGOING_CALLS)
@@ -441,9 +427,12 @@ def _register_features(server: CodekithServer) -> None:
         ls: CodekithServer, params: types.CallHierarchyOutgoingCallsParams
     ) -> list[types.CallHierarchyOutgoingCall]:
         session, qualname = _item_session(ls, params.item)
-        calls = await asyncio.to_thread(_calls, session, qualname, "src")
+        calls = await asyncio.to_thread(session.answers.calls, qualname, "callees")
         return [
-            types.CallHierarchyOutgoingCall(to=item, from_ranges=ranges) for item, ranges in calls
+            types.CallHierarchyOutgoingCall(
+                to=convert.call_item(c.row, session.root), from_ranges=convert.edge_ranges(c.lines)
+            )
+            for c in calls
         ]
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
@@ -456,23 +445,8 @@ def _register_features(server: CodekithServer) -> None:
             return []
         if not session.has_index():
             return []
-        return await asyncio.to_thread(_lenses, session, path, params.text_document.uri)
-
-
-def _symbol_rows(session: WorkspaceSession, query: str) -> list[dict[str, Any]]:
-    """Names that start with the query first, then semantic matches."""
-    store = session.project.read_store
-    named = store.rows(
-        f"starts_with(lower(symbol), {quote(query.lower())}) AND kind <> 'section'", limit=50
-    )
-    semantic = [h.extra for h in session.project.searcher.search(query, k=30)]
-    seen: set[str] = set()
-    rows = []
-    for row in named + semantic:
-        if row["id"] not in seen:
-            seen.add(row["id"])
-            rows.append(row)
-    return rows
+        lenses = await asyncio.to_thread(session.answers.lenses, path)
+        return [convert.code_lens(lens, params.text_document.uri) for lens in lenses]
 
 
 def _item_session(
@@ -484,55 +458,6 @@ def _item_session(
         raise JsonRpcInvalidParams("call hierarchy item without a qualified name")
     session, _ = ls.session_for(item.uri)
     return session, qualname
-
-
-def _calls(
-    session: WorkspaceSession, qualname: str, side: str
-) -> list[tuple[types.CallHierarchyItem, list[types.Range]]]:
-    """Incoming (side="dst") or outgoing (side="src") calls grouped by the other end."""
-    store = session.project.read_store
-    where = f"kind = 'call' AND {in_list(side, with_constructors([qualname]))}"
-    other = "src" if side == "dst" else "dst"
-    lines: dict[str, list[int]] = {}
-    for edge in store.live_edges(where):
-        target = constructed(edge[other]) if other == "dst" else edge[other]
-        lines.setdefault(target, []).append(edge["line"])
-    if not lines:
-        return []
-    rows = store.rows(in_list("qualname", lines))
-    by_name: dict[str, dict[str, Any]] = {}
-    for row in sorted(rows, key=lambda r: r["start_line"]):
-        by_name.setdefault(row["qualname"], row)
-    return [
-        (convert.call_item(by_name[q], session.root), convert.edge_ranges(ls_))
-        for q, ls_ in sorted(lines.items())
-        if q in by_name
-    ]
-
-
-def _lenses(session: WorkspaceSession, path: str, uri: str) -> list[types.CodeLens]:
-    store = session.project.read_store
-    rows = store.rows(f"path = {quote(path)} AND kind IN ('function', 'method', 'class')")
-    if not rows:
-        return []
-    names = {r["qualname"] for r in rows}
-    keys = with_constructors(names)
-    edges = store.live_edges(
-        f"kind = 'call' AND ({in_list('dst', keys)} OR {in_list('src', keys)})"
-    )
-    callers = Counter(keys[e["dst"]] for e in edges if e["dst"] in keys)
-    callees = Counter(e["src"] for e in edges)
-    lenses = []
-    for row in sorted({r["qualname"]: r for r in rows}.values(), key=lambda r: r["start_line"]):
-        line = row["start_line"] - 1
-        title = f"{callers[row['qualname']]} callers · {callees[row['qualname']]} callees · related"
-        command = types.Command(
-            title=title,
-            command="codekith.related",
-            arguments=[{"uri": uri, "position": {"line": line, "character": 0}}],
-        )
-        lenses.append(types.CodeLens(range=convert.line_range(line + 1, line + 1), command=command))
-    return lenses
 
 
 def serve(tcp_port: int | None = None) -> None:

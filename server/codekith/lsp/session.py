@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from codekith import freshness
+from codekith.answers import Answers
 from codekith.embedding import Embedder
 from codekith.freshness import Freshness
 from codekith.graph.jedi_worker import JediResult
@@ -90,6 +91,7 @@ class WorkspaceSession:
     ):
         self.root = root.resolve()
         self.project = Project(self.root, overrides=settings or None, embedder_factory=embedder)
+        self.answers = Answers(self.project)
         self.debounce_s = debounce_ms / 1000
         self.dirty: set[str] = set()
         self.last_report: IndexReport | None = None
@@ -199,13 +201,12 @@ class WorkspaceSession:
         return report
 
     def _index(self, pending: _Pending, whole: bool, reporter: ProgressReporter) -> IndexReport:
-        with self.project.store.write_lock():
-            return self.project.indexer.run(
-                full=pending.full,
-                paths=None if whole else sorted(pending.paths),
-                progress=reporter.report,
-                refine=False,
-            )
+        return self.answers.reindex(
+            full=pending.full,
+            paths=None if whole else sorted(pending.paths),
+            progress=reporter.report,
+            refine=False,
+        )
 
     # -- background: Jedi refinement, then compaction ---------------------------------------
 

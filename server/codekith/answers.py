@@ -1,0 +1,451 @@
+"""The answers a project gives, whichever protocol asks: CLI, language server or MCP.
+
+Each protocol layer parses its arguments, calls one method here and renders the result.
+Defaults (k, depth, budget), freshness and stale marking, the write lock of feedback and
+which files may be shown are decided here once, so the three layers cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from codekith import freshness
+from codekith.chunking import sha1
+from codekith.freshness import Freshness
+from codekith.indexer import IndexReport, Progress
+from codekith.project import Project
+from codekith.qualnames import constructed, with_constructors
+from codekith.related import Bundle, TargetNotFoundError, to_markdown
+from codekith.search import Hit
+from codekith.store import NO_FILTERS, Filters
+from codekith.workspace import (
+    NotIndexableError,
+    WorkspaceFilter,
+    indexable_source,
+    relative_path,
+)
+
+FEEDBACK_LOCK_WAIT_S = 10.0
+DEFINITION_KINDS = ("function", "method", "class")
+Direction = Literal["callers", "callees", "both"]
+DIRECTIONS: tuple[Direction, ...] = ("callers", "callees", "both")
+
+
+class NoIndexError(RuntimeError):
+    """The workspace has no index yet."""
+
+
+class UnknownChunkError(LookupError):
+    """No live chunk has the id given."""
+
+
+class NotServedError(ValueError):
+    """A file answers never show: outside the index's selection, a secret, binary..."""
+
+
+@dataclass
+class SearchAnswer:
+    query: str
+    hits: list[Hit]
+    freshness: Freshness
+
+    def to_json(self) -> dict[str, Any]:
+        hits = [self.freshness.mark(hit.to_json()) for hit in self.hits]
+        return {"query": self.query, "hits": hits, **self.freshness.to_json()}
+
+
+@dataclass
+class RelatedAnswer:
+    bundle: Bundle
+    freshness: Freshness
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.bundle.to_json()
+        data["items"] = [self.freshness.mark(item) for item in data["items"]]
+        return {**data, **self.freshness.to_json()}
+
+    def markdown(self) -> str:
+        return to_markdown(self.bundle, self.freshness.to_json())
+
+
+@dataclass
+class Call:
+    """The other end of calls to or from a definition, with the lines of its call sites."""
+
+    row: dict[str, Any]
+    lines: list[int]
+
+
+@dataclass
+class Lens:
+    row: dict[str, Any]
+    callers: int
+    callees: int
+
+
+@dataclass
+class CallGraph:
+    """Call edges around one definition, breadth first up to `depth` steps."""
+
+    qualname: str
+    direction: Direction
+    depth: int
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    locations: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass
+class Code:
+    """Lines of a file as they are on disk now; `changed` when the file differs from the
+    version the index holds (or the index does not hold it)."""
+
+    path: str
+    start_line: int
+    end_line: int
+    total_lines: int
+    language: str
+    code: str
+    indexed: bool
+    changed: bool
+    id: str = ""
+    qualname: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class Answers:
+    """One workspace's answers. Each carries the index's freshness: checked here (at most
+    every `freshness_ttl_s`), or given by a caller with its own policy (the language server
+    keeps it current from its runs and adds unsaved buffers)."""
+
+    def __init__(self, project: Project, freshness_ttl_s: float = 0.0):
+        self.project = project
+        self._ttl_s = freshness_ttl_s
+        self._cached: tuple[float, Freshness] | None = None
+        self._cache_lock = threading.Lock()
+
+    @property
+    def root(self) -> Path:
+        return self.project.root
+
+    # -- index state ----------------------------------------------------------------------
+
+    def has_index(self) -> bool:
+        return self.project.read_store.has_index()
+
+    def require_index(self) -> None:
+        if not self.has_index():
+            raise NoIndexError(
+                f"no index at {self.project.settings.db_location(self.root)}; "
+                f"run `codekith index {self.root}` first"
+            )
+
+    def freshness(self) -> Freshness:
+        """How far the index is behind git and the disk."""
+        with self._cache_lock:
+            cached = self._cached
+        if cached and time.monotonic() - cached[0] < self._ttl_s:
+            return cached[1]
+        state = freshness.check(self.root, self.project.settings, self.project.read_store)
+        with self._cache_lock:
+            self._cached = (time.monotonic(), state)
+        return state
+
+    def forget_freshness(self) -> None:
+        """Files changed or an index run ended: the next answer checks again."""
+        with self._cache_lock:
+            self._cached = None
+
+    def status(self, runs: int = 10, state: Freshness | None = None) -> dict[str, Any]:
+        """Root, index location, whether it is ready, and when it is, the summary of what
+        it holds and how fresh it is."""
+        store = self.project.read_store
+        status: dict[str, Any] = {
+            "root": str(self.root),
+            "db": self.project.settings.db_location(self.root),
+            "ready": store.has_index(),
+        }
+        if status["ready"]:
+            status.update(store.summary(runs=runs))
+            status.update((state or self.freshness()).to_json())
+        return status
+
+    def reindex(
+        self,
+        full: bool = False,
+        paths: list[str] | None = None,
+        since: str | None = None,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+        refine: bool = True,
+    ) -> IndexReport:
+        """An index run under the write lock (IndexLockedError when another one writes);
+        `refine=False` leaves the Jedi pass to the caller (the language server runs it in
+        the background)."""
+        try:
+            with self.project.store.write_lock():
+                return self.project.indexer.run(
+                    full=full,
+                    dry_run=dry_run,
+                    paths=paths,
+                    since=since,
+                    progress=progress,
+                    refine=refine,
+                )
+        finally:
+            self.forget_freshness()
+
+    def catch_up(self, progress: Progress | None = None) -> IndexReport | None:
+        """Re-index what changed since the last run (None when nothing did): the files
+        that changed on disk, or whatever git says changed when HEAD moved."""
+        self.forget_freshness()
+        state = self.freshness()
+        if state.fresh:
+            return None
+        paths = state.stale if state.head == state.index_head else None
+        return self.reindex(paths=paths, progress=progress)
+
+    # -- retrieval ------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        k: int | None = None,
+        filters: Filters = NO_FILTERS,
+        mode: str = "hybrid",
+        state: Freshness | None = None,
+    ) -> SearchAnswer:
+        hits = self.project.searcher.search(query, k or self.project.settings.k, filters, mode)
+        return SearchAnswer(query, hits, state or self.freshness())
+
+    def related(
+        self,
+        target: str,
+        depth: int | None = None,
+        budget: int | None = None,
+        state: Freshness | None = None,
+    ) -> RelatedAnswer:
+        """A bundle for text, PATH:LINE or a qualified name; depth 0 in the settings means
+        "by the question's intent"."""
+        settings = self.project.settings
+        if depth is None:
+            depth = settings.depth or None
+        bundle = self.project.related.bundle(target, depth, budget or settings.budget)
+        return RelatedAnswer(bundle, state or self.freshness())
+
+    def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
+        return self.project.related.chunk_at(path, line)
+
+    def symbols(self, query: str) -> list[dict[str, Any]]:
+        """Workspace symbols: names that start with the query first, then semantic matches."""
+        named = self.project.read_store.symbols_like(query, limit=50)
+        semantic = [hit.extra for hit in self.project.searcher.search(query, k=30)]
+        return _unique_by_id(named + semantic)
+
+    def find_symbol(self, name: str, kind: str = "", limit: int = 20) -> list[dict[str, Any]]:
+        """Definitions called `name` (a bare name, a qualified name or its tail); when none
+        is, those whose name starts with it."""
+        store = self.project.read_store
+        rows = store.chunks_named([name], Filters(kind=kind), limit=limit)
+        if not rows:
+            prefix = name.rsplit(".", 1)[-1]
+            rows = [r for r in store.symbols_like(prefix, limit) if not kind or r["kind"] == kind]
+        return sorted(rows, key=lambda r: (r["qualname"] != name, r["path"], r["start_line"]))
+
+    # -- the call graph -------------------------------------------------------------------
+
+    def calls(self, qualname: str, direction: Literal["callers", "callees"]) -> list[Call]:
+        """Who calls the definition, or what it calls; a class counts calls to its
+        constructor."""
+        keys = with_constructors([qualname])
+        store = self.project.read_store
+        lines: dict[str, list[int]] = {}
+        if direction == "callers":
+            for edge in store.edges_to(keys, kinds=("call",)):
+                lines.setdefault(edge["src"], []).append(edge["line"])
+        else:
+            for edge in store.edges_from(keys, kinds=("call",)):
+                lines.setdefault(constructed(edge["dst"]), []).append(edge["line"])
+        if not lines:
+            return []
+        rows = _first_by_qualname(store.chunks_by_qualname(lines))
+        return [Call(rows[q], sorted(found)) for q, found in sorted(lines.items()) if q in rows]
+
+    def call_graph(self, qualname: str, direction: Direction, depth: int = 1) -> CallGraph:
+        """Call edges around a definition (resolved from a tail like `Class.method` when that
+        names exactly one), each with the file and line of its call site."""
+        if direction not in DIRECTIONS:
+            raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}")
+        if not 1 <= depth <= 5:
+            raise ValueError("depth must be between 1 and 5")
+        start = self._definition(qualname)
+        graph = CallGraph(start, direction, depth)
+        store = self.project.read_store
+        seen_edges: set[str] = set()
+        for side in ("callers", "callees") if direction == "both" else (direction,):
+            frontier, visited = {start}, {start}
+            for level in range(1, depth + 1):
+                keys = with_constructors(frontier)
+                edges = (
+                    store.edges_to(keys, kinds=("call",))
+                    if side == "callers"
+                    else store.edges_from(keys, kinds=("call",))
+                )
+                frontier = set()
+                for edge in sorted(edges, key=lambda e: (e["path"], e["line"])):
+                    caller = edge["src"]
+                    callee = keys.get(edge["dst"]) or constructed(edge["dst"])
+                    if edge["id"] not in seen_edges:
+                        seen_edges.add(edge["id"])
+                        graph.edges.append(
+                            {
+                                "caller": caller,
+                                "callee": callee,
+                                "path": edge["path"],
+                                "line": edge["line"],
+                                "depth": level,
+                            }
+                        )
+                    frontier.add(caller if side == "callers" else callee)
+                frontier -= visited
+                visited |= frontier
+        names = {start} | {e["caller"] for e in graph.edges} | {e["callee"] for e in graph.edges}
+        for name, row in _first_by_qualname(store.chunks_by_qualname(names)).items():
+            graph.locations[name] = _location(row)
+        return graph
+
+    def _definition(self, name: str) -> str:
+        store = self.project.read_store
+        if store.chunks_by_qualname([name], limit=1) or store.edges_to([name], kinds=("call",)):
+            return name
+        found = sorted(
+            {r["qualname"] for r in store.chunks_named([name]) if r["kind"] in DEFINITION_KINDS}
+        )
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise TargetNotFoundError(
+                f"{name!r} names {len(found)} definitions; give one of: {', '.join(found[:10])}"
+            )
+        raise TargetNotFoundError(f"no definition named {name!r} in the index")
+
+    def lenses(self, path: str) -> list[Lens]:
+        """Caller and callee counts of each definition of a file, in file order."""
+        store = self.project.read_store
+        rows = store.chunks_in_file(path, kinds=DEFINITION_KINDS)
+        if not rows:
+            return []
+        names = {r["qualname"] for r in rows}
+        keys = with_constructors(names)
+        callers = Counter(keys[e["dst"]] for e in store.edges_to(keys, kinds=("call",)))
+        callees = Counter(e["src"] for e in store.edges_from(names, kinds=("call",)))
+        unique = {r["qualname"]: r for r in rows}.values()
+        return [
+            Lens(row, callers[row["qualname"]], callees[row["qualname"]])
+            for row in sorted(unique, key=lambda r: r["start_line"])
+        ]
+
+    # -- code and votes -------------------------------------------------------------------
+
+    def get_code(
+        self,
+        path: str | None = None,
+        start_line: int | None = None,
+        end_line: int | None = None,
+        chunk_id: str | None = None,
+    ) -> Code:
+        """Lines of a file (or a chunk's lines) read from disk now. Only files the index may
+        hold are shown: never a secret, a binary or a file outside the root."""
+        row: dict[str, Any] | None = None
+        if chunk_id is not None:
+            row = self.project.read_store.chunk(chunk_id)
+            if row is None:
+                raise UnknownChunkError(f"no chunk with id {chunk_id!r} in the index")
+            path = row["path"]
+            start_line = start_line or row["start_line"]
+            end_line = end_line or row["end_line"]
+        if not path:
+            raise ValueError("give a path or an id")
+        relative = relative_path(self.root, path)
+        source, language, file_hash = self._servable(relative)
+        lines = source.splitlines()
+        start = start_line or 1
+        end = min(end_line or len(lines), len(lines))
+        if start < 1 or (end_line is not None and end_line < start):
+            raise ValueError("lines are 1-based and end_line must not be before start_line")
+        if start > max(len(lines), 1):
+            raise ValueError(
+                f"{relative} has {len(lines)} lines; start_line {start} is past its end"
+            )
+        record = self.project.read_store.file_record(relative)
+        indexed = record is not None and record.status == "indexed"
+        return Code(
+            relative,
+            start,
+            end,
+            len(lines),
+            language,
+            "\n".join(lines[start - 1 : end]),
+            indexed,
+            changed=not indexed or record is None or record.file_hash != file_hash,
+            id=row["id"] if row else "",
+            qualname=row["qualname"] if row else "",
+        )
+
+    def _servable(self, relative: str) -> tuple[str, str, str]:
+        """Text, language and content hash of a file answers may show, or NotServedError
+        saying why not."""
+        candidate = WorkspaceFilter(self.root, self.project.settings).candidate(relative)
+        if candidate is None:
+            raise NotServedError(f"{relative} does not exist")
+        if candidate.reason is not None:
+            raise NotServedError(f"{relative} is not indexed: {candidate.reason}")
+        data = (self.root / relative).read_bytes()
+        try:
+            source = indexable_source(relative, data, self.project.settings.secret_patterns)
+        except NotIndexableError as exc:
+            raise NotServedError(f"{relative} is not indexed: {exc}") from None
+        return source, candidate.language or "", sha1(data.decode("latin-1"))
+
+    def feedback(self, query: str, chunk_id: str, vote: int) -> None:
+        """Remember a vote (1 or -1) on a result; similar later queries move it."""
+        if vote not in (1, -1):
+            raise ValueError("vote must be 1 or -1")
+        if not query.strip():
+            raise ValueError("query must not be empty")
+        if self.project.read_store.chunk(chunk_id) is None:
+            raise UnknownChunkError(f"no chunk with id {chunk_id!r} in the index")
+        vector = self.project.searcher.query_vector(query)
+        with self.project.store.write_lock(wait_s=FEEDBACK_LOCK_WAIT_S):
+            self.project.store.add_feedback(query, vector, chunk_id, vote)
+
+
+def _unique_by_id(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    unique: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        unique.setdefault(row["id"], row)
+    return list(unique.values())
+
+
+def _first_by_qualname(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One row per qualname: the first in its file (a split definition's first part)."""
+    found: dict[str, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: r["start_line"]):
+        found.setdefault(row["qualname"], row)
+    return found
+
+
+def _location(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "path": row["path"],
+        "start_line": row["start_line"],
+        "end_line": row["end_line"],
+        "kind": row["kind"],
+    }

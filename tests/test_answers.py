@@ -1,0 +1,147 @@
+"""The answers layer every protocol uses, on the shop repository with the real model."""
+
+from __future__ import annotations
+
+import pytest
+
+from codekith import answers as answers_module
+from codekith.answers import Answers, NoIndexError, NotServedError, UnknownChunkError
+from codekith.related import TargetNotFoundError
+from codekith.store import Filters, IndexLockedError
+from codekith.workspace import OutsideWorkspaceError
+from tests.conftest import write_files
+from tests.test_related import SHOP
+
+
+@pytest.fixture
+def shop_answers(workspace, project_for) -> Answers:
+    root = workspace({**SHOP, ".env": "TOKEN=abc\n"})
+    answers = Answers(project_for(root))
+    answers.reindex()
+    return answers
+
+
+def test_search_and_related_mark_stale_files(shop_answers):
+    answer = shop_answers.search("apply a percentage discount", k=3)
+    data = answer.to_json()
+    assert data["hits"][0]["qualname"] == "shop.pricing.apply_discount"
+    assert data["fresh"] is True and not any(h["stale"] for h in data["hits"])
+    pricing = shop_answers.root / "shop/pricing.py"
+    pricing.write_text(pricing.read_text() + "\n# edited\n")
+    again = shop_answers.search("apply a percentage discount", k=3).to_json()
+    assert again["stale"] == ["shop/pricing.py"] and again["hits"][0]["stale"] is True
+    related = shop_answers.related("shop.pricing.compute_price")
+    items = related.to_json()["items"]
+    assert items[0]["qualname"] == "shop.pricing.compute_price" and items[0]["stale"] is True
+    assert "the index is behind (1 stale files)" in related.markdown()
+    filtered = shop_answers.search("discount", filters=Filters(path_prefix="shop/cart.py"))
+    assert {h.path for h in filtered.hits} == {"shop/cart.py"}
+
+
+def test_related_defaults_come_from_the_settings(workspace, project_for):
+    root = workspace(SHOP)
+    answers = Answers(project_for(root, depth=2, budget=120))
+    answers.reindex()
+    bundle = answers.related("who calls send_receipt").bundle
+    assert bundle.depth == 2 and bundle.budget == 120  # not the intent's default depth 1
+    assert answers.related("who calls send_receipt", depth=0, budget=999).bundle.depth == 0
+
+
+def test_catch_up_reindexes_what_changed_on_disk(shop_answers):
+    assert shop_answers.catch_up() is None  # nothing changed
+    write_files(
+        shop_answers.root,
+        {"shop/refunds.py": 'def issue_refund(order):\n    """Money back."""\n    return order\n'},
+    )
+    (shop_answers.root / "shop/noise.py").unlink()
+    report = shop_answers.catch_up()
+    assert report is not None and report.indexed == ["shop/refunds.py"]
+    assert report.deleted == ["shop/noise.py"]
+    assert shop_answers.freshness().fresh
+    assert shop_answers.find_symbol("issue_refund")[0]["path"] == "shop/refunds.py"
+
+
+def test_symbols_and_find_symbol(shop_answers):
+    assert shop_answers.symbols("compute")[0]["symbol"] == "compute_price"
+    found = shop_answers.find_symbol("Item.total")
+    assert [r["qualname"] for r in found] == ["shop.models.Item.total"]
+    assert [r["qualname"] for r in shop_answers.find_symbol("Item", kind="class")] == [
+        "shop.models.Item"
+    ]
+    prefixed = shop_answers.find_symbol("apply_disc")  # no exact name: names starting with it
+    assert [r["qualname"] for r in prefixed] == ["shop.pricing.apply_discount"]
+    assert shop_answers.find_symbol("no_such_name_anywhere") == []
+
+
+def test_calls_call_graph_and_lenses(shop_answers):
+    callers = shop_answers.calls("shop.pricing.compute_price", "callers")
+    assert [c.row["qualname"] for c in callers] == ["shop.models.Item.total"]
+    callees = shop_answers.calls("shop.models.Item", "callers")  # calls to the constructor
+    assert [c.row["qualname"] for c in callees] == ["shop.cart.checkout"]
+    graph = shop_answers.call_graph("compute_price", "callers", depth=2)
+    assert graph.qualname == "shop.pricing.compute_price"
+    pairs = {(e["caller"], e["callee"], e["depth"]) for e in graph.edges}
+    assert ("shop.models.Item.total", "shop.pricing.compute_price", 1) in pairs
+    assert ("shop.cart.checkout", "shop.models.Item.total", 2) in pairs
+    edge = next(e for e in graph.edges if e["caller"] == "shop.models.Item.total")
+    assert edge["path"] == "shop/models.py" and edge["line"] > 0
+    assert graph.locations["shop.cart.checkout"]["path"] == "shop/cart.py"
+    both = shop_answers.call_graph("shop.pricing.compute_price", "both")
+    assert {e["callee"] for e in both.edges} >= {"shop.pricing.apply_discount"}
+    with pytest.raises(TargetNotFoundError, match="no definition named"):
+        shop_answers.call_graph("nowhere_at_all", "callers")
+    with pytest.raises(ValueError, match="direction must be one of"):
+        shop_answers.call_graph("compute_price", "sideways")  # type: ignore[arg-type]
+    lenses = {lens.row["qualname"]: lens for lens in shop_answers.lenses("shop/pricing.py")}
+    compute = lenses["shop.pricing.compute_price"]
+    assert (compute.callers, compute.callees) == (1, 1)
+
+
+def test_get_code_reads_the_disk_and_refuses_what_it_must_not_show(shop_answers):
+    code = shop_answers.get_code("shop/pricing.py", 2, 3)
+    assert code.code == "from shop.util import log\n"
+    assert code.indexed and not code.changed and (code.start_line, code.end_line) == (2, 3)
+    row = shop_answers.find_symbol("compute_price")[0]
+    by_id = shop_answers.get_code(chunk_id=row["id"])
+    assert by_id.code.startswith("def compute_price") and by_id.qualname == row["qualname"]
+    pricing = shop_answers.root / "shop/pricing.py"
+    pricing.write_text("# moved down\n" + pricing.read_text())
+    assert shop_answers.get_code("shop/pricing.py").changed
+    with pytest.raises(OutsideWorkspaceError):
+        shop_answers.get_code("../outside.py")
+    with pytest.raises(NotServedError, match="secret file"):
+        shop_answers.get_code(".env")
+    with pytest.raises(NotServedError, match="does not exist"):
+        shop_answers.get_code("shop/nothing.py")
+    with pytest.raises(ValueError, match="past its end"):
+        shop_answers.get_code("shop/mail.py", 500)
+    with pytest.raises(UnknownChunkError):
+        shop_answers.get_code(chunk_id="nope")
+
+
+def test_feedback_waits_for_the_write_lock_then_says_so(shop_answers, monkeypatch):
+    hit = shop_answers.search("email a receipt", k=1).hits[0]
+    shop_answers.feedback("email a receipt", hit.id, 1)
+    assert shop_answers.project.store.feedback()[0]["id"] == hit.id
+    monkeypatch.setattr(answers_module, "FEEDBACK_LOCK_WAIT_S", 0.2)
+    with shop_answers.project.store.write_lock(), pytest.raises(IndexLockedError):
+        shop_answers.feedback("email a receipt", hit.id, -1)
+    assert shop_answers.project.store.feedback()[0]["vote"] == 1  # nothing half-written
+    with pytest.raises(UnknownChunkError):
+        shop_answers.feedback("q", "nope", 1)
+    with pytest.raises(ValueError, match="vote must be"):
+        shop_answers.feedback("q", hit.id, 3)
+
+
+def test_status_and_a_missing_index(shop_answers, tmp_path, project_for):
+    status = shop_answers.status()
+    assert status["ready"] and status["chunks"] > 10 and status["fresh"] is True
+    assert status["skipped"][".env"] == "secret file (.env)"
+    empty = Answers(project_for(tmp_path))
+    assert empty.status() == {
+        "root": str(tmp_path.resolve()),
+        "db": str(tmp_path.resolve() / ".codekith"),
+        "ready": False,
+    }
+    with pytest.raises(NoIndexError, match="run `codekith index"):
+        empty.require_index()
