@@ -74,11 +74,8 @@ def secret_file_reason(path: str) -> str | None:
 
 @cache
 def _detectors() -> tuple[list[dict[str, str]], re.Pattern[str]]:
-    classes: list[type] = [
-        cls
-        for cls in get_mapping_from_secret_type_to_class().values()
-        if cls.__name__ not in _EXCLUDED_PLUGINS
-    ]
+    known: dict[str, type] = get_mapping_from_secret_type_to_class()
+    classes = [cls for cls in known.values() if cls.__name__ not in _EXCLUDED_PLUGINS]
     patterns = [
         rx.pattern
         for cls in classes
