@@ -34,6 +34,11 @@ def test_search_and_related_mark_stale_files(shop_answers):
     items = related.to_json()["items"]
     assert items[0]["qualname"] == "shop.pricing.compute_price" and items[0]["stale"] is True
     assert "the index is behind (1 stale files)" in related.markdown()
+    line = shop_answers.find_symbol("compute_price")[0]["start_line"]
+    absolute = shop_answers.related(f"{shop_answers.root / 'shop/pricing.py'}:{line}")
+    assert absolute.bundle.items[0].hit.qualname == "shop.pricing.compute_price"
+    with pytest.raises(OutsideWorkspaceError):
+        shop_answers.related("/etc/hosts.py:1")
     filtered = shop_answers.search("discount", filters=Filters(path_prefix="shop/cart.py"))
     assert {h.path for h in filtered.hits} == {"shop/cart.py"}
 

@@ -21,7 +21,7 @@ from codekith.freshness import Freshness
 from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
-from codekith.related import Bundle, TargetNotFoundError, to_markdown
+from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
 from codekith.search import Hit
 from codekith.store import NO_FILTERS, Filters
 from codekith.workspace import (
@@ -233,8 +233,11 @@ class Answers:
         state: Freshness | None = None,
     ) -> RelatedAnswer:
         """A bundle for text, PATH:LINE or a qualified name; depth 0 in the settings means
-        "by the question's intent"."""
+        "by the question's intent". PATH may be absolute, but not outside the root."""
         settings = self.project.settings
+        location = location_of(target)
+        if location:
+            target = f"{relative_path(self.root, location[0])}:{location[1]}"
         if depth is None:
             depth = settings.depth or None
         bundle = self.project.related.bundle(target, depth, budget or settings.budget)

@@ -113,6 +113,12 @@ class TargetNotFoundError(ValueError):
     pass
 
 
+def location_of(target: str) -> tuple[str, int] | None:
+    """(path, line) when the target is written PATH:LINE."""
+    match = _LOCATION.match(target.strip())
+    return (match["path"], int(match["line"])) if match else None
+
+
 @dataclass
 class _Seeds:
     rows: list[dict[str, Any]]
@@ -169,9 +175,9 @@ class Related:
 
     def _seeds(self, target: str) -> _Seeds:
         """Seed rows, the vector that measures relevance, and the query text for intent."""
-        location = _LOCATION.match(target)
+        location = location_of(target)
         if location:
-            row = self.chunk_at(location["path"], int(location["line"]))
+            row = self.chunk_at(*location)
             if row is None:
                 raise TargetNotFoundError(f"no indexed code at {target}")
             vector = self.store.vectors_of([row["id"]])[row["id"]]
@@ -327,27 +333,33 @@ def _fit(items: list[Item], budget: int) -> tuple[list[Item], bool]:
 
 def to_markdown(bundle: Bundle, freshness: dict[str, Any] | None = None) -> str:
     """The bundle as context to paste into an AI assistant."""
+    return markdown_of({**bundle.to_json(), **(freshness or {})})
+
+
+def markdown_of(data: dict[str, Any]) -> str:
+    """Markdown of a bundle's JSON (with its freshness fields): the one rendering the CLI,
+    the language server, MCP and the editor extension all show."""
     lines = [
-        f"# Code related to: {bundle.target}",
+        f"# Code related to: {data['target']}",
         "",
-        f"{len(bundle.items)} items, ~{bundle.tokens} tokens (budget {bundle.budget})"
-        + (", truncated" if bundle.truncated else "")
-        + f"; intent: {bundle.intent}.",
+        f"{len(data['items'])} items, ~{data['tokens']} tokens (budget {data['budget']})"
+        + (", truncated" if data["truncated"] else "")
+        + f"; intent: {data['intent']}.",
     ]
-    if freshness and not freshness.get("fresh", True):
+    if not data.get("fresh", True):
         lines.append(
-            f"Note: the index is behind ({len(freshness.get('stale', []))} stale "
+            f"Note: the index is behind ({len(data.get('stale', []))} stale "
             "files); some code may have changed."
         )
-    for item in bundle.items:
-        hit = item.hit
+    for item in data["items"]:
         lines += [
             "",
-            f"## {hit.qualname} ({item.reason})",
-            f"`{hit.path}:{hit.start_line}-{hit.end_line}` · {hit.kind} · score {item.score:.3f}",
+            f"## {item['qualname']} ({item['reason']})",
+            f"`{item['path']}:{item['start_line']}-{item['end_line']}` · {item['kind']} · "
+            f"score {item['score']:.3f}",
             "",
-            f"```{hit.language}",
-            item.code,
+            f"```{item['language']}",
+            item["code"],
             "```",
         ]
     return "\n".join(lines) + "\n"
