@@ -156,6 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve = command("serve", cmd_serve, "Run the language server (stdio by default).")
     serve.add_argument("--tcp", type=_positive, metavar="PORT", help="listen on 127.0.0.1:PORT")
 
+    command(
+        "mcp", cmd_mcp, "Run the MCP server for AI assistants on stdio (see docs/ai-assistants.md)."
+    )
+
     status = command("status", cmd_status, "Show what the index holds and how fresh it is.")
     status.add_argument("--json", action="store_true")
 
@@ -404,6 +408,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from codekith.lsp.server import serve
 
     serve(args.tcp)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """The index is built on the first question when there is none yet."""
+    from codekith.mcp.server import serve
+
+    root = (args.root or Path.cwd()).resolve()
+    if not root.is_dir():
+        raise CliError(f"{root} is not a directory")
+    serve(root, args.db)
     return 0
 
 

@@ -1,0 +1,372 @@
+"""The MCP tools: argument schemas, one call into the answers layer, a budgeted result.
+
+Every tool answers with structured content (its output schema is in models.py) and the
+same facts as readable text (render.py), both fitted to a token budget (fit.py). Paths
+are relative to the workspace root; one outside it is refused with a tool error. Errors
+the caller can fix come back as tool errors with a message saying what to change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from codekith import __version__
+from codekith.answers import Answers, UnknownChunkError
+from codekith.embedding import Embedder, ModelUnavailableError
+from codekith.freshness import Freshness
+from codekith.mcp import fit, models, render
+from codekith.mcp.state import FRESHNESS_TTL_S, IndexNotReadyError, WorkspaceState
+from codekith.project import Project
+from codekith.search import Filters
+from codekith.store import IndexLockedError, IndexMismatchError
+from codekith.template import code_of
+from codekith.workspace import OutsideWorkspaceError, relative_path
+
+log = logging.getLogger(__name__)
+STALE_SHOWN = 20
+T = TypeVar("T")
+Kind = Literal["", "module", "class", "function", "method", "section"]  # search.KINDS
+Mode = Literal["hybrid", "vector", "text"]  # search.MODES
+
+INSTRUCTIONS = """\
+codekith answers questions about the code of one repository from a local index (semantic
+and full-text search, a call graph). Start with search_code or related_code (a question,
+PATH:LINE or a qualified name), follow up with get_code (by path and lines, or by an id from
+an earlier answer), find_symbol and call_graph. Paths are relative to the repository root.
+Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
+they were cut to the token budget (`truncated`)."""
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES_INDEX = ToolAnnotations(
+    read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+# Errors whose message tells the caller what to change (or what is going on).
+EXPECTED = (
+    ValueError,  # TargetNotFoundError, NotServedError, OutsideWorkspaceError, bad values
+    UnknownChunkError,
+    IndexNotReadyError,
+    IndexLockedError,
+    IndexMismatchError,
+    ModelUnavailableError,
+)
+
+Budget = Annotated[
+    int,
+    Field(
+        ge=500,
+        le=fit.MAX_BUDGET_TOKENS,
+        description="largest answer to send, in tokens (about 4 characters each)",
+    ),
+]
+
+
+def create_server(
+    root: Path, db: str | None = None, embedder: Embedder | None = None
+) -> MCPServer[Any]:
+    """An MCP server for the workspace at `root` (tests pass the shared embedder)."""
+    project = Project(root, db=db, embedder=embedder)
+    state = WorkspaceState(Answers(project, freshness_ttl_s=FRESHNESS_TTL_S))
+    server: MCPServer[Any] = MCPServer(
+        "codekith", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+    _register_retrieval(server, state)
+    _register_graph_and_code(server, state)
+    _register_index(server, state)
+    return server
+
+
+async def _answer(state: WorkspaceState, ctx: Context, work: Callable[[], T]) -> T:
+    """Make the index ready (building or catching up), then run `work` in a thread, with
+    expected failures turned into tool errors the caller can act on."""
+    try:
+        await state.ready(_reporter(ctx))
+        return await asyncio.to_thread(work)
+    except EXPECTED as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def _reporter(ctx: Context) -> Callable[[float, float | None, str], Awaitable[None]]:
+    async def report(done: float, total: float | None, message: str) -> None:
+        await ctx.report_progress(done, total, message)
+
+    return report
+
+
+def _result(data: dict[str, Any], text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _fresh(state: Freshness) -> dict[str, Any]:
+    return {
+        "index_head": state.index_head,
+        "head": state.head,
+        "fresh": state.fresh,
+        "stale": state.stale[:STALE_SHOWN],
+        "stale_count": len(state.stale),
+    }
+
+
+def _in_root(answers: Answers, path: str) -> str:
+    """A root-relative path, or a tool error for one outside the root."""
+    try:
+        return relative_path(answers.root, path)
+    except OutsideWorkspaceError as exc:
+        raise ToolError(f"{exc}; paths must be inside the repository root") from exc
+
+
+def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
+    answers = state.answers
+
+    @server.tool(annotations=READ_ONLY, structured_output=True)
+    async def search_code(
+        query: Annotated[str, Field(min_length=1, description="words, a question or a name")],
+        ctx: Context,
+        k: Annotated[int, Field(ge=1, le=50, description="number of hits")] = 10,
+        path_prefix: Annotated[str, Field(description="only under this directory or file")] = "",
+        language: Annotated[str, Field(description="e.g. python, typescript, markdown")] = "",
+        kind: Annotated[Kind, Field(description="only chunks of this kind")] = "",
+        mode: Annotated[Mode, Field(description="hybrid (default), vector or text")] = "hybrid",
+    ) -> Annotated[CallToolResult, models.SearchResult]:
+        """Search the repository's code and docs by meaning and by words; hits are chunks
+        (functions, classes, methods, sections) with a snippet and an id."""
+        prefix = _in_root(answers, path_prefix) if path_prefix.strip() else ""
+        filters = Filters(prefix, language, kind)
+        found = await _answer(state, ctx, lambda: answers.search(query, k, filters, mode))
+        data = {
+            "query": query,
+            "mode": mode,
+            "hits": found.to_json()["hits"],
+            **_fresh(found.freshness),
+        }
+        return _result(
+            data, fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, "hits", "snippet")
+        )
+
+    @server.tool(annotations=READ_ONLY, structured_output=True)
+    async def related_code(
+        target: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="a question, PATH:LINE (a position in a file) or a qualified name",
+            ),
+        ],
+        ctx: Context,
+        depth: Annotated[
+            int | None, Field(ge=0, le=5, description="call-graph steps (default: by intent)")
+        ] = None,
+        budget_tokens: Budget = fit.DEFAULT_BUDGET_TOKENS,
+    ) -> Annotated[CallToolResult, models.RelatedResult]:
+        """The code related to a question, a position or a definition: the best matches
+        plus their callers, callees, bases and subclasses, each with why it is there and its
+        code, cut to the token budget. The context to read before changing code."""
+        bundle = await _answer(state, ctx, lambda: answers.related(target, depth, budget_tokens))
+        data = {**bundle.to_json(), **_fresh(bundle.freshness)}
+        for name in ("tokens", "budget", "dirty"):
+            data.pop(name, None)
+        for item in data["items"]:
+            item.pop("snippet", None)
+        return _result(data, fit.fit(data, render.related, budget_tokens, "items"))
+
+    @server.tool(annotations=READ_ONLY, structured_output=True)
+    async def find_symbol(
+        name: Annotated[
+            str, Field(min_length=1, description="a name, Class.method or a full qualified name")
+        ],
+        ctx: Context,
+        kind: Annotated[Kind, Field(description="only definitions of this kind")] = "",
+        include_body: Annotated[bool, Field(description="add each definition's code")] = False,
+    ) -> Annotated[CallToolResult, models.SymbolResult]:
+        """Where a function, class or method is defined (names starting with it when none
+        matches exactly), with signature, docstring and optionally the code."""
+
+        def work() -> tuple[list[dict[str, Any]], Freshness]:
+            return answers.find_symbol(name, kind), answers.freshness()
+
+        rows, freshness = await _answer(state, ctx, work)
+        data = {
+            "name": name,
+            "definitions": [_definition(row, freshness, include_body) for row in rows],
+            **_fresh(freshness),
+        }
+        return _result(
+            data, fit.fit(data, render.symbols, fit.DEFAULT_BUDGET_TOKENS, "definitions")
+        )
+
+
+def _definition(row: dict[str, Any], freshness: Freshness, include_body: bool) -> dict[str, Any]:
+    item = {
+        key: row[key]
+        for key in (
+            "id",
+            "path",
+            "qualname",
+            "symbol",
+            "kind",
+            "language",
+            "start_line",
+            "end_line",
+        )
+    }
+    item.update(
+        signature=row["signature"],
+        docstring=(row["docstring"].strip().splitlines() or [""])[0],
+        code=code_of(row["document"]) if include_body else None,
+    )
+    return freshness.mark(item)
+
+
+def _register_graph_and_code(server: MCPServer[Any], state: WorkspaceState) -> None:
+    answers = state.answers
+
+    @server.tool(annotations=READ_ONLY, structured_output=True)
+    async def call_graph(
+        qualname: Annotated[
+            str, Field(min_length=1, description="a qualified name, or Class.method / a name")
+        ],
+        direction: Annotated[
+            Literal["callers", "callees", "both"], Field(description="who calls it, what it calls")
+        ],
+        ctx: Context,
+        depth: Annotated[int, Field(ge=1, le=5, description="steps to follow")] = 1,
+    ) -> Annotated[CallToolResult, models.CallGraphResult]:
+        """Calls into or out of a definition, each with the file and line of the call site,
+        and where every name involved is defined."""
+
+        def work() -> tuple[Any, Freshness]:
+            return answers.call_graph(qualname, direction, depth), answers.freshness()
+
+        graph, freshness = await _answer(state, ctx, work)
+        data = {
+            "qualname": graph.qualname,
+            "direction": graph.direction,
+            "depth": graph.depth,
+            "edges": graph.edges,
+            "locations": graph.locations,
+            **_fresh(freshness),
+        }
+        return _result(data, fit.fit(data, render.call_graph, fit.DEFAULT_BUDGET_TOKENS, "edges"))
+
+    @server.tool(annotations=READ_ONLY, structured_output=True)
+    async def get_code(
+        ctx: Context,
+        path: Annotated[str, Field(description="file path relative to the root")] = "",
+        start_line: Annotated[int | None, Field(ge=1, description="first line, 1-based")] = None,
+        end_line: Annotated[int | None, Field(ge=1, description="last line, inclusive")] = None,
+        id: Annotated[str, Field(description="a chunk id from an earlier answer")] = "",
+    ) -> Annotated[CallToolResult, models.CodeResult]:
+        """The code as it is on disk now, by path (and lines) or by a chunk id; says when
+        the file differs from what the index holds. Secrets and files outside the root or
+        the index's selection are never shown."""
+        if bool(path) == bool(id):
+            raise ToolError("give either path (with optional start_line/end_line) or id")
+        relative = _in_root(answers, path) if path else None
+
+        def work() -> tuple[Any, Freshness]:
+            found = answers.get_code(relative, start_line, end_line, id or None)
+            return found, answers.freshness()
+
+        code, freshness = await _answer(state, ctx, work)
+        data = {**code.to_json(), "next_start_line": None, **_fresh(freshness)}
+        text = fit.fit(data, render.code, fit.DEFAULT_BUDGET_TOKENS)
+        if data["truncated"]:
+            kept = data["code"].removesuffix(fit.CUT_MARK).count("\n") + 1
+            data["end_line"] = data["start_line"] + max(kept, 1) - 1
+            data["next_start_line"] = data["end_line"] + 1
+            text = render.code(data)
+        return _result(data, text)
+
+
+def _register_index(server: MCPServer[Any], state: WorkspaceState) -> None:
+    answers = state.answers
+
+    @server.tool(annotations=READ_ONLY, structured_output=True)
+    async def index_status() -> Annotated[CallToolResult, models.StatusResult]:
+        """What the index holds (files, chunks, edges, skipped files and why), the last
+        run, and how fresh it is. Never starts indexing."""
+        status = await asyncio.to_thread(answers.status, 1)
+        data: dict[str, Any] = {
+            "root": status["root"],
+            "ready": status["ready"],
+            "indexing": state.indexing,
+        }
+        if status["ready"]:
+            reasons = Counter(reason.split(" (")[0] for reason in status["skipped"].values())
+            data.update(
+                {key: status[key] for key in ("model", "chunks", "edges", "files", "indexed_at")},
+                skipped_count=len(status["skipped"]),
+                skipped_reasons=dict(reasons),
+                partial_count=len(status["partial"]),
+                index_head=status["index_head"],
+                head=status["head"],
+                fresh=status["fresh"],
+                stale=status["stale"][:STALE_SHOWN],
+                stale_count=len(status["stale"]),
+            )
+        full = models.StatusResult(**data).model_dump()
+        return _result(full, render.status(full))
+
+    @server.tool(annotations=WRITES_INDEX, structured_output=True)
+    async def reindex(
+        ctx: Context,
+        full: Annotated[
+            bool, Field(description="rebuild from scratch instead of updating")
+        ] = False,
+    ) -> Annotated[CallToolResult, models.ReindexResult]:
+        """Bring the index up to date now (or rebuild it), reporting progress."""
+        try:
+            report = await state.reindex(full, _reporter(ctx))
+        except (*EXPECTED, RuntimeError) as exc:
+            raise ToolError(str(exc)) from exc
+        data = {
+            "mode": report.mode,
+            **{
+                key: value
+                for key, value in report.to_json().items()
+                if key
+                in (
+                    "files",
+                    "unchanged",
+                    "chunks_written",
+                    "embedded",
+                    "reused",
+                    "chunks_total",
+                    "seconds",
+                )
+            },
+            "indexed": len(report.indexed),
+            "deleted": len(report.deleted),
+            "skipped": len(report.skipped),
+            "errors": len(report.errors),
+        }
+        return _result(data, render.reindex(data))
+
+    @server.tool(annotations=WRITES_INDEX, structured_output=True)
+    async def feedback(
+        query: Annotated[str, Field(min_length=1, description="the query the result answered")],
+        id: Annotated[str, Field(min_length=1, description="the chunk id of the result")],
+        vote: Annotated[Literal["up", "down"], Field(description="up: more like this; down: less")],
+        ctx: Context,
+    ) -> Annotated[CallToolResult, models.FeedbackResult]:
+        """Tell the index a result was useful (up) or not (down) for a query: similar
+        later queries rank it higher or lower."""
+        await _answer(state, ctx, lambda: answers.feedback(query, id, 1 if vote == "up" else -1))
+        data = {"recorded": True, "query": query, "id": id, "vote": vote}
+        return _result(data, render.feedback(data))
+
+
+def serve(root: Path, db: str | None = None) -> None:
+    """Run over stdio until the client closes it (stdout carries only the protocol)."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    create_server(root, db).run("stdio")

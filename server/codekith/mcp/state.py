@@ -1,0 +1,152 @@
+"""The one workspace an MCP server answers for: its index runs and how long answers wait.
+
+A first question on a root without an index builds it (reporting progress) instead of
+failing. Before each answer, files that changed on disk since the last run are re-indexed;
+the answer waits for that at most CATCH_UP_WAIT_S and otherwise goes out with the changed
+files flagged stale while the run finishes in the background. Index runs happen in a
+worker thread, one at a time; the event loop only waits on them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from codekith.answers import Answers
+from codekith.indexer import IndexReport
+from codekith.store import IndexLockedError
+
+log = logging.getLogger(__name__)
+FIRST_BUILD_WAIT_S = 600.0
+CATCH_UP_WAIT_S = 10.0
+PROGRESS_POLL_S = 0.25
+FRESHNESS_TTL_S = 1.0
+
+Report = Callable[[float, float | None, str], Awaitable[None]]
+
+
+class IndexNotReadyError(RuntimeError):
+    """The first index build is still running (or failed); the message says which."""
+
+
+@dataclass
+class _Progress:
+    done: int = 0
+    total: int = 0
+    current: str = ""
+
+    def update(self, done: int, total: int, current: str) -> None:
+        """Called from the indexing thread; the waiting coroutine polls it."""
+        self.done, self.total, self.current = done, total, current
+
+
+class WorkspaceState:
+    def __init__(self, answers: Answers):
+        self.answers = answers
+        self._run: asyncio.Task[IndexReport | None] | None = None
+        self._progress = _Progress()
+        self._start_lock = asyncio.Lock()
+        self.last_error = ""
+
+    @property
+    def indexing(self) -> bool:
+        return self._run is not None and not self._run.done()
+
+    async def ready(self, report: Report) -> None:
+        """An index to answer from, as fresh as CATCH_UP_WAIT_S allows."""
+        if not await asyncio.to_thread(self.answers.has_index):
+            run = await self._start(lambda: self.answers.reindex(progress=self._progress.update))
+            await self._wait(run, FIRST_BUILD_WAIT_S, report, "building the index")
+            if not run.done():
+                progress = self._progress
+                done = (
+                    f"{progress.done}/{progress.total} chunks embedded"
+                    if progress.total
+                    else "reading and embedding the first files"
+                )
+                raise IndexNotReadyError(
+                    f"the index of {self.answers.root} is still being built ({done}); "
+                    "ask again shortly"
+                )
+            if not await asyncio.to_thread(self.answers.has_index):
+                raise IndexNotReadyError(f"building the index failed: {self.last_error}")
+            return
+        if not self.indexing:
+            self.answers.forget_freshness()  # checked once per answer, then reused by it
+            fresh = (await asyncio.to_thread(self.answers.freshness)).fresh
+            if fresh:
+                return
+            await self._start(lambda: self.answers.catch_up(progress=self._progress.update))
+        if self._run is not None:
+            await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
+
+    async def reindex(self, full: bool, report: Report) -> IndexReport:
+        """An index run now (after the one under way), however long it takes."""
+        if self._run is not None:
+            await asyncio.wait({self._run})
+        run = await self._start(
+            lambda: self.answers.reindex(full=full, progress=self._progress.update)
+        )
+        await self._wait(run, None, report, "rebuilding the index" if full else "indexing")
+        result = run.result()
+        if result is None:
+            raise RuntimeError(f"the index run failed: {self.last_error}")
+        return result
+
+    async def _start(
+        self, work: Callable[[], IndexReport | None]
+    ) -> asyncio.Task[IndexReport | None]:
+        """The run under way, or a new one doing `work` in a worker thread."""
+        async with self._start_lock:
+            if self.indexing and self._run is not None:
+                return self._run
+            self._progress = _Progress()
+            self._run = asyncio.get_running_loop().create_task(self._guarded(work))
+            return self._run
+
+    async def _guarded(self, work: Callable[[], IndexReport | None]) -> IndexReport | None:
+        """Run in a thread; failures are kept for the next answer, never raised into a
+        background task nobody awaits."""
+        try:
+            report = await asyncio.to_thread(work)
+        except IndexLockedError as exc:  # another process (an editor's server) is writing
+            log.info("%s", exc)
+            self.last_error = str(exc)
+            return None
+        except Exception as exc:
+            log.exception("indexing %s failed", self.answers.root)
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            return None
+        self.last_error = ""
+        return report
+
+    async def _wait(
+        self,
+        run: asyncio.Task[IndexReport | None],
+        timeout_s: float | None,
+        report: Report,
+        what: str,
+    ) -> None:
+        """Wait for the run (at most timeout_s), reporting its progress as it moves."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout_s is None else loop.time() + timeout_s
+        await report(0, None, what)
+        seen = (-1, -1)
+        while not run.done():
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                return
+            await asyncio.wait(
+                {run}, timeout=PROGRESS_POLL_S if left is None else min(left, PROGRESS_POLL_S)
+            )
+            progress = self._progress
+            if (progress.done, progress.total) != seen and progress.total:
+                seen = (progress.done, progress.total)
+                await report(progress.done, progress.total, f"{what}: {progress.current}")
+
+    async def close(self) -> None:
+        """Let a run that is writing finish: its thread cannot be cancelled."""
+        if self._run is not None:
+            await asyncio.wait({self._run})
