@@ -3,7 +3,6 @@
  * so they can also be scripted (`vscode.commands.executeCommand`) and tested.
  */
 import * as vscode from 'vscode';
-import { bundleToMarkdown } from './markdown';
 import {
   type Bundle,
   type BundleItem,
@@ -90,7 +89,7 @@ export class Commands {
   }
 
   private async copyMarkdown(bundle: Bundle): Promise<string> {
-    const markdown = bundleToMarkdown(bundle);
+    const markdown = bundle.markdown ?? '';
     await vscode.env.clipboard.writeText(markdown);
     void vscode.window.showInformationMessage(
       `codekith: copied ${bundle.items.length} related items (~${bundle.tokens} tokens) for ${bundle.target}.`,
@@ -104,7 +103,8 @@ export class Commands {
       return undefined;
     }
     const depth = relatedDepth();
-    const args: RelatedArgs = depth === undefined ? target : { ...target, depth };
+    // The markdown comes along so that copying it needs no second request.
+    const args: RelatedArgs = { ...target, format: 'markdown', ...(depth === undefined ? {} : { depth }) };
     return this.run<Bundle>(SERVER_COMMANDS.related, args, 'Finding related code…');
   }
 

@@ -1,9 +1,11 @@
 /**
  * codekith for VS Code: starts `codekith serve` and adds Find Related Code, Search Codebase,
- * Copy Related Context for AI, Reindex Workspace and Show Index Status.
+ * Copy Related Context for AI, Reindex Workspace and Show Index Status; offers `codekith mcp`
+ * to the agent mode where VS Code has the MCP API.
  */
 import * as vscode from 'vscode';
 import { Commands } from './commands';
+import { registerMcpServer } from './mcp';
 import { onInterpreterChanged } from './python';
 import { ServerManager } from './server';
 import { INDEX_SETTINGS, SECTION, SERVER_SWITCHES, serverSettings } from './settings';
@@ -17,6 +19,8 @@ export interface CodekithApi {
   output: vscode.LogOutputChannel;
   /** Resolves once the first start attempt has finished (started or failed). */
   ready: Promise<void>;
+  /** Whether the MCP server was offered to VS Code (the API exists from 1.101). */
+  mcpRegistered: boolean;
 }
 
 /** Settings whose change needs a new server (trace.server is applied live by the client). */
@@ -63,7 +67,16 @@ export function activate(context: vscode.ExtensionContext): CodekithApi {
   }).then((disposable) => disposable && context.subscriptions.push(disposable));
 
   const ready = server.start();
-  return { server, commands, statusBar, output, ready };
+  const mcpRegistered = registerMcpServer(context, {
+    launch: async () => {
+      await server.settled();
+      return server.launch;
+    },
+    onDidChangeLaunch: server.onDidChangeLaunch,
+    version: (context as { extension?: { packageJSON?: { version?: string } } }).extension?.packageJSON?.version ?? '',
+    log: (message) => output.info(message),
+  });
+  return { server, commands, statusBar, output, ready, mcpRegistered };
 }
 
 export async function deactivate(): Promise<void> {

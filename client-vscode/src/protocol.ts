@@ -49,6 +49,8 @@ export interface RelatedArgs {
   position?: { line: number; character: number };
   depth?: number;
   budget?: number;
+  /** 'markdown' adds the bundle's markdown (the server renders it, as the CLI does). */
+  format?: 'json' | 'markdown';
 }
 
 export interface BundleItem extends Hit {
@@ -67,6 +69,8 @@ export interface Bundle extends Freshness {
   tokens: number;
   budget: number;
   truncated: boolean;
+  /** The bundle as markdown context for an AI assistant (asked with format 'markdown'). */
+  markdown?: string;
 }
 
 export interface ReindexResult {

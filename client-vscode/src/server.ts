@@ -80,6 +80,9 @@ export class ServerManager implements vscode.Disposable {
   private pollTimer: NodeJS.Timeout | undefined;
   private disposed = false;
   private crashes: number[] = [];
+  private readonly launchChanged = new vscode.EventEmitter<Launch | undefined>();
+  /** Fires when a start resolves a different launch command (settings, interpreter). */
+  readonly onDidChangeLaunch = this.launchChanged.event;
 
   constructor(
     readonly output: vscode.LogOutputChannel,
@@ -134,7 +137,11 @@ export class ServerManager implements vscode.Disposable {
     } catch (error) {
       return this.failed(error instanceof LaunchError ? error.message : String(error));
     }
+    const previous = this.launch;
     this.launch = launch;
+    if (!previous || describeLaunch(previous) !== describeLaunch(launch)) {
+      this.launchChanged.fire(launch);
+    }
     const line = describeLaunch(launch);
     const cwd = folder?.uri.fsPath;
     this.output.info(`Launch command (${launch.source}): ${line}${cwd ? `   [cwd: ${cwd}]` : ''}`);
@@ -323,6 +330,7 @@ export class ServerManager implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.stopPolling();
+    this.launchChanged.dispose();
   }
 }
 

@@ -106,4 +106,63 @@ function lineOf(file, needle) {
   return index + 1;
 }
 
-module.exports = { CLIENT_ROOT, SERVER, PYTHON, SHOP, git, makeWorkspace, waitFor, lineOf };
+/**
+ * Starts an MCP server the way VS Code starts a stdio definition (command, args, env), does
+ * the initialize handshake, sends `requests` ([method, params] pairs) one by one and returns
+ * their results; JSON-RPC over newline-delimited JSON, as the MCP stdio transport defines.
+ */
+async function mcpRequests(definition, requests, timeoutMs = 120_000) {
+  const { spawn } = require('node:child_process');
+  const child = spawn(definition.command, definition.args, {
+    env: { ...process.env, ...(definition.env ?? {}) },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const pending = new Map();
+  let buffer = '';
+  child.stdout.on('data', (chunk) => {
+    buffer += chunk;
+    let newline;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline).trim();
+      buffer = buffer.slice(newline + 1);
+      const message = line ? JSON.parse(line) : undefined;
+      if (message && message.id !== undefined && pending.has(message.id)) {
+        pending.get(message.id)(message);
+      }
+    }
+  });
+  let id = 0;
+  const send = (method, params) =>
+    new Promise((resolve, reject) => {
+      id += 1;
+      const timer = setTimeout(() => reject(new Error(`${method}: no answer in ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+      pending.set(id, (message) => {
+        clearTimeout(timer);
+        message.error ? reject(new Error(`${method}: ${JSON.stringify(message.error)}`)) : resolve(message.result);
+      });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  try {
+    const init = await send('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'codekith-vscode-test', version: '0' },
+    });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    const results = [init];
+    for (const [method, params] of requests) {
+      results.push(await send(method, params));
+    }
+    return results;
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.stdin.end();
+    const killer = setTimeout(() => child.kill(), 30_000);
+    await exited;
+    clearTimeout(killer);
+  }
+}
+
+module.exports = { CLIENT_ROOT, SERVER, PYTHON, SHOP, git, makeWorkspace, waitFor, lineOf, mcpRequests };

@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { after, before, describe, test } = require('node:test');
-const { SERVER, PYTHON, git, lineOf, makeWorkspace, waitFor } = require('./helpers');
+const { SERVER, PYTHON, git, lineOf, makeWorkspace, mcpRequests, waitFor } = require('./helpers');
 
 const stub = vscode.__stub;
 const SKIP = !fs.existsSync(SERVER) && `the codekith server is not at ${SERVER} (set CODEKITH_SERVER)`;
@@ -20,6 +20,7 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
   let api;
   let context;
   let output;
+  const mcpProviders = [];
 
   const pricing = () => path.join(root, 'shop/pricing.py');
   const logText = () => output.lines.join('\n');
@@ -34,6 +35,13 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
       'codekith.server.command': [SERVER, 'serve'],
       'codekith.debounceMs': 100,
     };
+    // A VS Code with the MCP API (1.101+): the extension offers `codekith mcp` to it.
+    vscode.lm = {
+      registerMcpServerDefinitionProvider: (id, provider) => {
+        mcpProviders.push({ id, provider });
+        return new vscode.Disposable(() => undefined);
+      },
+    };
     extension = require('../out/extension');
     context = stub.extensionContext(path.join(root, '.vscode-storage'));
     api = extension.activate(context);
@@ -47,6 +55,7 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
   });
 
   after(async () => {
+    delete vscode.lm;
     await extension?.deactivate();
     for (const disposable of context?.subscriptions ?? []) {
       disposable.dispose();
@@ -278,6 +287,28 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     }, 200);
     assert.equal(status.folders[0].root, root);
     await waitFor('the status bar back to normal', 10_000, () => statusItem().text === '$(search) codekith', 100);
+  });
+
+  test('offers codekith mcp to the agent mode: the definition VS Code starts answers over MCP', async () => {
+    assert.equal(api.mcpRegistered, true);
+    assert.deepEqual(mcpProviders.map((p) => p.id), ['codekith.mcp']);
+    const definitions = await mcpProviders[0].provider.provideMcpServerDefinitions();
+    assert.deepEqual(
+      definitions.map((d) => [d.label, d.command, d.args]),
+      [['codekith: shop', SERVER, ['mcp', '--root', root]]], // the language server's executable
+    );
+    const [init, tools, status] = await mcpRequests(definitions[0], [
+      ['tools/list', {}],
+      ['tools/call', { name: 'index_status', arguments: {} }],
+    ]);
+    assert.equal(init.serverInfo.name, 'codekith');
+    const names = tools.tools.map((t) => t.name).sort();
+    assert.deepEqual(names, ['call_graph', 'feedback', 'find_symbol', 'get_code', 'index_status', 'reindex', 'related_code', 'search_code']);
+    // The index the language server built answers the assistant too.
+    assert.equal(status.isError, false, JSON.stringify(status));
+    assert.equal(status.structuredContent.ready, true);
+    assert.equal(status.structuredContent.root, root);
+    assert.ok(status.structuredContent.chunks > 5, JSON.stringify(status.structuredContent));
   });
 
   test('a server that cannot start gives an actionable error with Open Settings and Show Log', async () => {

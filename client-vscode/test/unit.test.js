@@ -1,5 +1,5 @@
 'use strict';
-/** Fast tests of the pieces that need no server: launch rules, settings, markdown, status bar. */
+/** Fast tests of the pieces that need no server: launch rules, settings, MCP registration, status bar. */
 const vscode = require('./setup');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
@@ -11,7 +11,7 @@ const { PYTHON } = require('./helpers');
 
 const { DOCUMENT_SELECTOR, LANGUAGES } = require('../out/languages');
 const launch = require('../out/launch');
-const { bundleToMarkdown } = require('../out/markdown');
+const mcp = require('../out/mcp');
 const settings = require('../out/settings');
 const python = require('../out/python');
 const { IndexStatusBar } = require('../out/statusBar');
@@ -179,69 +179,6 @@ test('the Python extension API: environments first, then getExecutionDetails, ab
   stub.extensions = {};
 });
 
-function sampleBundle() {
-  const item = (qualname, reason, score, code, extra = {}) => ({
-    id: `id-${qualname}`,
-    path: 'shop/pricing.py',
-    uri: 'file:///ws/shop/pricing.py',
-    qualname,
-    symbol: qualname.split('.').pop(),
-    kind: 'function',
-    language: 'python',
-    start_line: 4,
-    end_line: 7,
-    score,
-    snippet: code,
-    stale: false,
-    dirty: false,
-    reason,
-    depth: 0,
-    tokens: Math.floor(code.length / 4) + 1,
-    code,
-    ...extra,
-  });
-  const items = [
-    item('shop.pricing.compute_price', 'seed', 0.91234, 'def compute_price(unit_price, quantity):\n    return 1'),
-    item('shop.pricing.apply_discount', 'callee of shop.pricing.compute_price', 0.5, 'def apply_discount(a, p):\n    return a', { depth: 1 }),
-  ];
-  return {
-    query: 'shop/pricing.py:10',
-    target: 'shop/pricing.py:10',
-    intent: 'related',
-    depth: 1,
-    items,
-    tokens: items.reduce((sum, i) => sum + i.tokens, 0),
-    budget: 6000,
-    truncated: true,
-    index_head: 'abc',
-    head: 'def',
-    fresh: false,
-    stale: ['shop/pricing.py'],
-    dirty: [],
-  };
-}
-
-test('bundleToMarkdown gives the same text as the server-side to_markdown', { skip: !fs.existsSync(PYTHON) && 'no venv python' }, () => {
-  const bundle = sampleBundle();
-  const script = [
-    'import json, sys',
-    'from codekith.related import Bundle, Item, to_markdown',
-    'from codekith.search import Hit',
-    'data = json.load(sys.stdin)',
-    'items = []',
-    'for i in data["items"]:',
-    '    hit = Hit(i["id"], i["path"], i["qualname"], i["symbol"], i["kind"], i["language"], i["start_line"], i["end_line"], i["score"], i["snippet"])',
-    '    items.append(Item(hit, i["reason"], i["score"], i["code"], i["depth"]))',
-    'b = Bundle(data["query"], data["target"], data["intent"], data["depth"], data["budget"], items, data["truncated"])',
-    'assert b.to_json()["tokens"] == data["tokens"], (b.to_json()["tokens"], data["tokens"])',
-    'sys.stdout.write(to_markdown(b, data))',
-  ].join('\n');
-  const expected = execFileSync(PYTHON, ['-c', script], { input: JSON.stringify(bundle), encoding: 'utf8' });
-  assert.equal(bundleToMarkdown(bundle), expected);
-  assert.match(expected, /## shop\.pricing\.apply_discount \(callee of shop\.pricing\.compute_price\)/);
-  assert.match(expected, /Note: the index is behind \(1 stale files\)/);
-});
-
 test('the status bar shows progress, readiness and a stale-index warning', () => {
   const bar = new IndexStatusBar();
   const item = stub.statusBarItems[stub.statusBarItems.length - 1];
@@ -266,4 +203,79 @@ test('the status bar shows progress, readiness and a stale-index warning', () =>
   bar.setState('failed', 'no codekith');
   assert.equal(item.command, 'codekith.showLog');
   bar.dispose();
+});
+
+test('mcpArgs: the language server launch with serve swapped for mcp --root FOLDER', () => {
+  const python = { command: '/venv/bin/python', args: ['-m', 'codekith.cli', 'serve'], source: 'python-extension' };
+  assert.deepEqual(mcp.mcpArgs(python, '/ws'), ['-m', 'codekith.cli', 'mcp', '--root', '/ws']);
+  const onPath = { command: '/usr/bin/codekith', args: ['serve', '--tcp', '9000'], source: 'setting:command' };
+  assert.deepEqual(mcp.mcpArgs(onPath, '/a b'), ['mcp', '--root', '/a b']);
+  assert.equal(mcp.mcpArgs({ command: '/opt/run-codekith.sh', args: [], source: 'setting:command' }, '/ws'), undefined);
+});
+
+/** A VS Code with the MCP API (1.101+): records registrations, builds real definitions. */
+function withMcpApi() {
+  const registered = [];
+  vscode.lm = {
+    registerMcpServerDefinitionProvider: (id, provider) => {
+      registered.push({ id, provider });
+      return new vscode.Disposable(() => undefined);
+    },
+  };
+  return registered;
+}
+
+test('registerMcpServer offers one server per folder, with the language server interpreter', async () => {
+  const registered = withMcpApi();
+  const logged = [];
+  const changed = new vscode.EventEmitter();
+  const context = stub.extensionContext(os.tmpdir());
+  let launch = { command: '/venv/bin/python', args: ['-m', 'codekith.cli', 'serve'], source: 'setting:python' };
+  vscode.workspace.workspaceFolders = [
+    { uri: vscode.Uri.file('/ws/shop'), name: 'shop', index: 0 },
+    { uri: vscode.Uri.file('/ws/docs'), name: 'docs', index: 1 },
+  ];
+  try {
+    const source = { launch: async () => launch, onDidChangeLaunch: changed.event, version: '0.1.0', log: (m) => logged.push(m) };
+    assert.equal(mcp.registerMcpServer(context, source), true);
+    assert.equal(registered.length, 1);
+    const { id, provider } = registered[0];
+    assert.equal(id, mcp.MCP_PROVIDER_ID);
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders.map((p) => p.id), [id]);
+    assert.ok(manifest.activationEvents.includes(`onMcpCollection:${id}`));
+
+    const definitions = await provider.provideMcpServerDefinitions();
+    assert.deepEqual(
+      definitions.map((d) => [d.label, d.command, d.args, d.version]),
+      [
+        ['codekith: shop', '/venv/bin/python', ['-m', 'codekith.cli', 'mcp', '--root', '/ws/shop'], '0.1.0'],
+        ['codekith: docs', '/venv/bin/python', ['-m', 'codekith.cli', 'mcp', '--root', '/ws/docs'], '0.1.0'],
+      ],
+    );
+    assert.equal(provider.resolveMcpServerDefinition(definitions[0]), definitions[0]);
+
+    let fired = 0;
+    provider.onDidChangeMcpServerDefinitions(() => (fired += 1));
+    launch = { command: '/other/bin/codekith', args: ['serve'], source: 'path' };
+    changed.fire(launch);
+    assert.equal(fired, 1);
+    assert.deepEqual((await provider.provideMcpServerDefinitions())[0].args, ['mcp', '--root', '/ws/shop']);
+    launch = undefined; // the language server could not be launched: nothing to offer
+    assert.deepEqual(await provider.provideMcpServerDefinitions(), []);
+  } finally {
+    delete vscode.lm;
+    vscode.workspace.workspaceFolders = undefined;
+    context.subscriptions.forEach((d) => d.dispose());
+  }
+});
+
+test('registerMcpServer does nothing on a VS Code without the MCP API', () => {
+  assert.equal(vscode.lm, undefined);
+  const logged = [];
+  const context = stub.extensionContext(os.tmpdir());
+  const source = { launch: async () => undefined, onDidChangeLaunch: new vscode.EventEmitter().event, version: '', log: (m) => logged.push(m) };
+  assert.equal(mcp.registerMcpServer(context, source), false);
+  assert.equal(context.subscriptions.length, 0);
+  assert.match(logged.join('\n'), /no MCP server API/);
 });

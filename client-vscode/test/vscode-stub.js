@@ -776,6 +776,14 @@ const extensions = {
   onDidChange: new EventEmitter().event,
 };
 
+/** VS Code 1.101's stdio MCP server definition (the `lm` API itself is left to each test:
+ * without it the stub is a VS Code from before MCP). */
+class McpStdioServerDefinition {
+  constructor(label, command, args = [], env = {}, version = undefined) {
+    Object.assign(this, { label, command, args, env, version });
+  }
+}
+
 // -- test helpers ---------------------------------------------------------------------------
 
 /** Open a file in an editor with the cursor (or a selection) and make it active. */
@@ -851,6 +859,7 @@ const known = {
   ThemeIcon,
   MarkdownString,
   CodeLens,
+  McpStdioServerDefinition,
   ...enums,
   window,
   workspace,
