@@ -61,7 +61,7 @@ def load_graph(paths: Paths, sibling_weight: float, file_weight: float) -> Graph
             neighbours[a][b] += weight
             neighbours[b][a] += weight
 
-    for edge in store.live_edges("kind <> 'import'"):
+    for edge in (e for e in store.live_edges() if e["kind"] != "import"):
         dst = edge["dst"].removesuffix(".__init__")
         for a in index_of.get(edge["src"], []):
             for b in index_of.get(dst, []) + index_of.get(edge["dst"], []):

@@ -54,20 +54,8 @@ def _old_names_a_symbol(query: str) -> bool:
 
 
 def _old_symbol_rows(store: Any, query: str) -> Rows:
-    from codekith.store import quote
-
     names = _old_query_identifiers(query) if _old_names_a_symbol(query) else []
-    if not names:
-        return []
-    clauses = []
-    for name in names[:8]:
-        last = name.rsplit(".", 1)[-1]
-        clauses.append(
-            f"symbol = {quote(last)}"
-            if "." not in name
-            else f"(qualname = {quote(name)} OR ends_with(qualname, {quote('.' + name)}))"
-        )
-    return store.rows(" OR ".join(clauses), limit=20)
+    return store.chunks_named(names[:8], limit=20) if names else []
 
 
 def old_hybrid(lists: dict[str, Rows], k: int = 10) -> list[Hit]:
@@ -174,10 +162,9 @@ class Corpus:
 
 def deep_lists(project: Any, case: Case) -> dict[str, Rows]:
     store, searcher = project.read_store, project.searcher
-    where = "deleted = false"
     return {
-        "vector": store.vector_search(searcher.query_vector(case.query), DEEP, where),
-        "text": store.text_search(search_text(case.query), DEEP, where),
+        "vector": store.vector_search(searcher.query_vector(case.query), DEEP),
+        "text": store.text_search(search_text(case.query), DEEP),
         "symbols": _old_symbol_rows(store, case.query),
     }
 
@@ -236,8 +223,12 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
         items = [i.hit for i in bundle.items if i.hit.qualname != seed]
         recalls.append(_recall(items, case.expected))
         vector = store.vectors_of([target["id"]])[target["id"]]
-        nearest = store.vector_search(vector, len(items) + 1, f"id <> '{target['id']}'")
-        similar = [hit_from_row(r, 0.0) for r in nearest if r["qualname"] != seed][: len(items)]
+        nearest = store.vector_search(vector, len(items) + 2)
+        similar = [
+            hit_from_row(r, 0.0)
+            for r in nearest
+            if r["qualname"] != seed and r["id"] != target["id"]
+        ][: len(items)]
         baseline.append(_recall(similar, case.expected))
         sizes.append(len(items))
     count = len(cases) or 1
@@ -250,9 +241,7 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
 
 
 def _chunk_named(store: Any, qualname: str) -> dict[str, Any]:
-    from codekith.store import quote
-
-    rows = store.rows(f"qualname = {quote(qualname)} AND kind <> 'class'")
+    rows = [r for r in store.chunks_by_qualname([qualname]) if r["kind"] != "class"]
     return min(rows, key=lambda r: r["start_line"])
 
 
