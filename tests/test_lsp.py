@@ -13,6 +13,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.conftest import HTTP_MODULE, git, init_repo, write_files
+from tests.lsp_session import end_session
 from tests.test_related import SHOP
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
@@ -54,7 +55,7 @@ async def client(lsp_client: LanguageClient, request, tmp_path):
     )
     await wait_ready(lsp_client)
     yield
-    await lsp_client.shutdown_session()
+    await end_session(lsp_client)
 
 
 async def command(client: LanguageClient, name: str, argument=None):

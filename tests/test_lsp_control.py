@@ -4,6 +4,7 @@ no save and no shutdown (real pytest-lsp client, real server, real Jedi child)."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -15,6 +16,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.conftest import git, init_repo, write_files
+from tests.lsp_session import end_session
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
 FILES = {
@@ -43,7 +45,13 @@ async def client(lsp_client: LanguageClient, tmp_path):
             workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
         )
     )
-    yield
+    try:
+        yield
+    finally:
+        await end_session(lsp_client)
+        for worker in jedi_children(root):  # a stopped child outlives its parent: end it
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker, signal.SIGKILL)
 
 
 async def folder_status(client: LanguageClient) -> dict:

@@ -10,6 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
 from tests.conftest import git, init_repo, write_files
+from tests.lsp_session import end_session
 from tests.test_lsp import SERVER, wait_ready
 
 WORKSPACE = {
@@ -87,7 +88,7 @@ async def client(lsp_client: LanguageClient, request, tmp_path: Path):
     )
     await wait_ready(lsp_client)
     yield
-    await lsp_client.shutdown_session()
+    await end_session(lsp_client)
 
 
 def position_of(root: Path, path: str, text: str) -> types.Position:
