@@ -3,6 +3,15 @@ commits. The index they build must equal a local run's, row for row."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
 import numpy as np
@@ -73,19 +82,95 @@ def test_local_worker_processes_build_the_same_index_as_a_local_run(twin_project
     assert_same_index(local, spread)
 
 
-def test_ray_actors_build_the_same_index_as_a_local_run(twin_projects):
-    ray = pytest.importorskip("ray", reason="the [scale] extra (Ray) is not installed")
-    _, local, spread = twin_projects
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+def test_ray_actors_build_the_same_index_as_a_local_run(twin_projects, tmp_path):
+    """Ray runs in a child process in its own session, bounded by a timeout: a Ray that
+    cannot start fails the test with Ray's reason, one that hangs is killed with everything
+    it started, and no raylet or GCS process outlives the test."""
+    pytest.importorskip("ray", reason="the [scale] extra (Ray) is not installed")
+    root, local, spread = twin_projects
+    expected = local.indexer.run()
+    # Ray's socket paths must stay under the 107-byte limit: a short temp dir, not tmp_path.
+    temp_dir = tempfile.mkdtemp(prefix="ckray-", dir="/tmp")
     try:
-        distribution = Distribution("ray", workers=2, group_bytes=SMALL_GROUPS)
-        expected, got = run_both(local, spread, distribution)
+        run = run_bounded(
+            [
+                sys.executable,
+                "-m",
+                "tests.ray_run",
+                str(root),
+                spread.settings.db_location(root),
+                temp_dir,
+                str(SMALL_GROUPS),
+            ],
+            timeout_s=RAY_RUN_TIMEOUT_S,
+        )
+        leftovers = wait_for_no_processes_using(temp_dir, deadline_s=30)
     finally:
-        ray.shutdown()
-    assert got.distributed["backend"] == "ray" and got.distributed["workers"] == 2
-    assert len(got.distributed["by_worker"]) == 2  # both actors loaded the model and worked
-    assert got.embedded == expected.embedded > 0
+        shutil.rmtree(temp_dir, ignore_errors=True)
+    assert run.returncode == 0, f"the Ray run failed ({run.returncode}):\n{run.stderr[-4000:]}"
+    assert not leftovers, f"Ray processes outlived the run: {leftovers}"
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    assert got["distributed"]["backend"] == "ray" and got["distributed"]["workers"] == 2
+    assert len(got["distributed"]["by_worker"]) == 2  # both actors loaded the model and worked
+    assert got["embedded"] == expected.embedded > 0
     assert_same_index(local, spread)
+
+
+RAY_RUN_TIMEOUT_S = 480  # Ray start + two model loads + embedding on a slow, clean machine
+
+
+def run_bounded(argv: list[str], timeout_s: float) -> subprocess.CompletedProcess[str]:
+    """Run `argv` in a new session; past the timeout, kill the session (Ray's helpers too)
+    and fail with what the child said so far."""
+    repo = Path(__file__).resolve().parent.parent
+    with subprocess.Popen(
+        argv,
+        cwd=repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"},
+    ) as child:
+        try:
+            out, err = child.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            out, err = child.communicate()
+            pytest.fail(f"the Ray run did not end in {timeout_s} s; it said:\n{err[-4000:]}")
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)  # anything the child left in its session
+    return subprocess.CompletedProcess(argv, child.returncode, out, err)
+
+
+def wait_for_no_processes_using(marker: str, deadline_s: float) -> list[str]:
+    """Processes whose command line names `marker` (Ray's raylet, GCS and workers name their
+    session dir): waits until none is left, kills and returns those still there at the end."""
+    end = time.monotonic() + deadline_s
+    while True:
+        found = processes_naming(marker)
+        if not found or time.monotonic() >= end:
+            break
+        time.sleep(0.2)
+    for pid in found:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return [f"{pid}: {command[:120]}" for pid, command in found.items()]
+
+
+def processes_naming(marker: str) -> dict[int, str]:
+    found: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if marker in command:
+            found[int(entry.name)] = command
+    return found
 
 
 @pytest.mark.parametrize(

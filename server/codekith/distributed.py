@@ -10,6 +10,7 @@ and an interrupted one resumes like any other.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -28,6 +29,16 @@ GROUP_BYTES = 256 * 1024  # ~6k lines, ~250 chunks: ~20 s of one CPU, small enou
 GROUP_FILES = 64
 IN_FLIGHT_PER_WORKER = 2
 BACKENDS = ("local", "ray")
+# No group takes this long (~20 s of one CPU): a cluster that never schedules our actors,
+# or an actor stuck loading the model, stops the run instead of hanging it.
+RAY_RESULT_TIMEOUT_S = 900.0
+# A Ray started here is a private, local one: no dashboard, no usage report (no network at
+# run time), bound to the loopback interface instead of looking up a routable address.
+LOCAL_RAY_OPTIONS: dict[str, Any] = {
+    "include_dashboard": False,
+    "log_to_driver": False,
+    "_node_ip_address": "127.0.0.1",
+}
 
 
 class WorkerError(RuntimeError):
@@ -200,7 +211,36 @@ def _run_on_ray(
         ) from None
     started = not ray.is_initialized()
     if started:
-        ray.init(address=distribution.address, log_to_driver=False)
+        start_ray(ray, distribution.address)
+    try:
+        yield from _run_actors(ray, groups, settings, known, distribution, info)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def start_ray(ray: Any, address: str | None, **options: Any) -> None:
+    """Join the cluster at `address`, or start a private local Ray (no dashboard, no usage
+    report, loopback only); a Ray that cannot start raises its own reason as a WorkerError."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    local = address in (None, "local")
+    settings = {**(LOCAL_RAY_OPTIONS if local else {"log_to_driver": False}), **options}
+    try:
+        ray.init(address=address, **settings)
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        raise WorkerError(f"Ray did not start: {type(exc).__name__}: {exc}") from exc
+
+
+def _run_actors(
+    ray: Any,
+    groups: list[list[SourceFile]],
+    settings: Settings,
+    known: frozenset[str],
+    distribution: Distribution,
+    info: dict[str, Any],
+) -> Iterator[GroupResult]:
     cpus = int(ray.cluster_resources().get("CPU", 1))
     count = max(1, min(distribution.workers or cpus, cpus, len(groups)))
     info.update(workers=count, address=distribution.address or "")
@@ -213,7 +253,13 @@ def _run_on_ray(
         for actor in actors * IN_FLIGHT_PER_WORKER:
             _submit(actor, todo, pending)
         while pending:
-            (ready,), _ = ray.wait(list(pending), num_returns=1)
+            done, _ = ray.wait(list(pending), num_returns=1, timeout=RAY_RESULT_TIMEOUT_S)
+            if not done:
+                raise WorkerError(
+                    f"no Ray worker finished a group in {RAY_RESULT_TIMEOUT_S:.0f} s "
+                    "(is the cluster short of free CPUs?)"
+                )
+            ready = done[0]
             actor = pending.pop(ready)
             try:
                 result: GroupResult = ray.get(ready)
@@ -223,9 +269,8 @@ def _run_on_ray(
             yield result
     finally:
         for actor in actors:
-            ray.kill(actor)
-        if started:
-            ray.shutdown()
+            with contextlib.suppress(Exception):
+                ray.kill(actor)
 
 
 def _submit(actor: Any, todo: Iterator[list[SourceFile]], pending: dict[Any, Any]) -> None:
