@@ -20,7 +20,7 @@ from codekith.graph import merge_edges
 from codekith.graph.incremental import build_edges
 from codekith.graph.model import Edge
 from codekith.graph.pycg import Score, to_pycg
-from codekith.qualnames import module_name
+from codekith.qualnames import ModuleNames
 
 EdgeSet = set[tuple[str, str]]
 
@@ -74,7 +74,8 @@ def run(bench: Path, resolver: str) -> tuple[dict[str, Score], Timer]:
         case = expected_file.parent
         paths = case_files(case)
         timer.lines += sum(len((case / p).read_text().splitlines()) for p in paths)
-        modules = {module_name(p) for p in paths}
+        names = ModuleNames.on_disk(case)
+        modules = {names(p) for p in paths}
         expected = edge_set(json.loads(expected_file.read_text()), modules)
         produced = edge_set(to_pycg(resolve(case, paths, resolver, timer)), modules)
         name = case.relative_to(bench / "snippets").as_posix()

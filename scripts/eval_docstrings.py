@@ -32,7 +32,7 @@ from typing import Any
 from codekith.embedding import FastEmbedder
 from codekith.evaluation import Case, evaluate, load_cases
 from codekith.project import Project
-from codekith.qualnames import join, module_name
+from codekith.qualnames import Layout, ModuleNames, join
 from codekith.search import MODES, Filters, Hit, Searcher, hit_from_row
 from codekith.template import search_text
 from codekith.workspace import VENDORED_DIRS
@@ -117,11 +117,18 @@ def python_files(repo: Path) -> list[Path]:
     return files
 
 
+def copied_names(repo: Path, paths: list[str]) -> ModuleNames:
+    """The module names the index of a copy of `paths` gives (qualnames.ModuleNames)."""
+    return ModuleNames(Layout.on_disk(repo).packages_only(paths))
+
+
 def build_workspace(repo: Path, workspace: Path) -> tuple[dict[str, list[str]], dict[str, int]]:
     """Copy stripped Python files; return {first sentence: [qualnames]} and counts."""
     by_query: dict[str, list[str]] = defaultdict(list)
     stats = {"files": 0, "unparsable": 0, "docstrings": 0, "short": 0}
-    for path in python_files(repo):
+    files = python_files(repo)
+    names = copied_names(repo, [p.relative_to(repo).as_posix() for p in files])
+    for path in files:
         rel = path.relative_to(repo).as_posix()
         try:
             source = path.read_text(encoding="utf-8")
@@ -135,7 +142,7 @@ def build_workspace(repo: Path, workspace: Path) -> tuple[dict[str, list[str]], 
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(stripped, encoding="utf-8")
         stats["files"] += 1
-        for qualname, node in chunk_definitions(tree, module_name(rel)):
+        for qualname, node in chunk_definitions(tree, names(rel)):
             docstring = ast.get_docstring(node)
             if not docstring:
                 continue

@@ -30,10 +30,15 @@ from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
 from codekith.languages import PYTHON, language_of
-from codekith.qualnames import module_name
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS
-from eval_docstrings import MIN_WORDS, chunk_definitions, first_sentence, strip_docstrings
+from eval_docstrings import (
+    MIN_WORDS,
+    chunk_definitions,
+    copied_names,
+    first_sentence,
+    strip_docstrings,
+)
 
 CODE_KINDS = ("function", "method", "class")
 CODE_LANGUAGES = (PYTHON, "javascript", "typescript", "go")
@@ -77,10 +82,10 @@ def is_source(path: str) -> bool:
 # -- docstring cases ---------------------------------------------------------------------
 
 
-def _python_docs(rel: str, source: str) -> tuple[str, list[tuple[str, str]]]:
+def _python_docs(rel: str, source: str, module: str) -> tuple[str, list[tuple[str, str]]]:
     tree = ast.parse(source)
     found = []
-    for qualname, node in chunk_definitions(tree, module_name(rel)):
+    for qualname, node in chunk_definitions(tree, module):
         docstring = ast.get_docstring(node)
         if docstring:
             found.append((qualname, first_sentence(docstring)))
@@ -126,7 +131,9 @@ def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
     """Copy the tracked code files (not docs: the machine cannot spare the CPU to embed
     them), doc text removed; {first sentence: [qualnames]}."""
     by_query: dict[str, list[str]] = defaultdict(list)
-    for rel in tracked_files(repo):
+    tracked = tracked_files(repo)
+    names = copied_names(repo, tracked)
+    for rel in tracked:
         source_path = repo / rel
         language = language_of(rel)
         if language not in CODE_LANGUAGES or not source_path.is_file():
@@ -142,7 +149,7 @@ def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
         try:
             source = data.decode("utf-8")
             if language == PYTHON:
-                stripped, found = _python_docs(rel, source)
+                stripped, found = _python_docs(rel, source, names(rel))
                 ast.parse(stripped)
             else:
                 stripped, found = _comment_docs(rel, language, source)
@@ -168,7 +175,9 @@ def docstring_cases(by_query: dict[str, list[str]], cap: int, seed: int) -> list
 
 def source_chunks(repo: Path) -> list[Chunk]:
     chunks: list[Chunk] = []
-    for rel in tracked_files(repo):
+    tracked = tracked_files(repo)
+    names = copied_names(repo, tracked)
+    for rel in tracked:
         if not is_source(rel):
             continue
         try:
@@ -177,7 +186,7 @@ def source_chunks(repo: Path) -> list[Chunk]:
             continue
         chunks += [
             c
-            for c in chunk_file(rel, language_of(rel) or "", source).chunks
+            for c in chunk_file(rel, language_of(rel) or "", source, names(rel)).chunks
             if c.kind in CODE_KINDS
         ]
     return chunks
@@ -246,6 +255,7 @@ def _changed_lines(diff: str) -> list[tuple[int, int]]:
 
 def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed]:
     changed: set[Changed] = set()
+    names = copied_names(repo, tracked_files(repo))
     for path in paths:
         try:
             diff = git(repo, "diff", "-U0", f"{commit}^", commit, "--", path)
@@ -253,7 +263,7 @@ def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed
         except subprocess.CalledProcessError:
             continue
         spans = _changed_lines(diff)
-        for chunk in chunk_file(path, language_of(path) or "", source).chunks:
+        for chunk in chunk_file(path, language_of(path) or "", source, names(path)).chunks:
             if chunk.kind not in ("function", "method"):
                 continue
             if any(a <= chunk.end_line and chunk.start_line <= b for a, b in spans):

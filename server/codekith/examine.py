@@ -27,6 +27,7 @@ class SourceFile:
     file_hash: str
     mtime_ns: int
     size: int
+    module: str = ""  # the module name of a Python file (qualnames.ModuleNames)
 
     def record(self, status: str, reason: str = "", chunks: int = 0, error: str = "") -> FileRecord:
         return FileRecord(
@@ -56,7 +57,7 @@ def examine(source: SourceFile, settings: Settings) -> Examined:
         text = indexable_source(source.path, source.data, settings.secret_patterns)
     except NotIndexableError as exc:
         return Examined(source.record("skipped", reason=str(exc)))
-    result = chunk_file(source.path, source.language, text)
+    result = chunk_file(source.path, source.language, text, source.module or None)
     for chunk in result.chunks:
         chunk.file_hash = source.file_hash
     record = source.record("indexed", chunks=len(result.chunks), error=result.error or "")

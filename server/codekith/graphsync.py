@@ -29,6 +29,7 @@ from codekith.graph.incremental import Variant, decode_variant, encode_variant
 from codekith.graph.index import config_fingerprint, in_graph
 from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
 from codekith.graph.model import Edge
+from codekith.qualnames import ModuleNames
 from codekith.store import Store
 from codekith.workspace import decode_source
 
@@ -57,21 +58,27 @@ class GraphSync:
         self._files: dict[str, str] = {}  # graph file -> content hash, as last indexed
         self._epoch = ""
         self._jedi: JediWorker | None = None
+        self._layout = ""  # the module names' layout the builder was made for
 
     # -- fast edges -------------------------------------------------------------------------
 
     def update(
-        self, meta: Meta, indexed: dict[str, str], removed: Iterable[str]
+        self, meta: Meta, indexed: dict[str, str], removed: Iterable[str], layout: str = ""
     ) -> tuple[Meta, dict[str, Any]]:
         """Bring the edges in step after a run wrote `indexed` (path -> content hash) and
-        dropped `removed`; the meta to record and the run's figures."""
+        dropped `removed`; the meta to record and the run's figures. `layout` identifies the
+        package layout the chunks' module names follow (qualnames.Layout as JSON): when it
+        changes, no derivation is reused and every file is resolved again."""
+        if layout != self._layout:
+            self._builder, self._layout = None, layout
+            self.close()  # Jedi's sys.path follows the layout
         if self._warm(meta):
             self._files.update({p: h for p, h in indexed.items() if in_graph(p)})
             for path in removed:
                 self._files.pop(path, None)
         else:
             self._files = self._catalog_files()
-        config = config_fingerprint(self.root, self._files)
+        config = self._config()
         done = snapshot(self._files, config)
         if meta.get("graph") == GRAPH_VERSION and meta.get("graph_snapshot") == done:
             return {}, {}
@@ -95,21 +102,33 @@ class GraphSync:
         """The warm builder, or a cold one loaded from the store (when this process never
         built one, or another process wrote the graph since)."""
         if not self._warm(meta):
+            self._layout = meta.get("graph_layout", "")  # as the run that stored it had it
             self._files = self._catalog_files()
-            self._load(meta, config_fingerprint(self.root, self._files))
+            self._load(meta, self._config())
         assert self._builder is not None
         return self._builder
 
+    def _config(self) -> str:
+        """What resolution depends on besides the files' content: project files (tsconfig,
+        go.mod, …) and the package layout of the module names."""
+        return config_fingerprint(self.root, self._files) + "|" + sha1(self._layout)
+
     def _warm(self, meta: Meta) -> bool:
-        return self._builder is not None and meta.get("graph_epoch") == self._epoch
+        return (
+            self._builder is not None
+            and meta.get("graph_epoch") == self._epoch
+            and meta.get("graph_layout", "") == self._layout
+        )
 
     def _load(self, meta: Meta, config: str) -> tuple[GraphUpdate, tuple[int, int]]:
         """A cold builder from the stored derivations and edges, brought up to date (what
         the stored ones still cover is reused, the rest re-derived) and stored."""
-        if meta.get("graph") != GRAPH_VERSION:
-            self.store.drop_graph_states()
+        if meta.get("graph") != GRAPH_VERSION or meta.get("graph_layout", "") != self._layout:
+            self.store.drop_graph_states()  # derivations name modules under another layout
         keys = [f"{p}|{h}" for p, h in self._files.items()]
-        builder = GraphBuilder(self.root, map(decode_variant, self.store.graph_states(keys)))
+        names = ModuleNames.on_disk(self.root)
+        stored = map(decode_variant, self.store.graph_states(keys))
+        builder = GraphBuilder(self.root, stored, names)
         builder.load(
             (Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"]), r["resolver"])
             for r in self.store.live_edges()
@@ -137,6 +156,7 @@ class GraphSync:
             "graph": GRAPH_VERSION,
             "graph_snapshot": snapshot_hash,
             "graph_epoch": self._epoch,
+            "graph_layout": self._layout,
             "jedi_pending": str(len(self._builder.pending()) if self.settings.jedi else 0),
         }
 
@@ -261,7 +281,9 @@ class GraphSync:
     def jedi_worker(self) -> JediWorker:
         """One warm Jedi child per workspace: its module cache makes re-checks fast."""
         if self._jedi is None:
-            self._jedi = JediWorker(self.root, JEDI_TIME_LIMIT_S, JEDI_DEADLINE_S)
+            names = self._builder.fast.index.names if self._builder else None
+            roots = names.layout.import_roots() if names and names.layout else set()
+            self._jedi = JediWorker(self.root, JEDI_TIME_LIMIT_S, JEDI_DEADLINE_S, roots)
         return self._jedi
 
     def close(self) -> None:

@@ -23,12 +23,15 @@ from codekith.config import Settings
 from codekith.distributed import Distribution
 from codekith.embedding import Embedder
 from codekith.examine import Examined, SourceFile, examine
+from codekith.graph.index import is_python
 from codekith.graphsync import GraphSync
+from codekith.qualnames import PROJECT_FILES, Layout, ModuleNames
 from codekith.store import FileRecord, FileUpdate, Store
 from codekith.template import TEMPLATE_VERSION
 from codekith.workspace import Candidate, scan
 
 Progress = Callable[[int, int, str], None]
+LAYOUT_FILES = ("__init__.py", *PROJECT_FILES)  # files whose coming or going renames modules
 
 
 @dataclass
@@ -141,10 +144,18 @@ class Indexer:
             changed, report.scan_reason = self._git_changes(since, meta)
             if changed is not None:
                 paths, report.mode = sorted(changed), "git"
+        names = ModuleNames.on_disk(self.root)
+        python = self._layout_check(meta, paths)
+        relabelled = _relabelled(meta, names, python or [])
+        if relabelled and paths is not None:
+            paths = sorted({*paths, *relabelled})
         only = None if paths is None else set(paths)
         candidates = list(scan(self.root, self.settings, only))
+        layout = meta.get("modules", "")
+        if python is not None and names.layout is not None:
+            layout = names.layout.snapshot([*python, *(c.path for c in candidates)]).to_json()
         catalog = self.store.catalog(only) if meta else {}
-        sources, records = self._plan(candidates, catalog, report)
+        sources, records = self._plan(candidates, catalog, report, names, relabelled)
         report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
             r.path
@@ -166,7 +177,7 @@ class Indexer:
         removed = [*report.deleted, *purge, *newly_skipped]
         indexed = set(report.indexed)
         hashes = {s.path: s.file_hash for s in sources if s.path in indexed}
-        state, report.graph = self.graph.update(meta, hashes, removed)
+        state, report.graph = self.graph.update(meta, hashes, removed, layout)
         if refine:
             refined, figures = self.graph.refine({**meta, **state})
             self.graph.close()  # a short-lived caller must not keep a Jedi child around
@@ -177,6 +188,8 @@ class Indexer:
         if report.maintenance.get("optimized"):
             report.maintenance["graph_states_pruned"] = self.graph.prune()
         report.chunks_total = self._chunks_total(meta, gained, report)
+        if python is not None:
+            state["modules"] = layout
         self._record_state(meta, [*report.indexed, *removed], state, report)
         report.seconds = time.perf_counter() - started
         self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
@@ -272,11 +285,28 @@ class Indexer:
             purge |= ghosts & present
         return sorted(gone), sorted(purge)
 
+    def _layout_check(self, meta: dict[str, str], paths: Sequence[str] | None) -> list[str] | None:
+        """The indexed Python files, when this run checks the package layout (qualnames.Layout)
+        against the one the index was named under: a run over everything, or one whose paths
+        (git's changes, a save) include a file that can change it; None: no check."""
+        stored = meta.get("modules")
+        shaping = paths is None or any(PurePosixPath(p).name in LAYOUT_FILES for p in paths)
+        if not meta or (stored is not None and not shaping):
+            return None
+        return [
+            p for p, r in self.store.catalog().items() if r.status == "indexed" and is_python(p)
+        ]
+
     def _plan(
-        self, candidates: list[Candidate], catalog: dict[str, FileRecord], report: IndexReport
+        self,
+        candidates: list[Candidate],
+        catalog: dict[str, FileRecord],
+        report: IndexReport,
+        names: ModuleNames,
+        relabelled: set[str],
     ) -> tuple[list[SourceFile], list[FileRecord]]:
-        """Files whose content changed (read and hashed), and catalog records to refresh
-        without re-chunking."""
+        """Files whose content or module name changed (read and hashed), and catalog
+        records to refresh without re-chunking."""
         sources: list[SourceFile] = []
         records: list[FileRecord] = []
         report.files = len(candidates)
@@ -284,6 +314,7 @@ class Indexer:
             old = catalog.get(candidate.path)
             if (
                 old
+                and candidate.path not in relabelled
                 and old.size == candidate.size
                 and old.mtime_ns == candidate.mtime_ns
                 and (candidate.reason is None or old.reason == candidate.reason)
@@ -292,7 +323,7 @@ class Indexer:
                 if old.status == "skipped":
                     report.skipped[candidate.path] = old.reason
                 continue
-            source, record = self._read(candidate, old)
+            source, record = self._read(candidate, old, names, candidate.path in relabelled)
             if source is not None:
                 sources.append(source)
             elif record is not None:
@@ -304,11 +335,18 @@ class Indexer:
         return sources, records
 
     def _read(
-        self, candidate: Candidate, old: FileRecord | None
+        self, candidate: Candidate, old: FileRecord | None, names: ModuleNames, relabel: bool
     ) -> tuple[SourceFile | None, FileRecord | None]:
-        """Read and hash one file: new content to examine, or just a record to store."""
+        """Read and hash one file: new content (or a new module name) to examine, or just
+        a record to store."""
         source = SourceFile(
-            candidate.path, candidate.language or "", b"", "", candidate.mtime_ns, candidate.size
+            candidate.path,
+            candidate.language or "",
+            b"",
+            "",
+            candidate.mtime_ns,
+            candidate.size,
+            names(candidate.path),
         )
         if candidate.reason is not None:
             return None, source.record("skipped", reason=candidate.reason)
@@ -317,7 +355,7 @@ class Indexer:
         except OSError as exc:
             return None, source.record("skipped", reason=f"unreadable: {exc.strerror}")
         source = dataclasses.replace(source, data=data, file_hash=sha1(data.decode("latin-1")))
-        if old and old.file_hash == source.file_hash and old.status == "indexed":
+        if old and old.file_hash == source.file_hash and old.status == "indexed" and not relabel:
             return None, source.record("indexed", chunks=old.chunks, error=old.error)
         return source, None
 
@@ -408,3 +446,13 @@ class Indexer:
         report.embedded += len(new)
         report.reused += count - len(new)
         return newly_skipped, gained
+
+
+def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> set[str]:
+    """The Python files among `python` whose module name under `names` differs from the one
+    their chunks carry: an `__init__.py` or a project file appeared or went (an index from
+    before the layout rule was named by the path rule). They are re-chunked although their
+    content did not change."""
+    stored = meta.get("modules")
+    before = ModuleNames(Layout.from_json(stored) if stored else None)
+    return {path for path in python if before(path) != names(path)}

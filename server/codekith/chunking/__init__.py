@@ -12,10 +12,11 @@ from codekith.syntax import supports
 __all__ = ["Chunk", "ChunkResult", "chunk_file", "sha1"]
 
 
-def chunk_file(path: str, language: str, source: str) -> ChunkResult:
-    """Chunks with duplicate ids (identical twins in one file) dropped."""
+def chunk_file(path: str, language: str, source: str, module: str | None = None) -> ChunkResult:
+    """Chunks with duplicate ids (identical twins in one file) dropped. `module` names a
+    Python file's module (qualnames.ModuleNames); without it the path rule applies."""
     if language == PYTHON:
-        result = chunk_python(path, source)
+        result = chunk_python(path, source, module)
     elif language in DOC_LANGUAGES:
         result = ChunkResult(chunk_sections(path, language, source))
     elif supports(language):

@@ -28,14 +28,15 @@ class _Context:
     chunks: list[Chunk]
 
 
-def chunk_python(path: str, source: str) -> ChunkResult:
+def chunk_python(path: str, source: str, module: str | None = None) -> ChunkResult:
+    """`module`: the file's module name (qualnames.ModuleNames); the path rule without it."""
+    module = module_name(path) if module is None else module
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         error = f"syntax error: {getattr(exc, 'msg', exc)}" + (f" (line {line})" if line else "")
-        return ChunkResult(_recover_with_parso(path, source), error=error)
-    module = module_name(path)
+        return ChunkResult(_recover_with_parso(path, source, module), error=error)
     is_package = path.endswith(("__init__.py", "__init__.pyi"))
     ctx = _Context(path, source.splitlines(), _import_table(tree, module, is_package), [])
     covered: set[int] = set()
@@ -168,9 +169,8 @@ def _add_module_rest(ctx: _Context, module: str, covered: set[int], tree: ast.Mo
     )
 
 
-def _recover_with_parso(path: str, source: str) -> list[Chunk]:
+def _recover_with_parso(path: str, source: str, module: str) -> list[Chunk]:
     """Definitions that parso can see in a file that `ast` rejects."""
-    module = module_name(path)
     lines = source.splitlines()
     chunks: list[Chunk] = []
     for node, scope, parent_kind in _parso_definitions(parso.parse(source), module, "module"):

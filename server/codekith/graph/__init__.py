@@ -36,7 +36,8 @@ def graph_for_root(root: Path, paths: list[str], use_jedi: bool) -> dict[str, li
     if use_jedi:
         from codekith.graph.jedi_resolver import JediResolver
 
-        resolver = JediResolver(root)
+        layout = index.names.layout
+        resolver = JediResolver(root, import_roots=layout.import_roots() if layout else ())
         jedi = [
             e
             for path in index.paths()

@@ -22,6 +22,7 @@ from codekith.graph.index import is_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import SyntaxIndex
+from codekith.qualnames import ModuleNames
 
 Resolved = tuple[Edge, str]  # an edge and its resolver: fast | jedi
 JEDI_RETRIES = 3  # Jedi passes that time out before a file keeps its partial answer
@@ -38,9 +39,12 @@ class GraphUpdate:
 
 
 class GraphBuilder:
-    def __init__(self, root: Path, pool: Iterable[Variant] = ()) -> None:
+    def __init__(
+        self, root: Path, pool: Iterable[Variant] = (), names: ModuleNames | None = None
+    ) -> None:
+        """`names`: the module names the chunks carry (qualnames.ModuleNames)."""
         self.root = root
-        self.fast = FastGraph(root, pool)
+        self.fast = FastGraph(root, pool, names)
         self.edges: dict[str, set[Resolved]] = {}
         self._syntax: dict[str, str] | None = None  # the other languages' files, last resolved
         self._config = ""

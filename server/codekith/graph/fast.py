@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from codekith.graph.model import Edge
 from codekith.graph.scopes import END, Binding, Pos, Scope, Site, collect
-from codekith.qualnames import module_name
+from codekith.qualnames import ModuleNames
 
 ParamKey = tuple[str, str]
 
@@ -88,8 +88,11 @@ class ModuleIndex:
     told in advance (`know`), so that checking earlier answers parses nothing.
     """
 
-    def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
+    def __init__(
+        self, root: Path, paths: Iterable[str] = (), names: ModuleNames | None = None
+    ) -> None:
         self.root = root
+        self.names = names or ModuleNames.on_disk(root)  # the chunker's module names
         self.broken: set[str] = set()
         self._by_module: dict[str, list[str]] = {}
         self._modules: list[str] = []  # sorted: prefix queries bisect it
@@ -104,7 +107,7 @@ class ModuleIndex:
     def add(self, path: str, source: str | None = None) -> None:
         """Register a file (again): it is parsed afresh when next needed."""
         self.remove(path)
-        module = module_name(path)
+        module = self.names(path)
         if module not in self._by_module:
             bisect.insort(self._modules, module)
         bisect.insort(self._by_module.setdefault(module, []), path)
@@ -117,7 +120,7 @@ class ModuleIndex:
             self._facts[path] = defines
 
     def remove(self, path: str) -> None:
-        module = module_name(path)
+        module = self.names(path)
         paths = self._by_module.get(module, [])
         if path in paths:
             paths.remove(path)
@@ -140,7 +143,7 @@ class ModuleIndex:
         return sorted(p for paths in self._by_module.values() for p in paths)
 
     def owns(self, path: str) -> bool:
-        return self.owner(module_name(path)) == path
+        return self.owner(self.names(path)) == path
 
     def parsed(self, path: str) -> Parsed | None:
         if path not in self._parsed:
@@ -172,7 +175,7 @@ class ModuleIndex:
         return parsed.module if parsed is not None else None
 
     def module_scope(self, path: str) -> Scope | None:
-        return self.module(module_name(path))
+        return self.module(self.names(path))
 
     def scopes(self, qualname: str) -> list[Scope]:
         if qualname not in self._scopes:
@@ -246,7 +249,7 @@ class ModuleIndex:
             if text is None:
                 text = (self.root / path).read_text("utf-8")
             tree = ast.parse(text, filename=path)
-            module = collect(tree, path, module_name(path))
+            module = collect(tree, path, self.names(path))
         except (SyntaxError, ValueError, OSError, UnicodeDecodeError, RecursionError):
             self.broken.add(path)
             return None
@@ -739,7 +742,7 @@ class Evaluator:
 
     def own_module(self, path: str) -> Scope | None:
         """The module scope of `path` when the file is its module's file."""
-        module = self.module_of(module_name(path))
+        module = self.module_of(self.index.names(path))
         return module if module is not None and module.path == path else None
 
     def file_bases(self, path: str) -> dict[str, tuple[str, ...]]:

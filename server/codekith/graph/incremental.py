@@ -43,6 +43,7 @@ from codekith.graph.fast import (
     resolve_file,
 )
 from codekith.graph.model import Edge
+from codekith.qualnames import ModuleNames
 
 ROUNDS = 8
 VARIANTS_KEPT = 4  # per file, in memory (the store keeps its own count)
@@ -79,9 +80,11 @@ class Variant:
 
 
 class FastGraph:
-    def __init__(self, root: Path, pool: Iterable[Variant] = ()) -> None:
+    def __init__(
+        self, root: Path, pool: Iterable[Variant] = (), names: ModuleNames | None = None
+    ) -> None:
         self.root = root
-        self.index = ModuleIndex(root)
+        self.index = ModuleIndex(root, names=names)
         self.current: dict[str, Variant] = {}
         self.pool: dict[str, list[Variant]] = {}  # path -> variants, newest first
         self.created: list[Variant] = []  # variants made by the last update

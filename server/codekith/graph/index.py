@@ -14,6 +14,7 @@ from codekith.graph.incremental import FastGraph
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import LANGUAGES, SyntaxIndex
 from codekith.languages import PYTHON, language_of
+from codekith.qualnames import ModuleNames
 
 GRAPH_LANGUAGES = frozenset({PYTHON, *LANGUAGES})
 
@@ -33,7 +34,8 @@ class GraphIndex:
 
     def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
         listed = [p for p in paths if in_graph(p)]
-        self.python = FastGraph(root)
+        self.names = ModuleNames.on_disk(root)
+        self.python = FastGraph(root, names=self.names)
         self.python.update(dict.fromkeys((p for p in listed if is_python(p)), ""))
         self.syntax = SyntaxIndex(root, [p for p in listed if not is_python(p)])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator, Set
+from collections.abc import Iterable, Iterator, Set
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import jedi
 from parso.tree import BaseNode, NodeOrLeaf
 
 from codekith.graph.model import Edge
-from codekith.qualnames import join, module_name
+from codekith.qualnames import ModuleNames, join
 
 SCOPE_TYPES = ("funcdef", "classdef", "lambdef")
 DEFINITION_TYPES = ("function", "class")
@@ -43,12 +43,18 @@ def _configure() -> None:
 class JediResolver:
     """Resolves call sites one file at a time; keep one per workspace, it caches modules."""
 
-    def __init__(self, root: Path, time_limit: float = 20.0) -> None:
+    def __init__(
+        self, root: Path, time_limit: float = 20.0, import_roots: Iterable[str] = ()
+    ) -> None:
+        """`import_roots`: the directories the workspace's module names start from
+        (qualnames.Layout.import_roots), put on Jedi's sys.path; names come from disk, like
+        the chunker's."""
         _configure()
         self.root = root.resolve()
         self.time_limit = time_limit
         self.timed_out: set[str] = set()
-        extra = [str(self.root / "src")] if (self.root / "src").is_dir() else []
+        self.names = ModuleNames.on_disk(self.root)
+        extra = [str(self.root / r) for r in sorted(import_roots) if r]
         self.project = jedi.Project(self.root, added_sys_path=extra)
         self.environment = jedi.InterpreterEnvironment()
         self._lambda_numbers: dict[int, dict[int, int]] = {}
@@ -137,7 +143,7 @@ class JediResolver:
         while scope is not None:
             names.append(self._scope_name(scope))
             scope = _scope_of(scope)
-        return join(module_name(path), *reversed(names))
+        return join(self.names(path), *reversed(names))
 
     def _scope_name(self, node: NodeOrLeaf) -> str:
         if node.type != "lambdef":

@@ -11,6 +11,7 @@ when its stdin closes, so it never outlives the process that started it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pickle
 import select
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import threading
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -68,8 +70,11 @@ def _receive(stream: IO[bytes]) -> Any:
 class JediWorker:
     """The parent's handle: `resolve` blocks at most `deadline_s` per file."""
 
-    def __init__(self, root: Path, time_limit_s: float, deadline_s: float) -> None:
+    def __init__(
+        self, root: Path, time_limit_s: float, deadline_s: float, import_roots: Iterable[str] = ()
+    ) -> None:
         self.root = root
+        self.import_roots = sorted(import_roots)
         self.time_limit_s = time_limit_s
         self.deadline_s = deadline_s
         self._process: subprocess.Popen[bytes] | None = None
@@ -107,7 +112,14 @@ class JediWorker:
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is not None and self._process.poll() is None:
             return self._process
-        command = [sys.executable, "-m", __name__, str(self.root), str(self.time_limit_s)]
+        command = [
+            sys.executable,
+            "-m",
+            __name__,
+            str(self.root),
+            str(self.time_limit_s),
+            json.dumps(self.import_roots),
+        ]
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -130,11 +142,11 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=5)
 
 
-def _serve(root: Path, time_limit_s: float) -> None:
+def _serve(root: Path, time_limit_s: float, import_roots: list[str]) -> None:
     """The child's loop: one job in, one result out, until stdin closes."""
     from codekith.graph.jedi_resolver import JediResolver
 
-    resolver = JediResolver(root, time_limit=time_limit_s)
+    resolver = JediResolver(root, time_limit_s, import_roots)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # anything Jedi prints must not corrupt the protocol
     while True:
@@ -150,4 +162,4 @@ if __name__ == "__main__":
     from codekith.graph import jedi_worker  # pickles name the module, not __main__
 
     os.nice(5)  # refinement yields the CPU to indexing and queries
-    jedi_worker._serve(Path(sys.argv[1]), float(sys.argv[2]))
+    jedi_worker._serve(Path(sys.argv[1]), float(sys.argv[2]), json.loads(sys.argv[3]))
