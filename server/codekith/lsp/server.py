@@ -25,6 +25,7 @@ from codekith.languages import suffixes_of
 from codekith.lsp import arguments as args
 from codekith.lsp import convert
 from codekith.lsp.options import ServerOptions, parse_options
+from codekith.lsp.protocol import CodekithProtocol, install_log_filter
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
 from codekith.related import TargetNotFoundError
 from codekith.search import Filters
@@ -44,7 +45,7 @@ class CodekithServer(LanguageServer):
     """Holds per-folder sessions and the embedding models they share."""
 
     def __init__(self) -> None:
-        super().__init__("codekith", __version__)
+        super().__init__("codekith", __version__, protocol_cls=CodekithProtocol)
         self.options = ServerOptions()
         self.sessions: dict[Path, WorkspaceSession] = {}
         self._models: dict[str, Embedder] = {}
@@ -456,13 +457,17 @@ def _item_session(
     qualname = data.get("qualname") or item.detail
     if not qualname:
         raise JsonRpcInvalidParams("call hierarchy item without a qualified name")
-    session, _ = ls.session_for(item.uri)
+    try:
+        session, _ = ls.session_for(item.uri)
+    except OutsideWorkspaceError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
     return session, qualname
 
 
 def serve(tcp_port: int | None = None) -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("codekith").setLevel(logging.INFO)
+    install_log_filter()
 
     server = create_server()
     if tcp_port:
