@@ -186,3 +186,51 @@ def test_submodules_and_lfs_pointers_are_skipped_with_reasons(tmp_path, project_
     assert report.indexed == ["main.py"]
     assert report.skipped["model_weights.py"] == "git LFS pointer"
     assert report.skipped["vendor_lib"] == "git submodule or directory"
+
+
+def test_a_save_indexed_after_a_checkout_leaves_the_checkout_to_the_next_run(
+    workspace, project_for
+):
+    """A save can reach the server before the HEAD change that preceded it: its run must not
+    claim the new commit, or the scan that follows finds nothing to do (issue 12.9)."""
+    root = workspace({"mathx.py": MATH_MODULE, "a.py": "A = 1\n"})
+    commit(root, "base")
+    git(root, "checkout", "-qb", "other")
+    write_files(root, {"web/http.py": HTTP_MODULE})
+    commit(root, "other adds http")
+    git(root, "checkout", "-q", "main")
+    project = project_for(root)
+    project.indexer.run()
+    git(root, "checkout", "-q", "other")  # the HEAD event is still on its way
+    write_files(root, {"a.py": "A = 2\n"})
+    assert project.indexer.run(paths=["a.py"]).indexed == ["a.py"]
+    report = project.indexer.run()  # the HEAD event's run
+    assert "web/http.py" in report.indexed
+    assert ("web/http.py", "web.http.parse_header") in live(project)
+    assert state(project).fresh
+
+
+def test_a_checkout_while_a_run_writes_is_caught_by_the_next_run(workspace, project_for):
+    """HEAD moves while a run is writing: the run indexed the old commit's files, so the next
+    run must compare with the commit the run started from, not the one it ended at."""
+    root = workspace({"mathx.py": MATH_MODULE, "a.py": "A = 1\n"})
+    commit(root, "base")
+    git(root, "checkout", "-qb", "other")
+    write_files(root, {"web/http.py": HTTP_MODULE})
+    commit(root, "other adds http")
+    git(root, "checkout", "-q", "main")
+    project = project_for(root)
+    project.indexer.run()
+    write_files(root, {"a.py": "A = 2\n"})
+    switched = []
+
+    def checkout_midway(done: int, total: int, path: str) -> None:
+        if not switched:
+            git(root, "checkout", "-q", "-f", "other")
+            switched.append(path)
+
+    project.indexer.run(progress=checkout_midway)
+    assert switched
+    project.indexer.run()
+    assert ("web/http.py", "web.http.parse_header") in live(project)
+    assert state(project).fresh

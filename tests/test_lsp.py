@@ -76,6 +76,18 @@ async def wait_ready(client: LanguageClient, timeout: float = 180) -> dict:
     raise AssertionError("the index was not ready in time")
 
 
+async def until(check, what: str, timeout: float = 300) -> None:
+    """Poll `check` (an async callable) until it is true; a generous deadline, because a
+    loaded machine may take a minute to index what a quiet one does in a second."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        if await check():
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
 def uri(client, path: str) -> str:
     return (client.root / path).as_uri()
 
@@ -168,15 +180,14 @@ async def test_did_save_makes_new_code_searchable(client: LanguageClient):
             types.TextDocumentIdentifier(uri(client, "shop/refunds.py"))
         )
     )
-    for _ in range(200):
-        result = await command(
+
+    async def searchable() -> bool:
+        found = await command(
             client, "codekith.search", {"query": "money back for a cancelled order", "k": 1}
         )
-        if result["hits"] and result["hits"][0]["qualname"] == "shop.refunds.issue_refund":
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("the saved function never became searchable")
+        return bool(found["hits"]) and found["hits"][0]["qualname"] == "shop.refunds.issue_refund"
+
+    await until(searchable, "the saved function to become searchable")
 
 
 @pytest.mark.asyncio
@@ -187,15 +198,17 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
             [types.FileEvent(uri(client, "shop/mail.py"), types.FileChangeType.Deleted)]
         )
     )
-    for _ in range(200):
-        result = await command(
+
+    async def mail_hits() -> int:
+        found = await command(
             client, "codekith.search", {"query": "email a receipt", "pathPrefix": "shop/mail.py"}
         )
-        if not result["hits"]:
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("the deleted file stayed in the index")
+        return len(found["hits"])
+
+    async def mail_gone() -> bool:
+        return await mail_hits() == 0
+
+    await until(mail_gone, "the deleted file to leave the index")
     git(client.root, "checkout", "-q", "-b", "other")
     git(client.root, "checkout", "-q", "--", "shop/mail.py")
     client.workspace_did_change_watched_files(
@@ -203,15 +216,7 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
             [types.FileEvent((client.root / ".git/HEAD").as_uri(), types.FileChangeType.Changed)]
         )
     )
-    for _ in range(200):
-        result = await command(
-            client, "codekith.search", {"query": "email a receipt", "pathPrefix": "shop/mail.py"}
-        )
-        if result["hits"]:
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("the restored file was not indexed after the HEAD change")
+    await until(mail_hits, "the restored file to be indexed after the HEAD change")
 
 
 @pytest.mark.asyncio

@@ -132,6 +132,7 @@ class Indexer:
             raise ValueError("give either paths or since, not both")
         meta = self.store.meta() if self.store.has_index() else {}
         interrupted = meta.get("run_state") == "running"
+        start = _GitState.now(self.root) if not dry_run and paths is None else _GitState()
         if not dry_run:
             meta = self._prepare(full, meta)
             self.store.set_meta({"run_state": "running"})
@@ -190,9 +191,10 @@ class Indexer:
         report.chunks_total = self._chunks_total(meta, gained, report)
         if python is not None:
             state["modules"] = layout
-        self._record_state(meta, [*report.indexed, *removed], state, report)
+        self._record_state(meta, [*report.indexed, *removed], state, report, start)
         report.seconds = time.perf_counter() - started
-        self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
+        head = start.head or gitrepo.head(self.root) or ""
+        self.store.add_run(report.run_record(started_at, head))
         return report
 
     def refine_graph(
@@ -230,19 +232,28 @@ class Indexer:
         return changed | set(json.loads(meta.get("dirty", "[]"))), ""
 
     def _record_state(
-        self, meta: dict[str, str], paths: list[str], graph: dict[str, str], report: IndexReport
+        self,
+        meta: dict[str, str],
+        paths: list[str],
+        graph: dict[str, str],
+        report: IndexReport,
+        start: _GitState,
     ) -> None:
         """What the next run and freshness checks compare against. A save (a run with paths)
         asks git nothing: HEAD is left as it was (files HEAD changed are not indexed yet) and
         the saved files join the dirty list, so a later git run re-checks them even when
-        they are reverted to HEAD's content."""
+        they are reverted to HEAD's content. Another run records the commit it started from
+        (HEAD may have moved while it wrote: the next run then looks at what moved) and the
+        files dirty at its start or end (one deleted at the start and restored meanwhile was
+        read deleted, yet is clean at the end)."""
         if report.mode == "paths":
             dirty = set(json.loads(meta.get("dirty", "[]"))) | set(paths)
             state = {"dirty": json.dumps(sorted(dirty))}
         else:
+            dirty = {*start.dirty, *(gitrepo.working_changes(self.root) or ())}
             state = {
-                "head": gitrepo.head(self.root) or "",
-                "dirty": json.dumps(sorted(gitrepo.working_changes(self.root) or ())),
+                "head": start.head,
+                "dirty": json.dumps(sorted(dirty)),
                 "scan_settings": self.settings.scan_fingerprint(),
             }
         self.store.set_meta(
@@ -446,6 +457,18 @@ class Indexer:
         report.embedded += len(new)
         report.reused += count - len(new)
         return newly_skipped, gained
+
+
+@dataclass(frozen=True)
+class _GitState:
+    """HEAD and the dirty files when a run started ("" and none outside git)."""
+
+    head: str = ""
+    dirty: frozenset[str] = frozenset()
+
+    @classmethod
+    def now(cls, root: Path) -> _GitState:
+        return cls(gitrepo.head(root) or "", frozenset(gitrepo.working_changes(root) or ()))
 
 
 def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> set[str]:
