@@ -26,6 +26,7 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
 
 from tests.conftest import HTTP_MODULE, git, init_repo, write_files
+from tests.lsp_session import SHUTDOWN_GRACE_S, end_session
 from tests.test_related import SHOP
 
 INVALID_PARAMS = -32602
@@ -65,15 +66,18 @@ class Rpc:
         self.client.feature(types.CLIENT_REGISTER_CAPABILITY)(lambda params: None)
         self.ids = itertools.count(1)
         self.requests = 0
+        self.stderr_log = stderr_log
+
+    def start(self) -> None:
         # stderr goes to a file so the test can read what the server logged
         command = 'exec "$0" -m codekith.cli serve 2>"$1"'
-        self.run(self.client.start_io("sh", "-c", command, sys.executable, str(stderr_log)))
+        self.run(self.client.start_io("sh", "-c", command, sys.executable, str(self.stderr_log)))
         self.initialize = self.run(
             self.client.initialize_session(
                 types.InitializeParams(
                     capabilities=client_capabilities("visual-studio-code"),
-                    root_uri=root.as_uri(),
-                    workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
+                    root_uri=self.root.as_uri(),
+                    workspace_folders=[types.WorkspaceFolder(self.root.as_uri(), "ws")],
                     initialization_options={"debounceMs": 50, "codeLens": True},
                 )
             )
@@ -107,9 +111,12 @@ class Rpc:
         return self.request("workspace/executeCommand", {"command": name, "arguments": arguments})
 
     def close(self) -> None:
-        self.run(self.client.shutdown_session())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
+        """Shut the server down (killed when it does not answer in time), stop the loop."""
+        try:
+            self.run(end_session(self.client), timeout=2 * SHUTDOWN_GRACE_S + 60)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
 
 
 @pytest.fixture(scope="module")
@@ -120,11 +127,13 @@ def rpc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rpc]:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
     session = Rpc(root, base / "server.stderr")
-    session.stderr_log = base / "server.stderr"  # type: ignore[attr-defined]
-    wait_ready(session)
-    yield session
-    session.close()
-    print(f"\nfuzz: {session.requests} requests sent to one server")
+    try:
+        session.start()
+        wait_ready(session)
+        yield session
+        print(f"\nfuzz: {session.requests} requests sent to one server")
+    finally:
+        session.close()
 
 
 def wait_ready(rpc: Rpc, timeout: float = 240) -> None:
@@ -157,7 +166,7 @@ def assert_answered(answer: dict[str, Any], what: str) -> None:
 
 
 def lines_in(rpc: Rpc, chars: str) -> list[str]:
-    text = rpc.stderr_log.read_text(errors="replace")  # type: ignore[attr-defined]
+    text = rpc.stderr_log.read_text(errors="replace")
     return [line for line in text.splitlines() if chars in line]
 
 
