@@ -521,7 +521,8 @@ def bench_scale(
     settings = fake.settings
     scans = [timed(lambda: list(scan(root, settings)))[1] for _ in range(3)]
     catalogs = [timed(store.catalog)[1] for _ in range(3)]
-    live = [timed(store.live_paths)[1] for _ in range(3)]
+    live = [timed(store.live_file_hashes)[1] for _ in range(3)]
+    damage = [timed(store.damage)[1] for _ in range(3)]  # every whole run checks the tables
     result.update(
         write_files_one_file_ms=median_ms(writes),
         write_files_rows=statistics.median(rows),
@@ -531,7 +532,8 @@ def bench_scale(
         maintain_check_ms=median_ms(check),
         workspace_scan_ms=median_ms(scans),
         catalog_read_ms=median_ms(catalogs),
-        live_paths_ms=median_ms(live),
+        live_file_hashes_ms=median_ms(live),
+        damage_check_ms=median_ms(damage),
     )
     store.maintain(force=True)  # the edits above left small versions behind
 

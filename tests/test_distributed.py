@@ -71,7 +71,8 @@ def test_local_worker_processes_build_the_same_index_as_a_local_run(twin_project
     expected, got = run_both(local, spread, distribution)
     assert got.distributed["workers"] == 2 and len(got.distributed["by_worker"]) == 2
     assert sorted(got.indexed) == sorted(expected.indexed)
-    assert got.skipped == expected.skipped and "secrets.env.py" in got.skipped
+    assert got.skipped == expected.skipped
+    assert got.redacted == expected.redacted and "secrets.env.py" in got.redacted
     assert got.embedded == expected.embedded > 0
     assert_same_index(local, spread)
 

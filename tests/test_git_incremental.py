@@ -183,7 +183,7 @@ def test_submodules_and_lfs_pointers_are_skipped_with_reasons(tmp_path, project_
     )
     commit(root, "with a submodule")
     report = project_for(root).indexer.run()
-    assert report.indexed == ["main.py"]
+    assert report.indexed == [".gitmodules", "main.py"]  # any text file is indexed
     assert report.skipped["model_weights.py"] == "git LFS pointer"
     assert report.skipped["vendor_lib"] == "git submodule or directory"
 

@@ -81,15 +81,19 @@ def test_deleting_and_editing_files(workspace, project_for):
     assert not project.searcher.search("cookies", k=5, filters=Filters(path_prefix="web"))
 
 
-def test_secret_added_later_removes_the_file_from_the_index(workspace, project_for):
+def test_a_secret_added_later_is_redacted_and_the_rest_stays(workspace, project_for):
     root = workspace({"settings.py": "DEBUG = True\n", "mathx.py": MATH_MODULE})
     project = project_for(root)
     project.indexer.run()
     (root / "settings.py").write_text('DEBUG = True\nAWS = "AKIAIOSFODNN7EXAMPLE"\n')
     report = project.indexer.run()
-    assert "AWS Access Key" in report.skipped["settings.py"]
-    assert {r["path"] for r in project.store.rows("true", columns=["path"])} == {"mathx.py"}
+    assert report.redacted == {"settings.py": "redacted 1 secret: line 2 (AWS Access Key)"}
+    assert {r["path"] for r in project.store.rows("true", columns=["path"])} == {
+        "mathx.py",
+        "settings.py",
+    }
     assert all("AKIA" not in r["document"] for r in project.store.rows("true"))
+    assert project.store.summary(runs=1)["redacted"] == report.redacted
 
 
 def test_skips_are_recorded_and_dry_run_writes_nothing(workspace, project_for):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from codekith.config import Settings, load_settings
-from codekith.secrets import find_secret, secret_file_reason
+from codekith.secrets import REDACTED, redact, secret_file_reason
 from codekith.workspace import OutsideWorkspaceError, relative_path, scan
 from tests.conftest import init_repo, write_files
 
@@ -70,10 +70,10 @@ def test_vendored_size_type_and_secret_file_reasons(tmp_path):
     assert "vendored" in found["node_modules/x/index.js"]
     assert "vendored" in found[".venv/lib/a.py"]
     assert "too large" in found["big.py"]
-    assert found["image.png"] == "unsupported file type"
+    assert found["image.png"] == "binary file type"
     assert "secret file" in found[".env"] and "secret file" in found["keys/id_rsa"]
     assert "secret file" in found["deploy/server.pem"]
-    assert found[".env.example"] == "unsupported file type"
+    assert found[".env.example"] is None  # any text file is indexed (values redacted)
     assert found["app.min.js"] == "generated file"
 
 
@@ -122,13 +122,18 @@ def test_symlinks_are_skipped_and_outside_paths_rejected(tmp_path):
     ],
 )
 def test_secret_content_is_found(text):
-    assert find_secret("import os\n" + text + "\n") is not None
+    redacted, findings = redact("config.py", "import os\n" + text + "\n")
+    assert findings and REDACTED in redacted
+    assert "AKIAIOSFODNN7EXAMPLE" not in redacted and "MIIEowIBAAKCAQEA" not in redacted
+    assert "ghp_" + "a1B2" * 9 not in redacted and "xoxb-" not in redacted
+    assert redacted.startswith("import os\n")
 
 
 def test_ordinary_code_is_not_a_secret():
     code = 'digest = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"\n'
     code += "password = get_password()\nsecret_key = os.environ['SECRET_KEY']\n"
-    assert find_secret(code) is None
-    assert find_secret("x = 'sk_live_custom'", ["sk_live_[a-z]+"]) is not None
+    code += 'TOKEN_TYPE = "bearer"\nheader = "X-Auth-Token"\npassword = None\n'
+    assert redact("settings.py", code) == (code, [])
+    assert redact("x.py", "x = 'sk_live_custom'", ["sk_live_[a-z]+"])[1]
     assert secret_file_reason("config/credentials.json") is not None
     assert secret_file_reason("src/credentials.py") is None

@@ -15,15 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from codekith import freshness
-from codekith.chunking import sha1
+from codekith import freshness, gitrepo
 from codekith.freshness import Freshness
 from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
 from codekith.search import Hit
-from codekith.store import NO_FILTERS, Filters
+from codekith.store import NO_FILTERS, Filters, IndexMismatchError
 from codekith.workspace import (
     NotIndexableError,
     WorkspaceFilter,
@@ -39,6 +38,10 @@ DIRECTIONS: tuple[Direction, ...] = ("callers", "callees", "both")
 
 class NoIndexError(RuntimeError):
     """The workspace has no index yet."""
+
+
+class DamagedIndexError(NoIndexError):
+    """The index cannot be read as it is; the next index run repairs it."""
 
 
 class UnknownChunkError(LookupError):
@@ -140,12 +143,23 @@ class Answers:
     def has_index(self) -> bool:
         return self.project.read_store.has_index()
 
-    def require_index(self) -> None:
+    def require_index(self, compatible: bool = True) -> None:
+        """NoIndexError unless an index exists and its tables open; IndexMismatchError when
+        (`compatible`) it was built with another model or template."""
         if not self.has_index():
             raise NoIndexError(
                 f"no index at {self.project.settings.db_location(self.root)}; "
                 f"run `codekith index {self.root}` first"
             )
+        problems = self.project.read_store.damage(deep=False)
+        if problems:
+            table, problem = next(iter(problems.items()))
+            raise DamagedIndexError(
+                f"the index at {self.project.read_store.location} is damaged ({table}: "
+                f"{problem}); run `codekith index` to repair it"
+            )
+        if compatible:
+            self.project.searcher.check_compatible()
 
     def freshness(self) -> Freshness:
         """How far the index is behind git and the disk."""
@@ -173,9 +187,17 @@ class Answers:
             "ready": store.has_index(),
         }
         if status["ready"]:
+            status["problem"] = self._compatibility_problem()
             status.update(store.summary(runs=runs))
             status.update((state or self.freshness()).to_json())
         return status
+
+    def _compatibility_problem(self) -> str:
+        try:
+            self.project.searcher.check_compatible()
+        except IndexMismatchError as exc:
+            return str(exc)
+        return ""
 
     def reindex(
         self,
@@ -412,10 +434,10 @@ class Answers:
             raise NotServedError(f"{relative} is not indexed: {candidate.reason}")
         data = (self.root / relative).read_bytes()
         try:
-            source = indexable_source(relative, data, self.project.settings.secret_patterns)
+            source = indexable_source(relative, data, self.project.settings.secret_patterns).text
         except NotIndexableError as exc:
             raise NotServedError(f"{relative} is not indexed: {exc}") from None
-        return source, candidate.language or "", sha1(data.decode("latin-1"))
+        return source, candidate.language or "", gitrepo.blob_id(data)
 
     def feedback(self, query: str, chunk_id: str, vote: int) -> None:
         """Remember a vote (1 or -1) on a result; similar later queries move it."""

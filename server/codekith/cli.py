@@ -27,7 +27,13 @@ from codekith.indexer import IndexReport, Progress
 from codekith.project import Project
 from codekith.related import TargetNotFoundError
 from codekith.search import KINDS, MODES, Filters, Hit
-from codekith.store import IndexLockedError, IndexMismatchError
+from codekith.store import (
+    IndexLockedError,
+    IndexMismatchError,
+    IndexUnwritableError,
+    damage_message,
+    storage_problem,
+)
 from codekith.workspace import scan
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
@@ -50,20 +56,40 @@ def main(argv: list[str] | None = None) -> int:
         NoIndexError,
         IndexMismatchError,
         IndexLockedError,
+        IndexUnwritableError,
         ModelUnavailableError,
         WorkerError,
     ) as exc:
         print(f"codekith: error: {exc}", file=sys.stderr)
         return 1
-    except ValueError as exc:
-        print(f"codekith: error: {exc}", file=sys.stderr)
-        return 2
+    except (OSError, RuntimeError, ValueError) as exc:
+        return _report_failure(args, exc)
     except KeyboardInterrupt:
         print(
             "codekith: interrupted; the index stays consistent, run again to resume",
             file=sys.stderr,
         )
         return 130
+
+
+def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
+    """One line for a full or read-only disk, a damaged index or bad input; else re-raise."""
+    problem = storage_problem(exc)
+    damage = damage_message(_db_of(args), exc)
+    if problem is not None:
+        message = (
+            f"cannot write the index: {problem}; searching still works, "
+            "and the next `codekith index` resumes where this one stopped"
+        )
+    elif damage is not None:
+        message = damage
+    elif isinstance(exc, ValueError):
+        print(f"codekith: error: {exc}", file=sys.stderr)
+        return 2
+    else:
+        raise exc
+    print(f"codekith: error: {message}", file=sys.stderr)
+    return 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -192,11 +218,19 @@ def _project(args: argparse.Namespace) -> Project:
     return Project(root, db=args.db)
 
 
-def _answers(args: argparse.Namespace, freshness_ttl_s: float = 0.0) -> Answers:
-    """The answers of an indexed workspace (NoIndexError when it has no index)."""
+def _answers(
+    args: argparse.Namespace, freshness_ttl_s: float = 0.0, compatible: bool = True
+) -> Answers:
+    """The answers of an indexed workspace (NoIndexError when it has no index or a damaged
+    one; IndexMismatchError when `compatible` and it was built with another model)."""
     answers = Answers(_project(args), freshness_ttl_s=freshness_ttl_s)
-    answers.require_index()
+    answers.require_index(compatible)
     return answers
+
+
+def _db_of(args: argparse.Namespace) -> str:
+    root = getattr(args, "root_arg", None) or getattr(args, "root", None) or Path.cwd()
+    return str(getattr(args, "db", None) or Path(root) / ".codekith")
 
 
 def _emit(data: Any) -> None:
@@ -423,7 +457,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    status = _answers(args).status(runs=10)
+    status = _answers(args, compatible=False).status(runs=10)
+    if status["problem"]:
+        print(f"codekith: warning: {status['problem']}", file=sys.stderr)
     if args.json:
         _emit(status)
         return 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_MODEL = "codekith/all-MiniLM-L6-v2-int8"
+CONTENT_RULES_VERSION = "2"  # bump when the file selection or redaction rules change
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,10 @@ class Settings:
     warnings: tuple[str, ...] = field(default=(), compare=False)
 
     def scan_fingerprint(self) -> str:
-        """Changes to these settings change which files are indexed: a full scan follows."""
+        """Changes to these settings (or to the rules) change which files are indexed and what
+        is redacted in them: every file is read again."""
         keys = (
+            CONTENT_RULES_VERSION,
             self.include,
             self.exclude,
             self.max_file_bytes,

@@ -12,9 +12,10 @@ from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
 from codekith.config import Settings
+from codekith.secrets import describe
 from codekith.store import FileRecord
 from codekith.template import chunk_search_text, document
-from codekith.workspace import NotIndexableError, indexable_source
+from codekith.workspace import MAX_LINE_CHARS, NotIndexableError, indexable_source
 
 
 @dataclass(frozen=True)
@@ -52,16 +53,31 @@ class Examined:
 
 
 def examine(source: SourceFile, settings: Settings) -> Examined:
-    """Content checks (binary, generated, LFS), decoding, secrets, then chunks."""
+    """Content checks (binary, generated, LFS), decoding, long lines cut, secret values
+    redacted, then chunks. One bad file is skipped with its reason, never raises."""
     try:
-        text = indexable_source(source.path, source.data, settings.secret_patterns)
+        source_text = indexable_source(source.path, source.data, settings.secret_patterns)
     except NotIndexableError as exc:
         return Examined(source.record("skipped", reason=str(exc)))
-    result = chunk_file(source.path, source.language, text, source.module or None)
+    try:
+        result = chunk_file(source.path, source.language, source_text.text, source.module or None)
+    except Exception as exc:  # one file never stops a run: skip it and say why
+        reason = f"could not be chunked: {type(exc).__name__}: {exc}"[:300]
+        return Examined(source.record("skipped", reason=reason))
     for chunk in result.chunks:
         chunk.file_hash = source.file_hash
-    record = source.record("indexed", chunks=len(result.chunks), error=result.error or "")
+    cut = _cut_message(source_text.cut_lines)
+    error = "; ".join(e for e in (result.error, cut) if e)
+    reason = describe(source_text.redactions)
+    record = source.record("indexed", reason, len(result.chunks), error)
     return Examined(record, [chunk_row(c) for c in result.chunks])
+
+
+def _cut_message(lines: list[int]) -> str:
+    if not lines:
+        return ""
+    shown = ", ".join(map(str, lines[:5])) + (" …" if len(lines) > 5 else "")
+    return f"lines over {MAX_LINE_CHARS} characters cut (line {shown})"
 
 
 def chunk_row(chunk: Chunk) -> dict[str, Any]:

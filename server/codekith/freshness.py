@@ -15,7 +15,7 @@ from typing import Any
 
 from codekith import gitrepo
 from codekith.config import Settings
-from codekith.store import Store
+from codekith.store import FileRecord, Store
 from codekith.workspace import scan
 
 
@@ -62,6 +62,8 @@ def check(
         if changed is not None:
             only = changed | set(json.loads(meta.get("dirty", "[]")))
     catalog = store.catalog()
+    if only is not None:
+        only |= diverged_from_head(root, catalog)
     stale: set[str] = set()
     seen: set[str] = set()
     for candidate in scan(root, settings, only):
@@ -75,3 +77,16 @@ def check(
     scope = set(catalog) if only is None else only & set(catalog)
     stale |= scope - seen
     return Freshness(index_head, head, sorted(stale), sorted(dirty_buffers or ()))
+
+
+def diverged_from_head(root: Path, catalog: dict[str, FileRecord]) -> set[str]:
+    """Catalogued files whose indexed content is not HEAD's: dirty files, and files reverted
+    behind the index's back (a run recorded the edit, no run saw the `git checkout --`)."""
+    blobs = gitrepo.head_blobs(root)
+    if blobs is None:
+        return set()
+    return {
+        path
+        for path, record in catalog.items()
+        if record.file_hash and path in blobs and blobs[path] != record.file_hash
+    }

@@ -7,6 +7,7 @@ subdirectory of the repository). Every function answers None when git cannot tel
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 from collections.abc import Collection
 from pathlib import Path
@@ -33,8 +34,8 @@ def listed_files(root: Path, only: Collection[str] | None = None) -> list[str] |
     """Tracked plus untracked-not-ignored files under root (or those of `only`, without
     listing the whole tree); None outside a repository.
 
-    Names that are not UTF-8 come back with replacement characters: they match no file on
-    disk and drop out, rather than reach the store as unencodable strings."""
+    Names that are not UTF-8 come back with surrogate escapes (as os.listdir gives them), so
+    they still name the file on disk; the workspace skips them with that reason."""
     pathspecs = sorted(only) if only is not None and len(only) <= PATHSPEC_LIMIT else ["."]
     if not pathspecs:
         return [] if _git(root, "rev-parse") is not None else None
@@ -49,7 +50,6 @@ def listed_files(root: Path, only: Collection[str] | None = None) -> list[str] |
         "--full-name",
         "--",
         *pathspecs,
-        errors="replace",
     )
     if out is None:
         return None
@@ -119,3 +119,23 @@ def changes_since(root: Path, indexed_head: str) -> set[str] | None:
     if committed is None or dirty is None:
         return None
     return committed | dirty
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives these bytes as a blob: the catalog's file hash, comparable with HEAD."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def head_blobs(root: Path) -> dict[str, str] | None:
+    """Blob id of every file in HEAD under root, by root-relative path."""
+    out = _git(root, "ls-tree", "-r", "-z", "--full-name", "HEAD", "--", ".")
+    if out is None:
+        return None
+    prefix = _prefix(root)
+    blobs: dict[str, str] = {}
+    for entry in out.split("\0"):
+        info, _, path = entry.partition("\t")
+        fields = info.split()
+        if len(fields) == 3 and fields[1] == "blob" and path.startswith(prefix):
+            blobs[path[len(prefix) :]] = fields[2]
+    return blobs

@@ -22,6 +22,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+from codekith import gitrepo
 from codekith.chunking import sha1
 from codekith.config import Settings
 from codekith.graph.builder import GraphBuilder, GraphUpdate, Resolved
@@ -31,7 +32,7 @@ from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
 from codekith.graph.model import Edge
 from codekith.qualnames import ModuleNames
 from codekith.store import Store
-from codekith.workspace import decode_source
+from codekith.workspace import decode_text
 
 GRAPH_VERSION = "3"
 VARIANTS_STORED = 4  # derivations kept per file
@@ -252,10 +253,10 @@ class GraphSync:
         for variant in builder.pending():
             try:
                 data = (self.root / variant.path).read_bytes()
-                source = decode_source(variant.path, data)
-            except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+                source = decode_text(variant.path, data)
+            except (OSError, ValueError):
                 continue  # gone or unreadable: the next index run drops or skips it
-            if sha1(data.decode("latin-1")) != variant.file_hash:
+            if gitrepo.blob_id(data) != variant.file_hash:
                 continue  # changed since it was indexed: the next run re-derives it
             skip = frozenset(builder.resolved_sites(variant.path))
             jobs.append(JediJob(variant.path, source, variant.id, skip))

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from codekith import gitrepo
-from codekith.chunking import sha1
+from codekith import freshness, gitrepo
 from codekith.config import Settings
 from codekith.distributed import Distribution
 from codekith.embedding import Embedder
@@ -42,6 +41,8 @@ class IndexReport:
     deleted: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    redacted: dict[str, str] = field(default_factory=dict)
+    repaired: dict[str, str] = field(default_factory=dict)
     chunks_written: int = 0
     embedded: int = 0
     reused: int = 0
@@ -81,6 +82,8 @@ class IndexReport:
             "deleted": self.deleted,
             "skipped": self.skipped,
             "errors": self.errors,
+            "redacted": self.redacted,
+            "repaired": self.repaired,
             "chunks_written": self.chunks_written,
             "embedded": self.embedded,
             "reused": self.reused,
@@ -94,6 +97,16 @@ class IndexReport:
             "distributed": self.distributed,
             "indexed_paths": self.indexed,
         }
+
+
+@dataclass
+class _Scope:
+    """The files a run looks at (None: all), those read even when size and mtime match the
+    catalog, and those rechunked even when their content hash matches it."""
+
+    paths: Sequence[str] | None
+    reread: set[str] = field(default_factory=set)
+    distrusted: set[str] = field(default_factory=set)
 
 
 class Indexer:
@@ -126,37 +139,40 @@ class Indexer:
         chunks and embeds on worker processes or a Ray cluster. `refine=False` leaves the
         call graph's Jedi pass to `refine_graph`.
         """
-        started_at, started = time.time(), time.perf_counter()
-        report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
         if paths is not None and since is not None:
             raise ValueError("give either paths or since, not both")
+        if full and not dry_run:
+            return self._rebuild(progress, distribution, refine)
+        started_at, started = time.time(), time.perf_counter()
+        report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
+        # a save (paths) must stay cheap: damage is looked for by whole runs
+        report.repaired = {} if dry_run or paths is not None else self._repair()
         meta = self.store.meta() if self.store.has_index() else {}
         interrupted = meta.get("run_state") == "running"
+        # a save asks git nothing; other runs note HEAD and what was dirty before reading
         start = _GitState.now(self.root) if not dry_run and paths is None else _GitState()
         if not dry_run:
-            meta = self._prepare(full, meta)
+            meta = self._prepare(meta)
             self.store.set_meta({"run_state": "running"})
-        if full:
-            report.mode = "full"
-        elif interrupted:
-            paths, report.mode = None, "scan"
-            report.scan_reason = "the last run was interrupted"
-        elif paths is None:
-            changed, report.scan_reason = self._git_changes(since, meta)
-            if changed is not None:
-                paths, report.mode = sorted(changed), "git"
+        limited = paths is not None and not interrupted  # a save reads its files' records only
+        catalog = self.store.catalog(paths if limited else None) if meta and not full else {}
+        scope = self._scope(report, full, interrupted, paths, since, meta, catalog)
+        if report.repaired:
+            report.mode, report.scan_reason = "scan", "damaged tables were rebuilt"
+            scope = _Scope(None, set(catalog), set(catalog))
+        paths = scope.paths
         names = ModuleNames.on_disk(self.root)
         python = self._layout_check(meta, paths)
-        relabelled = _relabelled(meta, names, python or [])
+        relabelled = _relabelled(meta, names, python or [])  # re-chunked under a new name
         if relabelled and paths is not None:
             paths = sorted({*paths, *relabelled})
-        only = None if paths is None else set(paths)
-        candidates = list(scan(self.root, self.settings, only))
+        candidates = list(scan(self.root, self.settings, None if paths is None else set(paths)))
         layout = meta.get("modules", "")
         if python is not None and names.layout is not None:
             layout = names.layout.snapshot([*python, *(c.path for c in candidates)]).to_json()
-        catalog = self.store.catalog(only) if meta else {}
-        sources, records = self._plan(candidates, catalog, report, names, relabelled)
+        distrusted = scope.distrusted | relabelled
+        trusted = {p: r for p, r in catalog.items() if p not in distrusted}
+        sources, records = self._plan(candidates, trusted, report, scope.reread | relabelled, names)
         report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
             r.path
@@ -185,7 +201,7 @@ class Indexer:
             state.update(refined)
             report.graph.update(figures)
         report.graph["jedi_pending"] = int({**meta, **state}.get("jedi_pending", "0"))
-        report.maintenance = self.store.maintain()
+        report.maintenance = self.store.maintain(forget=_removes_secrets(report, catalog))
         if report.maintenance.get("optimized"):
             report.maintenance["graph_states_pruned"] = self.graph.prune()
         report.chunks_total = self._chunks_total(meta, gained, report)
@@ -214,6 +230,36 @@ class Indexer:
         if report.mode == "paths" and "chunks" in meta and not report.maintenance.get("optimized"):
             return int(meta["chunks"]) + gained
         return self.store.count()
+
+    def _repair(self) -> dict[str, str]:
+        """Damaged tables, rebuilt before anything else: meta cannot be re-derived, so its
+        damage recreates everything; other tables are rebuilt from what is intact."""
+        problems = self.store.damage()
+        if "meta" in problems:
+            self.store.create(self.settings.model, self.embedder().dim, TEMPLATE_VERSION)
+        elif problems:
+            self.store.repair(problems)
+        return problems
+
+    def _rebuild(
+        self, progress: Progress | None, distribution: Distribution | None, refine: bool
+    ) -> IndexReport:
+        """`--full`: a new index built aside (the old one is never opened, so a damaged or
+        incompatible index is no obstacle) and swapped in when complete; until then readers
+        keep answering from the old one."""
+        staging = self.store.staging()
+        if staging is None:  # object storage: the tables are replaced where they are
+            self.store.create(self.settings.model, self.embedder().dim, TEMPLATE_VERSION)
+            report = self.run(progress=progress, distribution=distribution, refine=refine)
+        else:
+            builder = Indexer(self.root, self.settings, staging, self.embedder)
+            report = builder.run(progress=progress, distribution=distribution, refine=refine)
+            builder.graph.close()
+            self.store.promote(staging)
+            self.graph.close()  # its builder knows the old index: the next run loads anew
+            self.graph = GraphSync(self.root, self.settings, self.store)
+        report.mode = "full"
+        return report
 
     def _git_changes(self, since: str | None, meta: dict[str, str]) -> tuple[set[str] | None, str]:
         """Paths that may differ from the index, per git; else None and why not."""
@@ -266,14 +312,51 @@ class Indexer:
             }
         )
 
-    def _prepare(self, full: bool, meta: dict[str, str]) -> dict[str, str]:
-        """An index to write to (created when missing or `full`), and its meta."""
+    def _scope(
+        self,
+        report: IndexReport,
+        full: bool,
+        interrupted: bool,
+        paths: Sequence[str] | None,
+        since: str | None,
+        meta: dict[str, str],
+        catalog: dict[str, FileRecord],
+    ) -> _Scope:
+        """Which files this run looks at, and which catalog entries it must not trust."""
+        settings_changed = meta.get("scan_settings") not in (None, self.settings.scan_fingerprint())
+        everything = set(catalog) if settings_changed else set()  # new rules may redact more
+        if full:
+            report.mode = "full"
+            return _Scope(None)
+        if interrupted:
+            report.mode, report.scan_reason = "scan", "the last run was interrupted"
+            unconfirmed = self._unconfirmed_chunks(catalog) | everything
+            return _Scope(None, unconfirmed, unconfirmed)
+        if paths is None:
+            changed, report.scan_reason = self._git_changes(since, meta)
+            if changed is not None:
+                diverged = freshness.diverged_from_head(self.root, catalog)
+                report.mode = "git"
+                return _Scope(sorted(changed | diverged), diverged)
+        return _Scope(paths, everything, everything)
+
+    def _prepare(self, meta: dict[str, str]) -> dict[str, str]:
+        """An index to write to (created when missing), and its meta."""
         model, template = self.settings.model, TEMPLATE_VERSION
-        if full or not meta:
+        if not meta:
             self.store.create(model, self.embedder().dim, template)
             return self.store.meta()
         self.store.check_compatible(model, int(meta.get("dim", 0)), template)
         return meta
+
+    def _unconfirmed_chunks(self, catalog: dict[str, FileRecord]) -> set[str]:
+        """Files whose live chunks were made from content their catalog entry does not name
+        (a kill between the chunk and catalog commits); they are re-read, not trusted."""
+        return {
+            path
+            for path, hashes in self.store.live_file_hashes().items()
+            if path in catalog and hashes != {catalog[path].file_hash}
+        }
 
     def _vanished(
         self,
@@ -291,7 +374,7 @@ class Indexer:
         gone = scope - present
         purge = {p for p in present - indexable if p in catalog and catalog[p].status == "indexed"}
         if find_ghosts and paths is None:
-            ghosts = self.store.live_paths() - indexable
+            ghosts = set(self.store.live_file_hashes()) - indexable
             gone |= ghosts - present
             purge |= ghosts & present
         return sorted(gone), sorted(purge)
@@ -313,11 +396,12 @@ class Indexer:
         candidates: list[Candidate],
         catalog: dict[str, FileRecord],
         report: IndexReport,
+        reread: set[str],
         names: ModuleNames,
-        relabelled: set[str],
     ) -> tuple[list[SourceFile], list[FileRecord]]:
-        """Files whose content or module name changed (read and hashed), and catalog
-        records to refresh without re-chunking."""
+        """Files whose content changed (read and hashed), and catalog records to refresh
+        without re-chunking; files in `reread` are read even when their size and mtime
+        match the catalog."""
         sources: list[SourceFile] = []
         records: list[FileRecord] = []
         report.files = len(candidates)
@@ -325,7 +409,7 @@ class Indexer:
             old = catalog.get(candidate.path)
             if (
                 old
-                and candidate.path not in relabelled
+                and candidate.path not in reread
                 and old.size == candidate.size
                 and old.mtime_ns == candidate.mtime_ns
                 and (candidate.reason is None or old.reason == candidate.reason)
@@ -334,7 +418,7 @@ class Indexer:
                 if old.status == "skipped":
                     report.skipped[candidate.path] = old.reason
                 continue
-            source, record = self._read(candidate, old, names, candidate.path in relabelled)
+            source, record = self._read(candidate, old, names)
             if source is not None:
                 sources.append(source)
             elif record is not None:
@@ -346,7 +430,7 @@ class Indexer:
         return sources, records
 
     def _read(
-        self, candidate: Candidate, old: FileRecord | None, names: ModuleNames, relabel: bool
+        self, candidate: Candidate, old: FileRecord | None, names: ModuleNames
     ) -> tuple[SourceFile | None, FileRecord | None]:
         """Read and hash one file: new content (or a new module name) to examine, or just
         a record to store."""
@@ -365,9 +449,9 @@ class Indexer:
             data = (self.root / candidate.path).read_bytes()
         except OSError as exc:
             return None, source.record("skipped", reason=f"unreadable: {exc.strerror}")
-        source = dataclasses.replace(source, data=data, file_hash=sha1(data.decode("latin-1")))
-        if old and old.file_hash == source.file_hash and old.status == "indexed" and not relabel:
-            return None, source.record("indexed", chunks=old.chunks, error=old.error)
+        source = dataclasses.replace(source, data=data, file_hash=gitrepo.blob_id(data))
+        if old and old.file_hash == source.file_hash and old.status == "indexed":
+            return None, source.record("indexed", old.reason, chunks=old.chunks, error=old.error)
         return source, None
 
     def _write(
@@ -421,6 +505,8 @@ class Indexer:
         report.indexed.append(path)
         if item.record.error:
             report.errors[path] = item.record.error
+        if item.record.reason:
+            report.redacted[path] = item.record.reason
 
     def _commit(
         self,
@@ -479,3 +565,17 @@ def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> 
     stored = meta.get("modules")
     before = ModuleNames(Layout.from_json(stored) if stored else None)
     return {path for path in python if before(path) != names(path)}
+
+
+def _removes_secrets(report: IndexReport, catalog: dict[str, FileRecord]) -> bool:
+    """Whether this run removed secret text that earlier versions of the tables still hold:
+    a file indexed before now has (other) redactions, or became a secret file."""
+    newly_redacted = any(
+        path in catalog and catalog[path].reason != reason
+        for path, reason in report.redacted.items()
+    )
+    now_secret = any(
+        reason.startswith("secret file") and path in catalog and catalog[path].status == "indexed"
+        for path, reason in report.skipped.items()
+    )
+    return newly_redacted or now_secret

@@ -66,7 +66,7 @@ class Project:
 
     @cached_property
     def searcher(self) -> Searcher:
-        return Searcher(self.read_store, self.embedder)
+        return Searcher(self.read_store, self.embedder, model=self.settings.model)
 
     @cached_property
     def related(self) -> Related:

@@ -17,7 +17,7 @@ import numpy as np
 
 from codekith.embedding import Embedder
 from codekith.store import NO_FILTERS, Filters, Store
-from codekith.template import code_of, search_text
+from codekith.template import TEMPLATE_VERSION, code_of, search_text
 
 RRF_K = 60
 FEEDBACK_MIN_SIMILARITY = 0.8
@@ -82,9 +82,10 @@ def names_a_symbol(query: str) -> bool:
 
 
 class Searcher:
-    def __init__(self, store: Store, embedder_factory: Callable[[], Embedder]):
+    def __init__(self, store: Store, embedder_factory: Callable[[], Embedder], model: str = ""):
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
+        self.model = model  # when set, every query first checks the index was built with it
         self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="codekith-search")
         self._query_vectors = lru_cache(maxsize=256)(
             lambda text: embedder_factory().embed_query(text)
@@ -92,13 +93,21 @@ class Searcher:
 
     def query_vector(self, text: str) -> np.ndarray:
         """Each distinct query is embedded once: search, feedback and related all need it."""
+        self.check_compatible()
         return self._query_vectors(text)
+
+    def check_compatible(self) -> None:
+        """IndexMismatchError when the index was built with another model or template: its
+        vectors and this query's would not be comparable."""
+        if self.model:
+            self.store.check_compatible(self.model, None, TEMPLATE_VERSION)
 
     def search(
         self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
     ) -> list[Hit]:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.check_compatible()
         chosen = filters or NO_FILTERS
         depth = max(k * 3, 30)
         lookups: list[Callable[[], list[dict[str, Any]]]] = []
@@ -114,7 +123,7 @@ class Searcher:
         rankings = list(self._pool.map(lambda lookup: lookup(), lookups))
         scores, rows = fuse(rankings)
         self._apply_feedback(query, scores, rows, chosen)
-        best = sorted(scores, key=lambda i: scores[i], reverse=True)[:k]
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
 
     def _apply_feedback(

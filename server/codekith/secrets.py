@@ -1,15 +1,25 @@
-"""Secret detection: file-name rules plus detect-secrets' high-precision detectors.
+"""Secrets: file-name rules, and redaction of secret values inside files that are indexed.
 
-detect-secrets' entropy and keyword plugins flag ordinary code (hashes, test data) far too
-often to decide what gets indexed, so only the token-format detectors are used. Their regexes
-run over the whole text first; `scan_line` confirms the few lines that hit.
+A file named like a key store (`.env`, `id_rsa`, `*.pem`) is never read. In every other file
+each secret value is replaced by `[redacted]` before chunking, so the value never reaches
+chunks, documents, the full-text index or vectors, and the rest of the file stays searchable.
+Detected: detect-secrets' token formats (AWS, GitHub, Slack, private keys …), the user's
+`secret-patterns`, values assigned to secret-like names (`DB_PASSWORD = "…"`, `token: …`,
+`export API_KEY=…`, compose and kubeconfig keys, also split across adjacent string literals),
+credentials in URLs, and high-entropy values of config keys. detect-secrets' own entropy and
+keyword plugins flag ordinary code far too often, so the rules for those cases are ours: a
+name rule needs a literal value (not a call, variable or placeholder) and an entropy rule
+needs a key/value line in a config file.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import math
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
 
@@ -17,6 +27,9 @@ from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_cla
 from detect_secrets.core.scan import scan_line
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.settings import transient_settings
+
+RULES_VERSION = "2"  # part of the settings fingerprint: new rules re-check every file
+REDACTED = "[redacted]"
 
 SECRET_FILE_GLOBS = (
     ".env",
@@ -51,6 +64,22 @@ SECRET_FILE_GLOBS = (
     ".htpasswd",
 )
 SAFE_SUFFIXES = (".example", ".sample", ".template", ".dist")
+CONFIG_SUFFIXES = (
+    ".yaml",
+    ".yml",
+    ".toml",
+    ".ini",
+    ".cfg",
+    ".conf",
+    ".properties",
+    ".json",
+    ".env",
+    ".sh",
+    ".bash",
+    ".zsh",
+)
+
+DOC_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".adoc")
 
 _EXCLUDED_PLUGINS = {
     "Base64HighEntropyString",
@@ -59,6 +88,42 @@ _EXCLUDED_PLUGINS = {
     "IPPublicDetector",
     "BasicAuthDetector",
 }
+
+_SECRET_WORD = (
+    r"pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|"
+    r"private[_-]?key|client[_-]?key(?:[_-]?data)?|auth[_-]?key|credentials?|"
+    r"signing[_-]?key|encryption[_-]?key|session[_-]?key|bearer"
+)
+# NAME = "value" | NAME: value | export NAME=value | "NAME": "value" | - NAME=value
+_ASSIGNMENT = re.compile(
+    r"""(?<![\w-])(?P<name>(?:[\w.-]*[_.-]|[\w.-]*[a-z](?-i:(?=[A-Z])))?"""
+    r"""(?:""" + _SECRET_WORD + r""")(?-i:(?![a-z]))[\w.-]*)["']?"""
+    r"""\s*(?::=|=>|=|:)\s*(?P<value>.+?)\s*[,;]?\s*$""",
+    re.IGNORECASE,
+)
+_STRING = re.compile(r"""(?P<q>["'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+_JOINED_STRINGS = re.compile(r"""^[rbfu]*(["']).*\1(?:\s*\+?\s*[rbfu]*(["']).*\2)*\)?$""")
+_URL_CREDENTIALS = re.compile(
+    r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^/\s:@]+):(?P<pw>[^/\s@]+)@"
+)
+_CONFIG_VALUE = re.compile(
+    r"""^\s*-?\s*["']?[\w.-]+["']?\s*[:=]\s*["']?(?P<value>[^\s"']{20,})["']?\s*,?$"""
+)
+_PLACEHOLDER = re.compile(
+    r"""^(?:|none|null|nil|true|false|changeme|change_me|password|secret|token|xxx+|\*+|
+    \.\.\.|<[^>]*>|\$\{[^}]*\}|\$\w+|\{\{.*\}\}|%\([^)]*\)s|%s|\{\w*\})$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_URL_EXAMPLES = {"pass", "passwd", "password", "secret", "pwd", "pw", "user", "port"}
+_CODE_VALUE = re.compile(r"[()\[\]{}]")  # a call, subscript or template
+_DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+_SECRET_WORD_RE = re.compile(_SECRET_WORD, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    kind: str
 
 
 def secret_file_reason(path: str) -> str | None:
@@ -70,6 +135,141 @@ def secret_file_reason(path: str) -> str | None:
         if fnmatch.fnmatchcase(name, pattern):
             return f"secret file ({pattern})"
     return None
+
+
+def redact(path: str, text: str, extra_patterns: Iterable[str] = ()) -> tuple[str, list[Finding]]:
+    """`text` with every secret value replaced by REDACTED, and where they were."""
+    name = PurePosixPath(path).name.lower()
+    config = name.endswith(CONFIG_SUFFIXES + DOC_SUFFIXES) or "." not in name
+    tokens = _token_lines(text)
+    extras = [re.compile(p) for p in extra_patterns]
+    lines = text.split("\n")
+    findings: list[Finding] = []
+    for index, line in enumerate(lines):
+        new, kinds = _redact_line(line, tokens.get(index + 1, []), extras, config)
+        if kinds:
+            lines[index] = new
+            findings.extend(Finding(index + 1, kind) for kind in kinds)
+    return ("\n".join(lines), findings) if findings else (text, [])
+
+
+def describe(findings: list[Finding]) -> str:
+    """One line for reports: `redacted 2 secrets: line 3 (password assignment), …`."""
+    if not findings:
+        return ""
+    shown = ", ".join(f"line {f.line} ({f.kind})" for f in findings[:10])
+    more = f", and {len(findings) - 10} more" if len(findings) > 10 else ""
+    plural = "s" if len(findings) > 1 else ""
+    return f"redacted {len(findings)} secret{plural}: {shown}{more}"
+
+
+def _redact_line(
+    line: str, tokens: list[tuple[str, str]], extras: list[re.Pattern[str]], config: bool
+) -> tuple[str, list[str]]:
+    kinds: list[str] = []
+    for kind, value in tokens:
+        if value and value in line:
+            line = line.replace(value, REDACTED)
+            kinds.append(kind)
+    for pattern in extras:
+        line, count = pattern.subn(REDACTED, line)
+        if count:
+            kinds.append(f"matches {pattern.pattern!r}")
+    line, count = _URL_CREDENTIALS.subn(_redact_url_password, line)
+    if count and REDACTED in line:
+        kinds.append("credentials in a URL")
+    assigned = _secret_assignment(line, config)
+    if assigned is not None:
+        line = assigned
+        kinds.append("secret-named value")
+    elif config and (entropic := _entropic_config_value(line)) is not None:
+        line = entropic
+        kinds.append("high-entropy value")
+    return line, kinds
+
+
+def _redact_url_password(match: re.Match[str]) -> str:
+    """`user:[redacted]@` unless the password is a placeholder (`user:pass@`, `{}`)."""
+    password = match.group("pw")
+    if len(password) < 4 or _PLACEHOLDER.match(password) or password.lower() in _URL_EXAMPLES:
+        return match.group(0)
+    return f"{match.group('scheme')}{match.group('user')}:{REDACTED}@"
+
+
+def _secret_assignment(line: str, config: bool) -> str | None:
+    """The line with the value of a secret-named key redacted, or None."""
+    match = _ASSIGNMENT.search(line)
+    if match is None:
+        return None
+    value = match.group("value")
+    strings = list(_STRING.finditer(value))
+    if strings and _JOINED_STRINGS.match(value):
+        bodies = [s.group("body") for s in strings]
+        if not _looks_secret("".join(bodies)):
+            return None
+        start = match.start("value")
+        out, last = [], 0
+        for s in strings:
+            out.append(value[last : s.start("body")] + REDACTED)
+            last = s.end("body")
+        return line[:start] + "".join(out) + value[last:] + line[match.end("value") :]
+    bare = value.strip("\"'")
+    if strings or not (config or _shell_export(line)):
+        return None  # code: only string literals count; `password = get_password()` does not
+    if _CODE_VALUE.search(bare) or (_DOTTED_NAME.match(bare) and len(bare) < 30):
+        return None
+    if not _looks_secret(bare):
+        return None
+    return line[: match.start("value")] + REDACTED + line[match.end("value") :]
+
+
+def _shell_export(line: str) -> bool:
+    return line.lstrip().startswith(("export ", "set ", "- ")) or bool(
+        re.match(r"^\s*[A-Z][A-Z0-9_]*=\S", line)
+    )
+
+
+def _looks_secret(value: str) -> bool:
+    """A literal that can be a secret: no placeholder, prose, path, template or label
+    (`"X-Auth-Token"`), and either long or mixing letters with digits, case or symbols."""
+    value = value.strip()
+    if (
+        len(value) < 4
+        or " " in value
+        or _PLACEHOLDER.match(value)
+        or (len(value) < 20 and _SECRET_WORD_RE.search(value))
+        or value.startswith(("http://", "https://", "/", "./", "$", "%", "{"))
+    ):
+        return False
+    classes = sum(
+        bool(re.search(rx, value)) for rx in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]")
+    )
+    return classes >= 2 or len(value) >= 16
+
+
+def _entropic_config_value(line: str) -> str | None:
+    match = _CONFIG_VALUE.match(line)
+    if match is None:
+        return None
+    value = match.group("value")
+    if not _high_entropy(value):
+        return None
+    return line[: match.start("value")] + REDACTED + line[match.end("value") :]
+
+
+def _high_entropy(value: str) -> bool:
+    """Hex of 32+ characters or base64-like of 20+ with high Shannon entropy (not a path or
+    a dotted name)."""
+    if re.fullmatch(r"[0-9a-fA-F]{32,}", value):
+        return _entropy(value) > 3.0
+    if not re.fullmatch(r"[A-Za-z0-9+/=_-]{20,}", value) or not re.search(r"\d", value):
+        return False
+    return _entropy(value) > 4.0
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(c / len(value) * math.log2(c / len(value)) for c in counts.values())
 
 
 @cache
@@ -86,20 +286,31 @@ def _detectors() -> tuple[list[dict[str, str]], re.Pattern[str]]:
     return [{"name": cls.__name__} for cls in classes], combined
 
 
-def find_secret(text: str, extra_patterns: Iterable[str] = ()) -> str | None:
-    """The kind of the first secret found in `text` with its line, or None."""
+def _token_lines(text: str) -> dict[int, list[tuple[str, str]]]:
+    """detect-secrets' token formats by line: (kind, value). A private key block has every
+    line from BEGIN to END redacted."""
     plugins, combined = _detectors()
-    for extra in extra_patterns:
-        match = re.search(extra, text)
-        if match:
-            number = text.count("\n", 0, match.start()) + 1
-            return f"matches secret pattern {extra!r} (line {number})"
     if not combined.search(text):
-        return None
+        return {}
+    found: dict[int, list[tuple[str, str]]] = {}
     with transient_settings({"plugins_used": plugins}):
-        for number, line in enumerate(text.splitlines(), 1):
-            if not combined.search(line):
-                continue
-            for found in scan_line(line):
-                return f"{found.type} (line {number})"
-    return None
+        lines = text.split("\n")
+        for number, line in enumerate(lines, 1):
+            if combined.search(line):
+                for secret in scan_line(line):
+                    found.setdefault(number, []).append((secret.type, secret.secret_value or ""))
+        for number, line in _private_key_bodies(lines):
+            found.setdefault(number, []).append(("Private Key", line.strip()))
+    return found
+
+
+def _private_key_bodies(lines: list[str]) -> Iterator[tuple[int, str]]:
+    inside = False
+    for number, line in enumerate(lines, 1):
+        if "-----BEGIN" in line and "PRIVATE KEY" in line:
+            inside = True
+            continue
+        if "-----END" in line:
+            inside = False
+        elif inside and line.strip():
+            yield number, line

@@ -10,13 +10,17 @@ and no write scans the whole table. Tombstones are purged and fragments compacte
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
+import re
+import shutil
 import socket
 import threading
 import time
 import uuid
-from collections.abc import Collection, Iterable, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -63,7 +67,11 @@ class IndexMismatchError(RuntimeError):
 
 
 class IndexLockedError(RuntimeError):
-    pass
+    """Another process holds the write lock."""
+
+
+class IndexUnwritableError(RuntimeError):
+    """The index cannot be written: read-only folder, no space left, permissions."""
 
 
 def chunk_schema(dim: int) -> pa.Schema:
@@ -164,6 +172,18 @@ RUN_SCHEMA = pa.schema(
     ]
 )
 RUNS_KEPT = 200
+CURRENT_FILE = "CURRENT"
+TABLES = ("meta", "files", "chunks", "vectors", "edges", "runs", "feedback", "graph")
+OPTIMIZED_TABLES = ("chunks", "files", "vectors", "meta", "runs", "edges", "graph")
+REQUIRED_TABLES = ("meta", "files", "chunks", "vectors")
+INDEXED_COLUMNS = {
+    "chunks": ("id", "path", "content_hash", "symbol", "qualname"),
+    "files": ("path",),
+    "vectors": ("content_hash",),
+    "edges": ("id", "src", "dst", "path"),
+    "graph": ("id", "key", "path"),
+}
+GENERATION_PREFIX = "gen-"
 
 
 def vector_schema(dim: int) -> pa.Schema:
@@ -260,6 +280,11 @@ def is_uri(location: str) -> bool:
 
 
 class Store:
+    """One index. Its tables live in the folder `location`, or, once a full rebuild has
+    happened, in the generation folder named by `location/CURRENT`: a rebuild writes a new
+    generation and swaps CURRENT, so readers see the old index until the new one is whole.
+    In object storage (a URI) there are no generations: a rebuild replaces the tables."""
+
     def __init__(
         self,
         location: str,
@@ -269,24 +294,76 @@ class Store:
         """`storage_options` go to LanceDB's object store, over the AWS_* (GOOGLE_*,
         AZURE_*) environment variables it reads itself."""
         self.location = location
-        if not is_uri(location):
+        self._local = not is_uri(location)
+        if self._local:
             Path(location).mkdir(parents=True, exist_ok=True)
             ignore = Path(location) / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n")
-        interval = timedelta(0) if read_consistency else None
+        self._interval = timedelta(0) if read_consistency else None
+        self._storage_options = storage_options or None
+        self._connect(self._current())
+
+    # -- generations ----------------------------------------------------------------------
+
+    def _current(self) -> str:
+        if not self._local:
+            return ""
+        try:
+            return (Path(self.location) / CURRENT_FILE).read_text().strip()
+        except FileNotFoundError:
+            return ""
+
+    def _connect(self, generation: str) -> None:
+        self.generation = generation
+        self.path = str(Path(self.location) / generation) if generation else self.location
         self.db = lancedb.connect(
-            location, read_consistency_interval=interval, storage_options=storage_options or None
+            self.path,
+            read_consistency_interval=self._interval,
+            storage_options=self._storage_options,
         )
         self._tables: dict[str, Any] = {}
         self._lease: _Lease | None = None
 
+    def _follow(self) -> None:
+        """Follow a rebuild that another process (or connection) swapped in."""
+        if self._local and self._current() != self.generation:
+            self._connect(self._current())
+
+    def staging(self) -> Store | None:
+        """An empty generation beside the current one, for a rebuild readers must not see
+        before it is complete (None in object storage). Generations that an interrupted
+        rebuild left are dropped."""
+        if not self._local:
+            return None
+        base = Path(self.location)
+        for folder in base.glob(f"{GENERATION_PREFIX}*"):
+            if folder.name != self._current():
+                shutil.rmtree(folder, ignore_errors=True)
+        return Store(str(base / f"{GENERATION_PREFIX}{time.time_ns()}"))
+
+    def promote(self, staging: Store) -> None:
+        """Make `staging` the index in one atomic rename, then drop the old tables."""
+        base = Path(self.location)
+        old = self._current()
+        pointer = base / (CURRENT_FILE + ".tmp")
+        pointer.write_text(Path(staging.location).name)
+        os.replace(pointer, base / CURRENT_FILE)
+        self._connect(self._current())
+        if old:
+            shutil.rmtree(base / old, ignore_errors=True)
+        else:
+            for table in base.glob("*.lance"):
+                shutil.rmtree(table, ignore_errors=True)
+
     # -- tables ---------------------------------------------------------------------------
 
     def _names(self) -> set[str]:
+        self._follow()
         return set(self.db.list_tables().tables)
 
     def _table(self, name: str) -> Any:
+        self._follow()
         if name not in self._tables:
             self._tables[name] = self.db.open_table(name)
         return self._tables[name]
@@ -306,17 +383,15 @@ class Store:
         self._check_lease()
         _upsert(self._table("meta"), "key", [{"key": k, "value": v} for k, v in values.items()])
 
-    def check_compatible(self, model_id: str, dim: int, template: str) -> None:
-        """Raise IndexMismatchError when stored vectors would mix with new ones."""
+    def check_compatible(self, model_id: str, dim: int | None, template: str) -> None:
+        """Raise IndexMismatchError when stored vectors would mix with new ones (writers)
+        or be compared with vectors of another model (readers; `dim` None: not checked)."""
         meta = self.meta()
         if not meta:
             return
-        expected = {
-            "model": model_id,
-            "dim": str(dim),
-            "template": template,
-            "schema": SCHEMA_VERSION,
-        }
+        expected = {"model": model_id, "template": template, "schema": SCHEMA_VERSION}
+        if dim is not None:
+            expected["dim"] = str(dim)
         wrong = [
             f"{k} {meta.get(k)!r} (now {v!r})" for k, v in expected.items() if meta.get(k) != v
         ]
@@ -330,21 +405,11 @@ class Store:
     def create(self, model_id: str, dim: int, template: str) -> None:
         """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
         self._check_lease()
-        for name in ("chunks", "files", "meta", "vectors", "runs", "edges", "feedback", "graph"):
-            with contextlib.suppress(Exception):
-                self.db.drop_table(name)
-        self._tables.clear()
-        chunks = self.db.create_table("chunks", schema=chunk_schema(dim))
-        for column in ("id", "path", "content_hash", "symbol", "qualname"):
-            chunks.create_index(column, config=BTree())
-        chunks.create_index("search_text", config=FTS())
-        files = self.db.create_table("files", schema=FILE_SCHEMA)
-        files.create_index("path", config=BTree())
-        vectors = self.db.create_table("vectors", schema=vector_schema(dim))
-        vectors.create_index("content_hash", config=BTree())
-        self.db.create_table("meta", schema=META_SCHEMA)
-        self.db.create_table("runs", schema=RUN_SCHEMA)
-        self._create_edges()
+        for name in TABLES:
+            self._drop(name)
+        for name in TABLES:
+            if name != "feedback":
+                self._create(name, dim)
         self.set_meta(
             {
                 "model": model_id,
@@ -355,15 +420,84 @@ class Store:
             }
         )
 
-    def _create_edges(self) -> Any:
-        edges = self.db.create_table("edges", schema=EDGE_SCHEMA)
-        for column in ("id", "src", "dst", "path"):
-            edges.create_index(column, config=BTree())
-        return edges
+    def _drop(self, name: str) -> None:
+        """Drop a table, also one too damaged for LanceDB to open."""
+        self._tables.pop(name, None)
+        with contextlib.suppress(Exception):
+            self.db.drop_table(name)
+        if self._local:
+            shutil.rmtree(Path(self.path) / f"{name}.lance", ignore_errors=True)
+
+    def _create(self, name: str, dim: int) -> Any:
+        schemas = {
+            "chunks": chunk_schema(dim),
+            "files": FILE_SCHEMA,
+            "vectors": vector_schema(dim),
+            "meta": META_SCHEMA,
+            "runs": RUN_SCHEMA,
+            "edges": EDGE_SCHEMA,
+            "feedback": feedback_schema(dim),
+            "graph": GRAPH_SCHEMA,
+        }
+        table = self.db.create_table(name, schema=schemas[name])
+        for column in INDEXED_COLUMNS.get(name, ()):
+            table.create_index(column, config=BTree())
+        if name == "chunks":
+            table.create_index("search_text", config=FTS())
+        return table
+
+    # -- damage ---------------------------------------------------------------------------
+
+    def damage(self, deep: bool = True) -> dict[str, str]:
+        """Tables that cannot be read, by name, with the problem in one line; `deep` also
+        reads a column of every row (a deleted or truncated data file). Live chunks that
+        do not add up to the catalog's count (a lost manifest rolls a table back to an
+        older version) count as damage of `chunks`."""
+        names = self._names()
+        if not names & set(REQUIRED_TABLES):
+            return {}
+        problems = {name: "missing" for name in REQUIRED_TABLES if name not in names}
+        for name in sorted(names & set(TABLES)):
+            try:
+                table = self._table(name)
+                table.count_rows()
+                if deep:
+                    table.search().select([table.schema.names[0]]).limit(None).to_arrow()
+            except Exception as exc:  # Lance raises plain RuntimeError/OSError/ValueError
+                problems[name] = _one_line(exc)
+                self._tables.pop(name, None)
+        if (
+            not problems.keys() & {"meta", "files", "chunks"}
+            and self.meta().get("run_state") != "running"
+        ):
+            expected = sum(r.chunks for r in self.catalog().values() if r.status == "indexed")
+            live = self.count()
+            if live != expected:
+                problems["chunks"] = f"{live} live chunks where the catalog lists {expected}"
+        return problems
+
+    def repair(self, problems: dict[str, str]) -> None:
+        """Recreate damaged tables from what is intact: the catalog is emptied with the chunks
+        (every file is then read again) and the vector cache refilled from live chunks; meta
+        must be intact (a damaged meta needs `create`)."""
+        dim = int(self.meta()["dim"])
+        if "chunks" in problems:
+            problems = {**problems, "files": problems.get("files", "rebuilt with the chunks")}
+        for name in problems:
+            self._drop(name)
+            self._create(name, dim)
+        if "vectors" in problems and "chunks" not in problems:
+            live = self._table("chunks").search().where("deleted = false")
+            arrow = live.select(["content_hash", "vector"]).limit(None).to_arrow()
+            vectors = arrow.column("vector").to_numpy(zero_copy_only=False)
+            hashes = arrow.column("content_hash").to_pylist()
+            self._add_vectors(dict(zip(hashes, vectors, strict=True)))
+        if problems.keys() & {"edges", "graph"}:
+            self.set_meta({"graph": ""})  # the whole graph is derived again
 
     def _edges(self) -> Any:
         if "edges" not in self._names():
-            return self._create_edges()
+            return self._create("edges", 0)
         return self._table("edges")
 
     def live_edges(self) -> list[dict[str, Any]]:
@@ -463,9 +597,7 @@ class Store:
         if not states:
             return
         if "graph" not in self._names():
-            table = self.db.create_table("graph", schema=GRAPH_SCHEMA)
-            for column in ("id", "key", "path"):
-                table.create_index(column, config=BTree())
+            self._create("graph", 0)
         now = time.time()
         rows = [
             {"id": i, "key": f"{path}|{file_hash}", "path": path, "written_at": now, "state": blob}
@@ -474,9 +606,7 @@ class Store:
         _upsert(self._table("graph"), "id", rows)
 
     def drop_graph_states(self) -> None:
-        with contextlib.suppress(Exception):
-            self.db.drop_table("graph")
-        self._tables.pop("graph", None)
+        self._drop("graph")
 
     def prune_graph_states(self, keep: int, current: set[str]) -> int:
         """Keep the `keep` newest derivations per file (and every current one)."""
@@ -515,6 +645,9 @@ class Store:
             "files": sum(1 for r in catalog.values() if r.status == "indexed"),
             "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
             "partial": {p: r.error for p, r in catalog.items() if r.error},
+            "redacted": {
+                p: r.reason for p, r in catalog.items() if r.status == "indexed" and r.reason
+            },
             "runs": self.runs(runs),
         }
 
@@ -572,10 +705,17 @@ class Store:
         found = rows.to_arrow().to_pylist()
         return FileRecord(**found[0]) if found else None
 
-    def live_paths(self) -> set[str]:
-        """Paths that still have live chunks (finds ghosts left by an interrupted run)."""
-        table = self._table("chunks").search().where("deleted = false").select(["path"])
-        return set(table.limit(None).to_arrow().column("path").to_pylist())
+    def live_file_hashes(self) -> dict[str, set[str]]:
+        """The file hashes live chunks carry, by path: after an interruption this finds
+        ghosts and chunks written for content the catalog does not record."""
+        query = self._table("chunks").search().where("deleted = false")
+        arrow = query.select(["path", "file_hash"]).limit(None).to_arrow()
+        found: dict[str, set[str]] = {}
+        for path, file_hash in zip(
+            arrow.column("path").to_pylist(), arrow.column("file_hash").to_pylist(), strict=True
+        ):
+            found.setdefault(path, set()).add(file_hash)
+        return found
 
     def live_ids(self, paths: Sequence[str]) -> dict[str, set[str]]:
         found: dict[str, set[str]] = {p: set() for p in paths}
@@ -628,12 +768,13 @@ class Store:
         if vectors:
             self._add_vectors(vectors)
         previous = self.live_ids([u.record.path for u in updates])
+        dim = self._dim()
         rows: list[dict[str, Any]] = []
         gained = 0
         for update in updates:
             old_ids, new_ids = previous[update.record.path], {row["id"] for row in update.rows}
             rows.extend(update.rows)
-            rows.extend(self._tombstone(i, update.record.path) for i in old_ids - new_ids)
+            rows.extend(_tombstone(i, update.record.path, dim) for i in old_ids - new_ids)
             gained += len(new_ids) - len(old_ids)
         _upsert(self._table("chunks"), "id", rows)
         self.record_files([u.record for u in updates])
@@ -646,7 +787,8 @@ class Store:
         if not paths:
             return 0
         previous = self.live_ids(paths)
-        tombstones = [self._tombstone(i, p) for p, ids in previous.items() for i in ids]
+        dim = self._dim()
+        tombstones = [_tombstone(i, p, dim) for p, ids in previous.items() for i in ids]
         _upsert(self._table("chunks"), "id", tombstones)
         if forget:
             for batch in _batches(list(paths), 500):
@@ -657,21 +799,8 @@ class Store:
         self._check_lease()
         _upsert(self._table("files"), "path", [r.__dict__ for r in records])
 
-    def _tombstone(self, chunk_id: str, path: str) -> dict[str, Any]:
-        dim = self._table("chunks").schema.field("vector").type.list_size
-        row: dict[str, Any] = dict.fromkeys(CHUNK_COLUMNS, "")
-        row.update(
-            id=chunk_id,
-            path=path,
-            imports=[],
-            bases=[],
-            decorators=[],
-            start_line=0,
-            end_line=0,
-            vector=np.zeros(dim, dtype=np.float32),
-            deleted=True,
-        )
-        return row
+    def _dim(self) -> int:
+        return int(self._table("chunks").schema.field("vector").type.list_size)
 
     def _add_vectors(self, vectors: dict[str, np.ndarray]) -> None:
         table = self._table("vectors")
@@ -763,7 +892,8 @@ class Store:
     def vector_search(
         self, vector: np.ndarray, k: int, filters: Filters = NO_FILTERS
     ) -> list[dict[str, Any]]:
-        """The k live chunks nearest to the vector (cosine) that pass the filters."""
+        """The k live chunks nearest to the vector (cosine) that pass the filters, nearest
+        first (ties in id order, see _top)."""
         where = filters.where()
         table = self._table("chunks")
         query = (
@@ -771,18 +901,17 @@ class Store:
             .distance_type("cosine")
             .where(where, prefilter=True)
             .select([*RESULT_COLUMNS, "_distance"])
-            .limit(k)
         )
         if self._has_ann():
             if where != "deleted = false" and table.count_rows(where) < 20_000:
                 query = query.bypass_vector_index()
             else:
                 query = query.nprobes(20).refine_factor(5)
-        return query.to_arrow().to_pylist()
+        return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_distance")
 
     def text_search(self, text: str, k: int, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
         """The k best full-text matches of `text` (already split into words) that pass the
-        filters."""
+        filters, best first (ties in id order, see _top)."""
         if not text.strip():
             return []
         query = (
@@ -790,9 +919,8 @@ class Store:
             .search(text, query_type="fts", fts_columns="search_text")
             .where(filters.where(), prefilter=True)
             .select([*RESULT_COLUMNS, "_score"])
-            .limit(k)
         )
-        return query.to_arrow().to_pylist()
+        return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)
 
     def _has_ann(self) -> bool:
         return any(i.columns == ["vector"] for i in self._table("chunks").list_indices())
@@ -800,13 +928,18 @@ class Store:
     # -- maintenance ----------------------------------------------------------------------
 
     def maintain(
-        self, force: bool = False, every_versions: int = OPTIMIZE_EVERY_VERSIONS
+        self,
+        force: bool = False,
+        every_versions: int = OPTIMIZE_EVERY_VERSIONS,
+        forget: bool = False,
     ) -> dict[str, Any]:
         """Purge tombstones, compact, refresh indexes; build the ANN index when it pays.
 
         Runs when forced, when `every_versions` versions piled up since the last run, or
         when many rows are not yet in the full-text index; otherwise it reads metadata only
-        (no table is scanned).
+        (no table is scanned). `forget` (a secret was removed) also deletes every old table
+        version at once and the cached vectors no live chunk uses, so the removed text is
+        gone from disk.
         """
         self._check_lease()
         chunks = self._table("chunks")
@@ -817,16 +950,24 @@ class Store:
         rows = chunks.count_rows()  # tombstones included: a metadata read
         live = self.count() if rows >= ANN_MIN_ROWS and not self._has_ann() else rows
         report: dict[str, Any] = {"optimized": False, "ann_built": False}
-        if force or since >= every_versions or unindexed > max(1000, rows // 20):
+        if force or forget or since >= every_versions or unindexed > max(1000, rows // 20):
             started = time.perf_counter()
             chunks.delete("deleted = true")
             self._edges().delete("deleted = true")
-            for name in ("chunks", "files", "vectors", "meta", "runs", "edges", "graph"):
-                if name in self._names():
-                    self._table(name).optimize(cleanup_older_than=CLEANUP_AFTER)
-            if not is_uri(self.location):
-                _remove_stale_temp_files(Path(self.location))
+            if forget:
+                self._drop_unused_vectors()
+            keep = timedelta(0) if forget else CLEANUP_AFTER
+            with warnings.catch_warnings():  # dropping every old version is the point here
+                warnings.filterwarnings("ignore", "optimize.cleanup_older_than=0")
+                for name in OPTIMIZED_TABLES:
+                    if name in self._names():
+                        self._table(name).optimize(
+                            cleanup_older_than=keep, delete_unverified=forget
+                        )
+            if self._local:
+                _remove_stale_temp_files(Path(self.path))
             report.update(optimized=True, optimize_s=round(time.perf_counter() - started, 3))
+            report.update(old_versions_removed=forget)
         if live >= ANN_MIN_ROWS and not self._has_ann():
             started = time.perf_counter()
             chunks.create_index("vector", config=IvfSq(distance_type="cosine"))
@@ -835,12 +976,22 @@ class Store:
             self.set_meta({"optimized_version": str(chunks.version)})
         return report
 
+    def _drop_unused_vectors(self) -> None:
+        """Cached vectors of content no live chunk has (e.g. text before a redaction)."""
+        used = self._table("chunks").search().where("deleted = false").select(["content_hash"])
+        hashes = set(used.limit(None).to_arrow().column("content_hash").to_pylist())
+        vectors = self._table("vectors")
+        cached = set(vectors.to_arrow().column("content_hash").to_pylist())
+        for batch in _batches(sorted(cached - hashes), 500):
+            vectors.delete(in_list("content_hash", batch))
+
     @contextlib.contextmanager
     def write_lock(
         self, lease_seconds: float = LEASE_SECONDS, wait_s: float = 0.0
     ) -> Iterator[None]:
         """One writer per index: a second `codekith index` or server fails fast (on disk,
-        or after `wait_s` seconds), clearly.
+        or after `wait_s` seconds), naming the process that holds the lock (the lock file is
+        never truncated before it is held).
 
         On disk a file lock; in object storage, where there is none, a lease row in the
         index itself (see _Lease), renewed while the writer works."""
@@ -850,11 +1001,20 @@ class Store:
                 yield
             return
         path = Path(self.location) / "write.lock"
-        with path.open("w") as handle:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise IndexUnwritableError(
+                f"cannot write the index at {self.location}: {exc.strerror}"
+            ) from None
+        with os.fdopen(fd, "r+") as handle:
             if not _flock(handle, wait_s):
+                holder = handle.read().strip() or "unknown"
                 raise IndexLockedError(
-                    f"another codekith process is writing the index at {self.location}"
+                    f"another codekith process (pid {holder}) is writing the index at "
+                    f"{self.location}"
                 )
+            handle.truncate(0)
             handle.write(str(os.getpid()))
             handle.flush()
             try:
@@ -995,6 +1155,69 @@ def _flock(handle: Any, wait_s: float) -> bool:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.05)
+
+
+_STORAGE_ERRNOS = {errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT}
+
+
+def storage_problem(exc: BaseException) -> str | None:
+    """What the disk refused, when `exc` (an OSError or a Lance IO error) means that the
+    index could not be written: no space left, a read-only file system, no permission."""
+    code = exc.errno if isinstance(exc, OSError) else None
+    if code is None:
+        match = re.search(r"\(os error (\d+)\)", str(exc))
+        code = int(match.group(1)) if match else None
+    return os.strerror(code) if code in _STORAGE_ERRNOS else None
+
+
+def _one_line(exc: BaseException) -> str:
+    """Lance messages end with the Rust source location: keep what a user can act on."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return re.sub(r", /\S+\.rs:\d+:\d+$", "", text)[:300]
+
+
+def damage_message(location: str, exc: BaseException) -> str | None:
+    """One line for a Lance failure while reading an index, or None for other errors."""
+    if "lance error" not in str(exc).lower():
+        return None
+    return (
+        f"the index at {location} is damaged ({_one_line(exc)}); "
+        "run `codekith index` to repair it (or `codekith index --full`)"
+    )
+
+
+def _tombstone(chunk_id: str, path: str, dim: int) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(CHUNK_COLUMNS, "")
+    row.update(
+        id=chunk_id,
+        path=path,
+        imports=[],
+        bases=[],
+        decorators=[],
+        start_line=0,
+        end_line=0,
+        vector=np.zeros(dim, dtype=np.float32),
+        deleted=True,
+    )
+    return row
+
+
+def _top(
+    fetch: Callable[[int], list[dict[str, Any]]], k: int, column: str, sign: int = 1
+) -> list[dict[str, Any]]:
+    """The k rows `fetch(limit)` ranks first by `column` (ascending, or descending with
+    sign -1), rows with equal values in id order. LanceDB cuts a tie at the limit by storage
+    order, and an index that was interrupted and resumed (or updated instead of built
+    fresh) holds the same rows in another order: so the whole tie at the cut is fetched
+    (doubling the limit while the last row still ties with the k-th) before cutting."""
+    if k <= 0:
+        return []
+    limit = k + 1
+    while True:
+        rows = sorted(fetch(limit), key=lambda r: (sign * r[column], r["id"]))
+        if len(rows) < limit or rows[k - 1][column] != rows[-1][column]:
+            return rows[:k]
+        limit *= 2
 
 
 def _remove_stale_temp_files(location: Path, older_than_s: float = 3600) -> None:

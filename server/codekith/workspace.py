@@ -7,8 +7,10 @@ honours .gitignore files through pathspec. Every rejected file keeps its reason 
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
+import stat as stat_mode
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ import pathspec
 from codekith import gitrepo
 from codekith.config import Settings
 from codekith.languages import language_of
-from codekith.secrets import find_secret, secret_file_reason
+from codekith.secrets import Finding, redact, secret_file_reason
 
 VENDORED_DIRS = {
     ".git",
@@ -50,8 +52,97 @@ VENDORED_DIRS = {
     ".idea",
     ".vscode-test",
 }
-GENERATED_SUFFIXES = (".min.js", ".min.css", "_pb2.py", "_pb2_grpc.py", ".lock", ".map")
+GENERATED_SUFFIXES = (
+    ".min.js",
+    ".min.css",
+    "_pb2.py",
+    "_pb2_grpc.py",
+    ".lock",
+    ".map",
+    "package-lock.json",
+    "pnpm-lock.yaml",
+    "go.sum",
+)
 GENERATED_MARKERS = ("@generated", "do not edit")
+MAX_LINE_CHARS = 4000
+TEXT = "text"  # any other file: indexed as line windows when its content is text
+BINARY_SUFFIXES = frozenset(
+    [
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".bmp",
+        ".ico",
+        ".webp",
+        ".tiff",
+        ".psd",
+        ".pdf",
+        ".zip",
+        ".gz",
+        ".tgz",
+        ".bz2",
+        ".xz",
+        ".7z",
+        ".rar",
+        ".jar",
+        ".war",
+        ".whl",
+        ".egg",
+        ".so",
+        ".dylib",
+        ".dll",
+        ".exe",
+        ".o",
+        ".a",
+        ".lib",
+        ".pyc",
+        ".pyo",
+        ".class",
+        ".wasm",
+        ".bin",
+        ".dat",
+        ".db",
+        ".sqlite",
+        ".sqlite3",
+        ".woff",
+        ".woff2",
+        ".ttf",
+        ".otf",
+        ".eot",
+        ".mp3",
+        ".mp4",
+        ".wav",
+        ".ogg",
+        ".flac",
+        ".avi",
+        ".mov",
+        ".mkv",
+        ".webm",
+        ".npy",
+        ".npz",
+        ".pkl",
+        ".pickle",
+        ".parquet",
+        ".lance",
+        ".onnx",
+        ".pt",
+        ".h5",
+    ]
+)
+_BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_FILE_TYPES = (
+    (stat_mode.S_ISDIR, "git submodule or directory"),
+    (stat_mode.S_ISFIFO, "not a regular file (FIFO)"),
+    (stat_mode.S_ISSOCK, "not a regular file (socket)"),
+    (stat_mode.S_ISCHR, "not a regular file (device)"),
+    (stat_mode.S_ISBLK, "not a regular file (device)"),
+)
 
 
 @dataclass(frozen=True)
@@ -67,6 +158,10 @@ class Candidate:
 
 class OutsideWorkspaceError(ValueError):
     pass
+
+
+class NotIndexableError(ValueError):
+    """The file's content keeps it out of the index; the message says why."""
 
 
 def relative_path(root: Path, path: str | Path) -> str:
@@ -136,9 +231,9 @@ class WorkspaceFilter:
             return "not included by configuration"
         if path.endswith(GENERATED_SUFFIXES):
             return "generated file"
-        language = language_of(path)
-        if language is None:
-            return "unsupported file type"
+        if PurePosixPath(path).suffix.lower() in BINARY_SUFFIXES:
+            return "binary file type"
+        language = language_of(path) or TEXT
         if self.languages and language not in self.languages:
             return f"language {language} not configured"
         return None
@@ -150,19 +245,37 @@ class WorkspaceFilter:
             stat = full.lstat()
         except OSError:
             return None
-        language = language_of(path)
+        if not _encodable(path):
+            return Candidate(
+                printable(path), None, stat.st_size, stat.st_mtime_ns, "file name is not UTF-8"
+            )
+        language = language_of(path) or TEXT
 
         def make(reason: str | None) -> Candidate:
             return Candidate(path, language, stat.st_size, stat.st_mtime_ns, reason)
 
-        if full.is_symlink():
+        if stat_mode.S_ISLNK(stat.st_mode):
             return make("symbolic link")
-        if full.is_dir():
-            return make("git submodule or directory")
+        special = next((why for test, why in _FILE_TYPES if test(stat.st_mode)), None)
+        if special:
+            return make(special)
         reason = self.path_reason(path)
         if reason is None and stat.st_size > self.settings.max_file_bytes:
             reason = f"too large ({stat.st_size} bytes > {self.settings.max_file_bytes})"
         return make(reason)
+
+
+def _encodable(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def printable(path: str) -> str:
+    """A file name that was not UTF-8 (read with surrogateescape), its bytes shown as \\xNN."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def listed_files(root: Path, only: set[str] | None = None) -> list[str]:
@@ -196,29 +309,58 @@ def content_reason(path: str, data: bytes) -> str | None:
     return None
 
 
-def decode_source(path: str, data: bytes) -> str:
-    """UTF-8 text; Python files may declare another encoding. Raises UnicodeDecodeError."""
-    if path.endswith((".py", ".pyi")):
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding)
-    return data.decode("utf-8")
-
-
-class NotIndexableError(ValueError):
-    """The file's content keeps it out of the index; the message says why."""
-
-
-def indexable_source(path: str, data: bytes, secret_patterns: tuple[str, ...]) -> str:
-    """A file's text, or NotIndexableError when its content keeps it out of the index (and
-    out of every answer): binary, LFS pointer, generated, undecodable, holding a secret."""
+def decode_text(path: str, data: bytes) -> str:
+    """The text of a file, or NotIndexableError saying why it has none: UTF-8 (a BOM
+    dropped), UTF-16 or UTF-32 with a BOM, or the encoding a Python file declares."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                raise NotIndexableError(f"not valid {codec.upper()}") from None
     reason = content_reason(path, data)
     if reason is not None:
         raise NotIndexableError(reason)
     try:
-        source = decode_source(path, data)
+        if path.endswith((".py", ".pyi")):
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding)
+        return data.decode("utf-8-sig")
     except (UnicodeDecodeError, SyntaxError, LookupError):
         raise NotIndexableError("not valid UTF-8 (or its declared encoding)") from None
-    secret = find_secret(source, secret_patterns)
-    if secret:
-        raise NotIndexableError(f"contains a secret: {secret}")
-    return source
+
+
+def read_source(root: Path, path: str) -> str:
+    """A workspace file's text as the indexer sees it (for parsers that read files)."""
+    return decode_text(path, (root / path).read_bytes())
+
+
+def cap_long_lines(text: str, limit: int = MAX_LINE_CHARS) -> tuple[str, list[int]]:
+    """Lines over `limit` characters cut (minified code, data blobs): parsers, the tokenizer
+    and the full-text index would otherwise hold many copies of a megabyte line. Returns the
+    text and the 1-based numbers of the lines that were cut."""
+    lines = text.split("\n")
+    if max(map(len, lines)) <= limit:
+        return text, []
+    cut = [number for number, line in enumerate(lines, 1) if len(line) > limit]
+    for number in cut:
+        line = lines[number - 1]
+        lines[number - 1] = f"{line[:limit]} [... {len(line) - limit} characters cut]"
+    return "\n".join(lines), cut
+
+
+@dataclass(frozen=True)
+class Indexable:
+    """A file's text as it is indexed and shown: long lines cut, secret values redacted."""
+
+    text: str
+    redactions: list[Finding]
+    cut_lines: list[int]
+
+
+def indexable_source(path: str, data: bytes, secret_patterns: tuple[str, ...]) -> Indexable:
+    """A file's text for the index and every answer that shows files, or NotIndexableError
+    when its content keeps it out (binary, LFS pointer, generated, undecodable)."""
+    text, cut = cap_long_lines(decode_text(path, data))
+    text, findings = redact(path, text, secret_patterns)
+    return Indexable(text, findings, cut)

@@ -15,6 +15,7 @@ from parso.python import tree as parso_tree
 
 from codekith.chunking.model import Chunk, ChunkResult
 from codekith.chunking.split import split_oversized
+from codekith.chunking.text import chunk_windows
 from codekith.qualnames import join, module_name
 
 DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -31,6 +32,14 @@ class _Context:
 def chunk_python(path: str, source: str, module: str | None = None) -> ChunkResult:
     """`module`: the file's module name (qualnames.ModuleNames); the path rule without it."""
     module = module_name(path) if module is None else module
+    try:
+        return _chunk_parsed(path, source, module)
+    except RecursionError:
+        error = "nested too deeply for the Python parser; indexed as line windows"
+        return ChunkResult(chunk_windows(path, "python", source), error=error)
+
+
+def _chunk_parsed(path: str, source: str, module: str) -> ChunkResult:
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError) as exc:

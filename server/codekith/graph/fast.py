@@ -24,6 +24,7 @@ from typing import NamedTuple
 from codekith.graph.model import Edge
 from codekith.graph.scopes import END, Binding, Pos, Scope, Site, collect
 from codekith.qualnames import ModuleNames
+from codekith.workspace import read_source
 
 ParamKey = tuple[str, str]
 
@@ -247,7 +248,7 @@ class ModuleIndex:
         try:
             text = self._sources.get(path)
             if text is None:
-                text = (self.root / path).read_text("utf-8")
+                text = read_source(self.root, path)
             tree = ast.parse(text, filename=path)
             module = collect(tree, path, self.names(path))
         except (SyntaxError, ValueError, OSError, UnicodeDecodeError, RecursionError):

@@ -21,6 +21,7 @@ from parso.tree import BaseNode, NodeOrLeaf
 
 from codekith.graph.model import Edge
 from codekith.qualnames import ModuleNames, join
+from codekith.workspace import read_source
 
 SCOPE_TYPES = ("funcdef", "classdef", "lambdef")
 DEFINITION_TYPES = ("function", "class")
@@ -67,8 +68,8 @@ class JediResolver:
         self.timed_out.discard(path)
         if source is None:
             try:
-                source = (self.root / path).read_text("utf-8")
-            except (OSError, UnicodeDecodeError):
+                source = read_source(self.root, path)
+            except (OSError, ValueError):
                 return []
         edges: list[Edge] = []
         try:

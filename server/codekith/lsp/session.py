@@ -28,7 +28,7 @@ from codekith.graph.jedi_worker import JediResult
 from codekith.indexer import IndexReport
 from codekith.lsp.options import DEBOUNCE_MS
 from codekith.project import Project
-from codekith.store import IndexLockedError
+from codekith.store import IndexLockedError, storage_problem
 
 log = logging.getLogger(__name__)
 LOCK_RETRY_S = 2.0
@@ -185,8 +185,12 @@ class WorkspaceSession:
             asyncio.get_running_loop().call_later(LOCK_RETRY_S, self._start_drain)
             return None
         except Exception as exc:  # the server must survive any indexing failure
-            log.exception("indexing %s failed", self.root)
-            self.last_error = f"{type(exc).__name__}: {exc}"
+            problem = storage_problem(exc)
+            if problem is None:
+                log.exception("indexing %s failed", self.root)
+            self.last_error = (
+                f"cannot write the index: {problem}" if problem else f"{type(exc).__name__}: {exc}"
+            )
             reporter.end("failed")
             self._on_error(f"codekith could not index {self.root}: {self.last_error}")
             self._freshness = None

@@ -1,0 +1,104 @@
+"""Secrets are redacted, never stored, and the rest of the file stays searchable
+(issue 12, items 8, 17 and 18). Real model, real LanceDB, real git repositories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codekith.secrets import REDACTED
+from tests.conftest import git, write_files
+
+# Each planted value must vanish; the line around it must stay.
+PLANTED = {
+    "docker-compose.yml": (
+        "services:\n  db:\n    image: postgres\n    environment:\n"
+        "      POSTGRES_PASSWORD: Xq7pComposePw\n      - MYSQL_ROOT_PASSWORD=Zr8MysqlRootPw\n",
+        ["Xq7pComposePw", "Zr8MysqlRootPw"],
+    ),
+    "kube/config": (
+        "apiVersion: v1\nusers:\n- name: admin\n  user:\n"
+        "    token: eyJhbGciOiJSUzI1NiJ9.kubeTokenQ29udGVudA.c2lnbmF0dXJl\n"
+        "    client-key-data: LS0tLS1CRUdJTiBSU0EgS0VZIGRhdGEgaGVyZQo=\n",
+        ["kubeTokenQ29udGVudA", "LS0tLS1CRUdJTiBSU0EgS0VZIGRhdGEgaGVyZQo="],
+    ),
+    "config.yaml": (
+        "cache:\n  signing: 4f1c9a7be22d40a1b6c58e3f0d9a7c21e5b8f3d6a9c0e1f2\n"
+        "  blob: dGhpcyBpcyBhIHZlcnkgc2VjcmV0IHZhbHVlMTIz\n  ttl: 300\n",
+        [
+            "4f1c9a7be22d40a1b6c58e3f0d9a7c21e5b8f3d6a9c0e1f2",
+            "dGhpcyBpcyBhIHZlcnkgc2VjcmV0IHZhbHVlMTIz",
+        ],
+    ),
+    "app/settings.py": (
+        'DB_PASSWORD = "Hunter2Hunter2db"\n'
+        'DATABASE_URL = "postgres://admin:Pa55wordInUrl@db.internal:5432/app"\n'
+        'API_TOKEN = "ghp_splitPartOne" "SplitPartTwo42"\n'
+        'aws_key = "AKIAIOSFODNN7EXAMPLE"\n\n\n'
+        "def connect_database():\n"
+        '    """Open the application database connection."""\n'
+        "    return DATABASE_URL\n",
+        [
+            "Hunter2Hunter2db",
+            "Pa55wordInUrl",
+            "ghp_splitPartOne",
+            "SplitPartTwo42",
+            "AKIAIOSFODNN7EXAMPLE",
+        ],
+    ),
+    "deploy.sh": (
+        "#!/bin/sh\nexport DEPLOY_TOKEN=Shell9ExportTok\nexec ./server --port 8080\n",
+        ["Shell9ExportTok"],
+    ),
+    "docs/setup.md": (
+        "# Setup\n\nSet the database password before starting:\n\n"
+        "```\nDB_PASSWORD=MarkdownPw77\n```\n",
+        ["MarkdownPw77"],
+    ),
+    "README": (
+        "Frobnicator service\n\nThe quasar splines are reticulated nightly.\n"
+        "admin_password: ReadmePw55x\n",
+        ["ReadmePw55x"],
+    ),
+    "setup.ini": ("[server]\nhost = 0.0.0.0\npassword = IniFilePw3!\n", ["IniFilePw3!"]),
+}
+
+
+def all_bytes(location: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in location.rglob("*") if p.is_file())
+
+
+def test_planted_secrets_are_redacted_and_files_stay_searchable(workspace, project_for):
+    root = workspace({path: content for path, (content, _) in PLANTED.items()})
+    git(root, "add", "-A")
+    project = project_for(root)
+    report = project.indexer.run()
+    assert set(report.redacted) == set(PLANTED)
+    assert not report.skipped
+    documents = "\n".join(r["document"] for r in project.store.rows("true"))
+    for path, (_, values) in PLANTED.items():
+        for value in values:
+            assert value not in documents, (path, value)
+    assert documents.count(REDACTED) >= 13
+    on_disk = all_bytes(root / ".codekith")
+    leaked = [v for _, values in PLANTED.values() for v in values if v.encode() in on_disk]
+    assert leaked == []
+    hits = project.searcher.search("connect to the application database", 3)
+    assert hits[0].qualname == "app.settings.connect_database"
+    readme = project.searcher.search("quasar splines reticulated", 1)
+    assert readme[0].path == "README"
+    status = project.store.summary(runs=1)
+    assert status["redacted"]["setup.ini"] == "redacted 1 secret: line 3 (secret-named value)"
+
+
+def test_a_new_secret_pattern_rechecks_every_file_and_forgets_old_versions(workspace, project_for):
+    leak = "internal-id-QWERTY-998877"
+    root = workspace({"ids.py": f'SERVICE_ID = "{leak}"\n\n\ndef service():\n    return 1\n'})
+    project = project_for(root)
+    project.indexer.run()
+    assert leak.encode() in all_bytes(root / ".codekith")  # not a secret by default rules
+    write_files(root, {".codekith.toml": 'secret-patterns = ["internal-id-[A-Z]+-[0-9]+"]\n'})
+    project = project_for(root)
+    report = project.indexer.run()
+    assert "ids.py" in report.redacted and report.maintenance["old_versions_removed"]
+    assert leak.encode() not in all_bytes(root / ".codekith")
+    assert project.searcher.search("service", 1)[0].qualname == "ids.service"
