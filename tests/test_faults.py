@@ -11,7 +11,7 @@ import pytest
 
 from tests.faults import Scenario, cli_and_server
 
-TRIALS = 2
+TRIALS = 1
 pytestmark = pytest.mark.timeout(1800)  # the shared scenario builds three reference indexes
 
 
