@@ -1,7 +1,8 @@
 """Fault injection (issue 12): kill -9 at random moments of a full and of an incremental
 `codekith index`, then resume → an index equal to an uninterrupted one (chunks, catalog,
 search results, edges); two writers at once → no corruption, a clear refusal or a wait.
-A small N keeps this within CI's time; scripts/fault_injection.py runs a larger N."""
+A small N keeps this within CI's time; scripts/fault_injection.py runs a larger N and also
+reports whether each resumed index, compacted, answers like one built from scratch."""
 
 from __future__ import annotations
 
