@@ -339,9 +339,18 @@ class StdioServer:
                 return message
 
     def close(self) -> None:
-        self.request("shutdown", None)
-        self.notify("exit", None)
-        self.process.wait(timeout=120)
+        """Ask the server to stop without waiting for its answers (reading could block for
+        ever); killed when it has not exited within two minutes."""
+        try:
+            self._send({"id": "shutdown", "method": "shutdown", "params": None})
+            self.notify("exit", None)
+            self.process.wait(timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
 
 
 def cli_and_server(scenario: Scenario, number: int) -> dict[str, Any]:
