@@ -1,7 +1,12 @@
-"""Shared fixtures: the real offline model (loaded once), workspaces made in tmp dirs."""
+"""Shared fixtures: the real offline model (loaded once), workspaces made in tmp dirs, and
+the clean-up every test gets: no process it started (a detached `codekith refine`, a Jedi
+child, a language server) outlives it."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import textwrap
 from collections.abc import Callable, Iterator
@@ -14,6 +19,50 @@ from codekith.project import Project
 from tests.objectstore import S3Server, start_s3_server
 
 WriteFiles = Callable[[dict[str, str]], Path]
+
+
+def processes_mentioning(marker: Path) -> list[int]:
+    """Processes (not this one) whose command line names `marker`: the Jedi children and
+    detached refiners of a workspace under it."""
+    needle, found = str(marker).encode(), []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if needle in command:
+            found.append(int(entry.name))
+    return found
+
+
+def reap(marker: Path) -> list[int]:
+    """Kill every process naming `marker` (resumed first: a stopped one must die too)."""
+    pids = processes_mentioning(marker)
+    for pid in pids:
+        for sig in (signal.SIGCONT, signal.SIGKILL):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+    return pids
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_processes(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test, kill what it left running under its tmp dir (a detached refine
+    that `codekith index` started, a Jedi child of a server that died)."""
+    yield
+    tmp = request.node.funcargs.get("tmp_path") if hasattr(request.node, "funcargs") else None
+    if tmp is not None:
+        reap(tmp)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Module- and session-scoped fixtures' leftovers too, before pytest exits."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    base = getattr(factory, "_basetemp", None)
+    if base is not None:
+        reap(base)
 
 
 @pytest.fixture(scope="session")

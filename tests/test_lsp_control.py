@@ -1,5 +1,9 @@
 """The language server stays in control of slow work: a Jedi child that never answers holds
-no save and no shutdown (real pytest-lsp client, real server, real Jedi child)."""
+no save and no shutdown (real pytest-lsp client, real server, real Jedi children).
+
+Nothing here assumes how many Jedi children exist or that the wall-deadline kill has not
+replaced one: every child the workspace gets is stopped as soon as it appears, and every
+child is resumed and killed when the test ends, whatever happened."""
 
 from __future__ import annotations
 
@@ -15,9 +19,13 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from tests.conftest import git, init_repo, write_files
+from tests.conftest import git, init_repo, reap, write_files
 from tests.lsp_session import end_session
 
+VOTES = (  # a call site the fast resolver leaves open: certain work for Jedi
+    'def tally_votes(ballots):\n    """Count ballots."""\n'
+    "    return sorted(ballots, key=len)[0].strip()\n"
+)
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
 FILES = {
     "pkg/__init__.py": "",
@@ -48,10 +56,10 @@ async def client(lsp_client: LanguageClient, tmp_path):
     try:
         yield
     finally:
-        await end_session(lsp_client)
-        for worker in jedi_children(root):  # a stopped child outlives its parent: end it
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(worker, signal.SIGKILL)
+        try:
+            await end_session(lsp_client)
+        finally:
+            reap(root)  # SIGCONT + SIGKILL: no stopped child survives a failure
 
 
 async def folder_status(client: LanguageClient) -> dict:
@@ -59,18 +67,18 @@ async def folder_status(client: LanguageClient) -> dict:
     return (await client.workspace_execute_command_async(params))["folders"][0]
 
 
-async def wait_for(client: LanguageClient, condition, timeout: float = 300) -> dict:  # type: ignore[no-untyped-def]
+async def wait_for(client: LanguageClient, condition, what: str, timeout: float = 300) -> dict:  # type: ignore[no-untyped-def]
     deadline = asyncio.get_running_loop().time() + timeout
     while asyncio.get_running_loop().time() < deadline:
         status = await folder_status(client)
         if condition(status):
             return status
         await asyncio.sleep(0.1)
-    raise AssertionError(f"condition not met in {timeout}s: {status}")
+    raise AssertionError(f"{what}: not seen in {timeout}s (last status {status})")
 
 
 def jedi_children(root: Path) -> list[int]:
-    """Jedi worker processes started for this workspace."""
+    """Jedi worker processes started for this workspace (any number, 0 included)."""
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -85,8 +93,20 @@ def jedi_children(root: Path) -> list[int]:
 def stopped(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] == "T"
-    except OSError:
+    except (OSError, IndexError):
         return False
+
+
+async def keep_jedi_stopped(root: Path, seen: set[int]) -> None:
+    """Stop every Jedi child of the workspace as soon as it appears (a replacement started
+    after a deadline kill too): from now on no Jedi call ever returns."""
+    while True:
+        for pid in jedi_children(root):
+            if not stopped(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGSTOP)
+            seen.add(pid)
+        await asyncio.sleep(0.05)
 
 
 async def save(client: LanguageClient, path: str, text: str) -> None:
@@ -110,18 +130,31 @@ async def test_a_jedi_child_that_never_answers_blocks_no_save_and_no_shutdown(
     client: LanguageClient,
 ):
     root: Path = client.root  # type: ignore[attr-defined]
-    await wait_for(client, lambda s: s["ready"] and not s["indexing"] and s.get("runs"))
-    (worker,) = jedi_children(root)
-    os.kill(worker, signal.SIGSTOP)  # from now on every Jedi call it gets never returns
-    await save(client, "pkg/one.py", 'def tally_votes(ballots):\n    """Count the ballots."""\n')
-    await wait_for(client, lambda s: s["jedi_pending"] > 0 and s["indexing"])
-    await save(client, "pkg/two.py", 'def water_plants(garden):\n    """Water a garden."""\n')
-    for _ in range(3000):
-        if await searchable(client, "water the plants in a garden", "pkg.two.water_plants"):
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("the second save never became searchable")
-    assert stopped(worker)  # the save went through while Jedi still hung
-    await client.shutdown_session()
-    assert not Path(f"/proc/{worker}").exists() or not stopped(worker)
+    await wait_for(client, lambda s: s["ready"] and not s["indexing"] and s.get("runs"), "ready")
+    seen: set[int] = set()
+    stopper = asyncio.get_running_loop().create_task(keep_jedi_stopped(root, seen))
+    try:
+        await save(client, "pkg/one.py", VOTES)
+        await wait_for(
+            client,
+            lambda s: s["jedi_pending"] > 0 and s["indexing"] and seen,
+            "Jedi at work on the first save, its child stopped",
+        )
+        await save(client, "pkg/two.py", 'def water_plants(garden):\n    """Water a garden."""\n')
+        for _ in range(3000):
+            if await searchable(client, "water the plants in a garden", "pkg.two.water_plants"):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the second save never became searchable")
+        status = await folder_status(client)
+        # Jedi never answered (a stopped child; a timed-out file stays pending for retries),
+        # and the save went through all the same.
+        assert status["jedi_pending"] > 0 and seen
+        await asyncio.wait_for(client.shutdown_session(), 120)  # not held by the stopped child
+    finally:
+        stopper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await stopper
+    assert [pid for pid in seen if Path(f"/proc/{pid}").exists() and stopped(pid)] == []
+    assert jedi_children(root) == []  # the server killed its children when it shut down

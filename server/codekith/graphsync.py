@@ -287,8 +287,12 @@ class GraphSync:
             self._jedi = JediWorker(self.root, JEDI_TIME_LIMIT_S, JEDI_DEADLINE_S, roots)
         return self._jedi
 
-    def close(self) -> None:
-        if self._jedi is not None:
+    def close(self, final: bool = False) -> None:
+        """Stop the Jedi child (a later pass starts another), or `final`ly: no pass of
+        this process starts one again."""
+        if final:
+            self.jedi_worker().retire()
+        elif self._jedi is not None:
             self._jedi.close()
 
 

@@ -80,6 +80,7 @@ class JediWorker:
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._finalizer: weakref.finalize | None = None
+        self._retired = False
 
     @property
     def pid(self) -> int | None:
@@ -87,8 +88,11 @@ class JediWorker:
         return process.pid if process is not None and process.poll() is None else None
 
     def resolve(self, job: JediJob) -> JediResult:
-        """The job's edges; timed out (and the child killed) past the deadline."""
+        """The job's edges; timed out (and the child killed) past the deadline, or at
+        once after `retire`."""
         with self._lock:
+            if self._retired:
+                return JediResult(job.path, job.variant, [], timed_out=True)
             process = self._start()
         assert process.stdin is not None and process.stdout is not None
         try:
@@ -108,6 +112,13 @@ class JediWorker:
             process, self._process = self._process, None
         if process is not None:
             _kill(process)
+
+    def retire(self) -> None:
+        """Kill the child for good: a `resolve` racing with a shutdown must not start a
+        new one that the shutdown would then wait for."""
+        with self._lock:
+            self._retired = True
+        self.close()
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is not None and self._process.poll() is None:

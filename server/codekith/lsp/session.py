@@ -356,7 +356,7 @@ class WorkspaceSession:
             self._timer.cancel()
         pending, self._pending = self._pending, _Pending()
         pending.settle(None)
-        self.project.indexer.graph.close()
+        self.project.indexer.graph.close(final=True)
         await asyncio.gather(*self._tasks, return_exceptions=True)
         async with self._lock:  # a reindex request drains outside _tasks
             pass
