@@ -98,6 +98,7 @@ class WorkspaceSession:
         self.last_error: str = ""
         self.running = False
         self.refining = False
+        self._refine_wanted = False  # a Jedi pass was asked for since the last one began
         self._progress = progress
         self._on_error = on_error
         self._pending = _Pending()
@@ -215,27 +216,37 @@ class WorkspaceSession:
     # -- background: Jedi refinement, then compaction ---------------------------------------
 
     def _start_background(self) -> None:
-        if self._closed or (self._background is not None and not self._background.done()):
+        """Ask for a Jedi pass (then compaction). A background task already under way (even
+        in its compaction) takes the request: it checks for one after every step."""
+        if self._closed:
             return
-        self.refining = True
-        self._background = self._spawn(self._refine_then_maintain())
+        self._refine_wanted = True
+        if self._background is None or self._background.done():
+            self._background = self._spawn(self._refine_then_maintain())
 
     def _yield_to_saves(self) -> bool:
         return self._closed or not self._pending.empty() or self._lock.locked()
 
     async def _refine_then_maintain(self) -> None:
         """Jedi over the files waiting for it; compaction once the folder has been idle a
-        while. Gives up when a save queues (the save's drain starts it again)."""
-        try:
-            complete = await self._refine()
-        finally:
-            self.refining = False
-        if not complete:
-            return
+        while. Gives up when a save queues (the save's drain asks again); a request that
+        came during a step is served before the task ends (the loop's test runs after
+        every await, so none is lost between the test and the task's end)."""
+        while self._refine_wanted and not self._closed:
+            self._refine_wanted = False
+            self.refining = True
+            try:
+                complete = await self._refine()
+            finally:
+                self.refining = False
+            if complete and not self._refine_wanted:
+                await self._maintain_when_idle()
+
+    async def _maintain_when_idle(self) -> None:
         idle = IDLE_BEFORE_MAINTENANCE_S - (time.monotonic() - self._last_run)
         if idle > 0:
             await asyncio.sleep(idle)
-        if self._yield_to_saves():
+        if self._yield_to_saves() or self._refine_wanted:
             return
         async with self._lock:
             await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
@@ -342,7 +353,7 @@ class WorkspaceSession:
     @property
     def indexing(self) -> bool:
         """A run, queued work or the Jedi pass is under way: answers may still change."""
-        return self.running or self.refining or not self._pending.empty()
+        return self.running or self.refining or self._refine_wanted or not self._pending.empty()
 
     def has_index(self) -> bool:
         return self.project.read_store.has_index()
