@@ -376,7 +376,11 @@ class Store:
     def meta(self) -> dict[str, str]:
         if "meta" not in self._names():
             return {}
-        rows = self._table("meta").to_arrow().to_pylist()
+        try:
+            rows = self._table("meta").to_arrow().to_pylist()
+        except ValueError:  # listed but not committed yet: a create() is under way
+            self._tables.pop("meta", None)
+            return {}
         return {r["key"]: r["value"] for r in rows}
 
     def set_meta(self, values: dict[str, str]) -> None:
