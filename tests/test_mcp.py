@@ -17,8 +17,8 @@ from mcp.client.stdio import StdioServerParameters
 
 from codekith.mcp import fit, state
 from codekith.mcp import server as mcp_server
-from codekith.search import KINDS, MODES
 from codekith.store import Store
+from codekith.vocabulary import KINDS, MODES
 from tests.conftest import git, init_repo, write_files
 from tests.test_related import SHOP
 

@@ -8,6 +8,7 @@ which files may be shown are decided here once, so the three layers cannot drift
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import threading
 import time
 from collections import Counter
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from codekith import freshness, gitrepo
 from codekith.freshness import Freshness
 from codekith.indexer import IndexReport, Progress
+from codekith.languages import language_of
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
@@ -141,7 +143,8 @@ class Answers:
     # -- index state ----------------------------------------------------------------------
 
     def has_index(self) -> bool:
-        return self.project.read_store.has_index()
+        """Asked without creating anything: a read never leaves an empty index behind."""
+        return self.project.index_exists() and self.project.read_store.has_index()
 
     def require_index(self, compatible: bool = True) -> None:
         """NoIndexError unless an index exists and its tables open; IndexMismatchError when
@@ -180,15 +183,14 @@ class Answers:
     def status(self, runs: int = 10, state: Freshness | None = None) -> dict[str, Any]:
         """Root, index location, whether it is ready, and when it is, the summary of what
         it holds and how fresh it is."""
-        store = self.project.read_store
         status: dict[str, Any] = {
             "root": str(self.root),
             "db": self.project.settings.db_location(self.root),
-            "ready": store.has_index(),
+            "ready": self.has_index(),
         }
         if status["ready"]:
             status["problem"] = self._compatibility_problem()
-            status.update(store.summary(runs=runs))
+            status.update(self.project.read_store.summary(runs=runs))
             status.update((state or self.freshness()).to_json())
         return status
 
@@ -259,7 +261,11 @@ class Answers:
         settings = self.project.settings
         location = location_of(target)
         if location:
-            target = f"{relative_path(self.root, location[0])}:{location[1]}"
+            path = relative_path(self.root, location[0])
+            self._check_position(path, location[1])
+            target = f"{path}:{location[1]}"
+        elif _looks_like_path(target):
+            self._check_path(relative_path(self.root, target.strip()))
         if depth is None:
             depth = settings.depth or None
         bundle = self.project.related.bundle(target, depth, budget or settings.budget)
@@ -267,6 +273,31 @@ class Answers:
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         return self.project.related.chunk_at(path, line)
+
+    def _check_path(self, path: str) -> None:
+        """TargetNotFoundError naming the nearest indexed path when `path` is not indexed."""
+        record = self.project.read_store.file_record(path)
+        if record is not None and record.status == "indexed":
+            return
+        if record is not None:
+            raise TargetNotFoundError(f"{path} is not indexed: {record.reason}")
+        indexed = [p for p, r in self.project.read_store.catalog().items() if r.status == "indexed"]
+        nearest = difflib.get_close_matches(path, indexed, n=1, cutoff=0.5)
+        hint = f"; did you mean {nearest[0]}?" if nearest else ""
+        raise TargetNotFoundError(f"{path} is not in the index{hint}")
+
+    def _check_position(self, path: str, line: int) -> None:
+        """TargetNotFoundError when the file is not indexed or has no such line (a position
+        past the end would otherwise seed from the file's last definition)."""
+        self._check_path(path)
+        try:
+            last = len((self.root / path).read_bytes().splitlines())
+        except OSError:  # deleted since it was indexed: the indexed code's extent
+            last = max(
+                (r["end_line"] for r in self.project.read_store.chunks_in_file(path)), default=0
+            )
+        if not 1 <= line <= last:
+            raise TargetNotFoundError(f"{path} has lines 1 to {last}, not {line}")
 
     def symbols(self, query: str) -> list[dict[str, Any]]:
         """Workspace symbols: names that start with the query first, then semantic matches."""
@@ -450,6 +481,13 @@ class Answers:
         vector = self.project.searcher.query_vector(query)
         with self.project.store.write_lock(wait_s=FEEDBACK_LOCK_WAIT_S):
             self.project.store.add_feedback(query, vector, chunk_id, vote)
+
+
+def _looks_like_path(target: str) -> bool:
+    """A target of one word with a folder or a file suffix (`pkg/mod.py`), not text or a
+    qualified name (`pkg.mod.func`)."""
+    word = target.strip()
+    return bool(word) and " " not in word and ("/" in word or language_of(word) is not None)
 
 
 def _unique_by_id(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -9,34 +9,30 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from codekith.answers import Answers, NoIndexError, UnknownChunkError
-from codekith.config import load_settings
-from codekith.distributed import Distribution, WorkerError
-from codekith.embedding import ModelUnavailableError
-from codekith.evaluation import evaluate, load_cases
-from codekith.freshness import Freshness
-from codekith.graph import graph_for_root, in_graph
-from codekith.indexer import IndexReport, Progress
-from codekith.project import Project
-from codekith.related import TargetNotFoundError
-from codekith.search import KINDS, MODES, Filters, Hit
-from codekith.store import (
-    IndexLockedError,
-    IndexMismatchError,
-    IndexUnwritableError,
-    damage_message,
-    storage_problem,
-)
-from codekith.workspace import scan
+from codekith import __version__
+from codekith.config import enclosing_root
+from codekith.vocabulary import KINDS, MODES
+
+# The engine (LanceDB, numpy, the model) loads only in the commands that use it, so that
+# --help, --version and usage errors answer at once.
+if TYPE_CHECKING:
+    from codekith.answers import Answers
+    from codekith.distributed import Distribution
+    from codekith.freshness import Freshness
+    from codekith.indexer import IndexReport, Progress
+    from codekith.project import Project
+    from codekith.search import Hit
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
+SIGPIPE_EXIT = 141  # what a shell reports for a command whose reader went away (128 + 13)
 
 
 class CliError(Exception):
@@ -45,38 +41,61 @@ class CliError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the subcommand's parser, with its usage, not the top-level one
+        getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)
         return 2
     try:
         return int(args.handler(args) or 0)
-    except (
-        CliError,
-        NoIndexError,
-        IndexMismatchError,
-        IndexLockedError,
-        IndexUnwritableError,
-        ModelUnavailableError,
-        WorkerError,
-    ) as exc:
+    except CliError as exc:
         print(f"codekith: error: {exc}", file=sys.stderr)
         return 1
-    except (OSError, RuntimeError, ValueError) as exc:
-        return _report_failure(args, exc)
+    except BrokenPipeError:  # `codekith related x | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return SIGPIPE_EXIT
     except KeyboardInterrupt:
         print(
             "codekith: interrupted; the index stays consistent, run again to resume",
             file=sys.stderr,
         )
         return 130
+    except Exception as exc:
+        return _report_failure(args, exc)
 
 
 def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
-    """One line for a full or read-only disk, a damaged index or bad input; else re-raise."""
-    problem = storage_problem(exc)
+    """One line for what the user can act on: no or a damaged index, another model, a held
+    lock, a full or read-only disk, bad input (exit 2). Anything else is a bug: re-raised,
+    with its traceback."""
+    from codekith.answers import NoIndexError, UnknownChunkError
+    from codekith.distributed import WorkerError
+    from codekith.embedding import ModelUnavailableError
+    from codekith.related import TargetNotFoundError
+    from codekith.store import (
+        IndexLockedError,
+        IndexMismatchError,
+        IndexUnwritableError,
+        damage_message,
+        storage_problem,
+    )
+
+    failures = (
+        NoIndexError,
+        UnknownChunkError,
+        TargetNotFoundError,
+        IndexMismatchError,
+        IndexLockedError,
+        IndexUnwritableError,
+        ModelUnavailableError,
+        WorkerError,
+    )
+    problem = storage_problem(exc) if isinstance(exc, OSError | RuntimeError) else None
     damage = damage_message(_db_of(args), exc)
-    if problem is not None:
+    if isinstance(exc, failures):
+        message = str(exc)
+    elif problem is not None:
         message = (
             f"cannot write the index: {problem}; searching still works, "
             "and the next `codekith index` resumes where this one stopped"
@@ -94,6 +113,7 @@ def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="codekith", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"codekith {__version__}")
     sub = parser.add_subparsers(metavar="COMMAND")
 
     def command(
@@ -102,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.add_argument("--root", type=Path, default=None, help="workspace root (default: .)")
         cmd.add_argument("--db", default=None, help="index location (default: ROOT/.codekith)")
-        cmd.set_defaults(handler=handler)
+        cmd.set_defaults(handler=handler, parser=cmd)
         return cmd
 
     index = command("index", cmd_index, "Build or update the index incrementally.")
@@ -198,24 +218,50 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    value = _whole_number(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive integer")
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text}")
     return value
 
 
 def _non_negative(text: str) -> int:
-    value = int(text)
+    value = _whole_number(text)
     if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
+        raise argparse.ArgumentTypeError(f"must not be negative, not {text}")
     return value
 
 
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+
+
+def _root(args: argparse.Namespace) -> Path:
+    """ROOT or --root as given; else the workspace the current folder is in (a subfolder
+    finds the index of its repository, see config.enclosing_root)."""
+    given: Path | None = getattr(args, "root_arg", None) or getattr(args, "root", None)
+    if given is None:
+        return enclosing_root(Path.cwd())
+    if not given.is_dir():
+        raise CliError(f"{given} is not a directory")
+    return given.resolve()
+
+
 def _project(args: argparse.Namespace) -> Project:
-    root = getattr(args, "root_arg", None) or args.root or Path.cwd()
-    if not root.is_dir():
-        raise CliError(f"{root} is not a directory")
-    return Project(root, db=args.db)
+    from codekith.project import Project
+
+    return Project(_root(args), db=args.db)
+
+
+def _read_input(path: Path) -> str:
+    """A file the user named (cases, queries): one line when it cannot be read."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise CliError(f"cannot read {path}: {reason}") from None
 
 
 def _answers(
@@ -223,14 +269,17 @@ def _answers(
 ) -> Answers:
     """The answers of an indexed workspace (NoIndexError when it has no index or a damaged
     one; IndexMismatchError when `compatible` and it was built with another model)."""
+    from codekith.answers import Answers
+
     answers = Answers(_project(args), freshness_ttl_s=freshness_ttl_s)
     answers.require_index(compatible)
     return answers
 
 
 def _db_of(args: argparse.Namespace) -> str:
-    root = getattr(args, "root_arg", None) or getattr(args, "root", None) or Path.cwd()
-    return str(getattr(args, "db", None) or Path(root) / ".codekith")
+    given = getattr(args, "root_arg", None) or getattr(args, "root", None)
+    root = Path(given) if given else enclosing_root(Path.cwd())
+    return str(getattr(args, "db", None) or root / ".codekith")
 
 
 def _emit(data: Any) -> None:
@@ -278,6 +327,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 def _distribution(args: argparse.Namespace) -> Distribution | None:
     """`--ray ADDRESS`: Ray actors there; `--ray` or `--workers N` alone: local processes."""
+    from codekith.distributed import Distribution
+
     if args.ray:
         return Distribution("ray", args.ray, args.workers or 0)
     if args.ray is not None or args.workers:
@@ -344,11 +395,14 @@ def _print_index_report(report: IndexReport) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from codekith.store import Filters
+
     if args.queries:
-        return _search_batch(_answers(args, freshness_ttl_s=math.inf), args)
-    answers = _answers(args)
+        lines = _read_input(args.queries).splitlines()
+        return _search_batch(_answers(args, freshness_ttl_s=math.inf), args, lines)
     if not args.query:
-        raise ValueError("give a QUERY or --queries FILE")
+        args.parser.error("give a QUERY or --queries FILE")
+    answers = _answers(args)
     filters = Filters(args.path_prefix, args.language, args.kind)
     answer = answers.search(args.query, args.k, filters, args.mode)
     if args.json:
@@ -358,10 +412,12 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _search_batch(answers: Answers, args: argparse.Namespace) -> int:
+def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) -> int:
     """One JSON object per input line; the model loads and freshness is checked once."""
+    from codekith.store import Filters
+
     path: Path = args.queries
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -396,11 +452,7 @@ def _print_hits(hits: list[Hit], state: Freshness) -> None:
 
 
 def cmd_related(args: argparse.Namespace) -> int:
-    answers = _answers(args)
-    try:
-        answer = answers.related(args.target, args.depth, args.budget)
-    except TargetNotFoundError as exc:
-        raise CliError(str(exc)) from exc
+    answer = _answers(args).related(args.target, args.depth, args.budget)
     bundle = answer.bundle
     if args.json:
         _emit(answer.to_json())
@@ -421,9 +473,11 @@ def cmd_related(args: argparse.Namespace) -> int:
 
 def cmd_graph(args: argparse.Namespace) -> int:
     """Reads the workspace directly: no index, no embedding model."""
-    root = (getattr(args, "root_arg", None) or args.root or Path.cwd()).resolve()
-    if not root.is_dir():
-        raise CliError(f"{root} is not a directory")
+    from codekith.config import load_settings
+    from codekith.graph import graph_for_root, in_graph
+    from codekith.workspace import scan
+
+    root = _root(args)
     settings = load_settings(root)
     paths = [c.path for c in scan(root, settings) if c.reason is None and in_graph(c.path)]
     _emit(graph_for_root(root, paths, use_jedi=settings.jedi and not args.no_jedi))
@@ -431,10 +485,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def cmd_feedback(args: argparse.Namespace) -> int:
-    try:
-        _answers(args).feedback(args.query, args.id, 1 if args.vote == "up" else -1)
-    except UnknownChunkError as exc:
-        raise CliError(str(exc)) from exc
+    _answers(args).feedback(args.query, args.id, 1 if args.vote == "up" else -1)
     return 0
 
 
@@ -449,10 +500,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     """The index is built on the first question when there is none yet."""
     from codekith.mcp.server import serve
 
-    root = (args.root or Path.cwd()).resolve()
-    if not root.is_dir():
-        raise CliError(f"{root} is not a directory")
-    serve(root, args.db)
+    serve(_root(args), args.db)
     return 0
 
 
@@ -474,8 +522,14 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from codekith.evaluation import evaluate, load_cases
+    from codekith.store import Filters
+
+    try:
+        cases = load_cases(args.cases)
+    except OSError as exc:
+        raise CliError(f"cannot read {args.cases}: {exc.strerror}") from None
     project = _answers(args).project
-    cases = load_cases(args.cases)
 
     def run(case: Any) -> list[Hit]:
         opts = case.options

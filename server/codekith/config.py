@@ -129,3 +129,17 @@ def load_settings(root: Path) -> Settings:
         if data:
             return apply_overrides(settings, data, name)
     return settings
+
+
+def enclosing_root(start: Path) -> Path:
+    """The workspace a folder belongs to: the nearest folder at or above `start` holding an
+    index (`.codekith`) or a `.codekith.toml`, else the nearest git work tree, else `start`.
+    So commands run in a subfolder use the workspace's index instead of making another."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".codekith").is_dir() or (folder / ".codekith.toml").is_file():
+            return folder
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start

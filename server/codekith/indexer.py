@@ -332,7 +332,7 @@ class Indexer:
             report.mode, report.scan_reason = "scan", "the last run was interrupted"
             unconfirmed = self._unconfirmed_chunks(catalog) | everything
             return _Scope(None, unconfirmed, unconfirmed)
-        if paths is None:
+        if paths is None and not report.dry_run:  # a dry run counts every file
             changed, report.scan_reason = self._git_changes(since, meta)
             if changed is not None:
                 diverged = freshness.diverged_from_head(self.root, catalog)

@@ -16,7 +16,7 @@ from codekith.embedding import Embedder, FastEmbedder
 from codekith.indexer import Indexer
 from codekith.related import Related
 from codekith.search import Searcher
-from codekith.store import Store
+from codekith.store import Store, is_uri
 
 
 class Project:
@@ -49,6 +49,12 @@ class Project:
         """A separate connection for queries, so reads never share state with a running
         index in another thread."""
         return self._connect()
+
+    def index_exists(self) -> bool:
+        """False when the index folder is missing: readers then never open a store, which
+        would create one (object storage: True, the store itself says what it holds)."""
+        location = self.settings.db_location(self.root)
+        return is_uri(location) or Path(location).is_dir()
 
     def _connect(self) -> Store:
         location = self.settings.db_location(self.root)

@@ -18,11 +18,10 @@ import numpy as np
 from codekith.embedding import Embedder
 from codekith.store import NO_FILTERS, Filters, Store
 from codekith.template import TEMPLATE_VERSION, code_of, search_text
+from codekith.vocabulary import MODES
 
 RRF_K = 60
 FEEDBACK_MIN_SIMILARITY = 0.8
-MODES = ("hybrid", "vector", "text")
-KINDS = ("module", "class", "function", "method", "section")
 SNIPPET_LINES = 12
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 

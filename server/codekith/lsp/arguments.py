@@ -12,7 +12,7 @@ import typing
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from codekith.search import KINDS, MODES
+from codekith.vocabulary import KINDS, MODES
 
 
 class ArgumentError(ValueError):

@@ -36,8 +36,8 @@ from codekith.workspace import OutsideWorkspaceError, relative_path
 log = logging.getLogger(__name__)
 STALE_SHOWN = 20
 T = TypeVar("T")
-Kind = Literal["", "module", "class", "function", "method", "section"]  # search.KINDS
-Mode = Literal["hybrid", "vector", "text"]  # search.MODES
+Kind = Literal["", "module", "class", "function", "method", "section"]  # vocabulary.KINDS
+Mode = Literal["hybrid", "vector", "text"]  # vocabulary.MODES
 
 INSTRUCTIONS = """\
 codekith answers questions about the code of one repository from a local index (semantic

@@ -1,0 +1,159 @@
+"""The CLI as a new user meets it (issue 12, items 3-6 and 10): usage errors in one line
+with the command's own usage, --version, no traceback for a missing input file or a closed
+pipe, subfolders use the enclosing index and reads create nothing, targets that do not
+exist are errors naming the nearest valid thing, dry runs count every file.
+
+Mostly in-process `main()` calls over one small index, built once with the shared model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codekith.answers import Answers
+from codekith.cli import main
+from codekith.config import enclosing_root
+from codekith.project import Project
+from codekith.related import TargetNotFoundError
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
+
+ENGINE = ("lancedb", "numpy", "pyarrow", "fastembed", "onnxruntime")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory, embedder) -> Path:
+    """A git repository with a package two folders deep, indexed (no Jedi: not needed)."""
+    root = init_repo(tmp_path_factory.mktemp("usage") / "ws")
+    write_files(
+        root,
+        {"pkg/sub/mathx.py": MATH_MODULE, "pkg/web.py": HTTP_MODULE},
+    )
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "one")
+    project = Project(root, overrides={"jedi": False}, embedder=embedder)
+    with project.store.write_lock():
+        project.indexer.run()
+    return root
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(args))
+    except SystemExit as exc:  # argparse: --version, --help, usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_usage_errors_name_the_command_and_the_bad_value(capsys, tmp_path):
+    code, _, err = run_main(capsys, "search", "x", "-k", "abc")
+    assert code == 2 and "usage: codekith search" in err
+    assert "argument -k: expected a whole number, not 'abc'" in err
+    code, _, err = run_main(capsys, "search", "foo", "--bogus")
+    assert code == 2 and "usage: codekith search" in err
+    assert "unrecognized arguments: --bogus" in err
+    code, _, err = run_main(capsys, "search", "--root", str(tmp_path))
+    assert code == 2 and "give a QUERY or --queries FILE" in err
+    code, out, _ = run_main(capsys, "--version")
+    assert code == 0 and out.startswith("codekith ")
+
+
+def test_missing_input_files_are_one_line_errors(capsys, tmp_path):
+    missing = tmp_path / "missing.jsonl"
+    for args in (["eval", str(missing)], ["search", "--queries", str(missing)]):
+        code, _, err = run_main(capsys, *args, "--root", str(tmp_path))
+        assert code == 1, err
+        assert err == f"codekith: error: cannot read {missing}: No such file or directory\n"
+
+
+def test_help_and_usage_errors_load_no_engine():
+    """The engine's libraries take seconds to import; help and usage errors need none."""
+    script = (
+        "import sys\n"
+        "from codekith.cli import main\n"
+        "for argv in (['--help'], ['search', '--help'], ['search', 'x', '-k', '0']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        f"print([m for m in {ENGINE!r} if m in sys.modules], file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert result.stderr.strip().splitlines()[-1] == "[]", result.stderr
+
+
+def test_a_subfolder_uses_the_enclosing_index_and_reads_create_nothing(
+    capsys, monkeypatch, indexed, tmp_path
+):
+    subfolder = indexed / "pkg" / "sub"
+    assert enclosing_root(subfolder) == indexed
+    monkeypatch.chdir(subfolder)
+    code, out, err = run_main(capsys, "status", "--json")
+    assert code == 0, err
+    assert json.loads(out)["root"] == str(indexed)
+    assert not (subfolder / ".codekith").exists()
+
+    bare = init_repo(tmp_path / "bare")
+    (bare / "src").mkdir()
+    monkeypatch.chdir(bare / "src")
+    code, _, err = run_main(capsys, "search", "confirm")
+    assert code == 1 and f"no index at {bare / '.codekith'}" in err
+    assert sorted(p.name for p in bare.iterdir()) == [".git", "src"]
+    assert not any((bare / "src").iterdir())
+
+
+def test_targets_that_do_not_exist_are_errors_naming_the_nearest(capsys, monkeypatch, indexed):
+    monkeypatch.chdir(indexed)
+    code, out, err = run_main(capsys, "related", "pkg/sub/mathx.py:3", "--json")
+    assert code == 0, err
+    assert json.loads(out)["items"][0]["qualname"].endswith("fibonacci")
+    lines = len((indexed / "pkg/sub/mathx.py").read_text().splitlines())
+    code, _, err = run_main(capsys, "related", "pkg/sub/mathx.py:999999")
+    assert code == 1
+    assert err == f"codekith: error: pkg/sub/mathx.py has lines 1 to {lines}, not 999999\n"
+    code, _, err = run_main(capsys, "related", "pkg/sub/mahtx.py")
+    assert code == 1
+    assert "pkg/sub/mahtx.py is not in the index; did you mean pkg/sub/mathx.py?" in err
+    # The same check for every layer (the language server answers it as InvalidParams).
+    answers = Answers(Project(indexed))
+    with pytest.raises(TargetNotFoundError, match="not in the index"):
+        answers.related("nonexistent/path.py")
+
+
+def test_a_closed_pipe_is_no_traceback(indexed):
+    """`codekith status | head -0`: the reader is gone before anything is written."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "codekith.cli", "status", "--root", str(indexed)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    assert result.returncode == 141 and "Traceback" not in result.stderr, result.stderr
+
+
+def test_dry_runs_count_every_file(capsys, indexed):
+    (indexed / "pkg/web.py").write_text(HTTP_MODULE + "\nX = 1\n")
+    try:
+        code, out, err = run_main(capsys, "index", str(indexed), "--dry-run", "--json")
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["indexed_paths"] == ["pkg/web.py"]
+        assert report["files"] == 2 and report["unchanged"] == 1
+        code, out, err = run_main(capsys, "index", str(indexed), "--dry-run", "--full", "--json")
+        full = json.loads(out)
+        assert code == 0 and full["indexed"] == report["files"] and full["unchanged"] == 0
+    finally:
+        git(indexed, "checkout", "--", "pkg/web.py")
