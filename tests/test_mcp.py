@@ -175,7 +175,7 @@ async def test_related_code_targets_budget_and_errors(server, root):
         assert "outside the workspace" in await call.error(
             "related_code", {"target": "/etc/hosts.py:1"}
         )
-        assert "no indexed code" in await call.error(
+        assert "shop/nowhere.py is not in the index" in await call.error(
             "related_code", {"target": "shop/nowhere.py:3"}
         )
         too_big = {"target": "x", "budget_tokens": fit.MAX_BUDGET_TOKENS + 1}
