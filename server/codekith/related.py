@@ -31,6 +31,7 @@ FANOUT = 6
 CHARS_PER_TOKEN = 4
 NOT_RELATING = ("import",)  # an import alone does not make code related
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
+REEXPORT_HOPS = 4  # pkg.name -> pkg.sub.name -> pkg.sub.impl.name ...
 _QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
 _USAGE = re.compile(
     r"\b(who|callers?|called|calls|usages?|used|uses|using|examples?|"
@@ -183,7 +184,7 @@ class Related:
             vector = self.store.vectors_of([row["id"]])[row["id"]]
             return _Seeds([row], vector, row["qualname"], code_target=True)
         if _QUALNAME.match(target):
-            rows = self.store.chunks_by_qualname([target], limit=SEEDS)
+            rows = self.definitions_of(target)
             if rows:
                 vector = self.store.vectors_of([rows[0]["id"]])[rows[0]["id"]]
                 return _Seeds(rows, vector, target, code_target=True)
@@ -191,6 +192,29 @@ class Related:
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
         return _Seeds(_prefer_code(hits), self.searcher.query_vector(target), target)
+
+    def definitions_of(self, qualname: str) -> list[dict[str, Any]]:
+        """Chunks named `qualname`, following re-exports: `from .utils import echo` in
+        click/__init__.py makes `click.echo` name `click.utils.echo` (a few hops at most)."""
+        name = qualname
+        for _ in range(REEXPORT_HOPS):
+            rows = self.store.chunks_by_qualname([name], limit=SEEDS)
+            if rows:
+                return rows
+            module, _, last = name.rpartition(".")
+            imported = sorted(
+                {
+                    source
+                    for row in self.store.chunks_by_qualname([module])
+                    if row["kind"] == "module"
+                    for source in row["imports"]
+                    if source.rpartition(".")[2] == last and source != name
+                }
+            )
+            if not imported:
+                return []
+            name = imported[0]
+        return []
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class); on a line no
