@@ -174,3 +174,13 @@ def test_dry_runs_count_every_file(capsys, indexed):
         assert code == 0 and full["indexed"] == report["files"] and full["unchanged"] == 0
     finally:
         git(indexed, "checkout", "--", "pkg/web.py")
+
+
+def test_file_names_cannot_drive_the_terminal(capsys, tmp_path):
+    """A file named with a terminal escape sequence is listed with the escape shown."""
+    root = tmp_path / "plain"
+    write_files(root, {"red\x1b[31m.py": "x = 1\n", "bell\x07.txt": "ring\n"})
+    code, out, err = run_main(capsys, "index", str(root), "--dry-run")
+    assert code == 0, err
+    assert "\x1b" not in out and "\x07" not in out
+    assert "  index  red\\x1b[31m.py\n" in out and "  index  bell\\x07.txt\n" in out

@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from codekith.search import Hit
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but \t and \n
 SIGPIPE_EXIT = 141  # what a shell reports for a command whose reader went away (128 + 13)
 
 
@@ -50,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except CliError as exc:
-        print(f"codekith: error: {exc}", file=sys.stderr)
+        print(visible(f"codekith: error: {exc}"), file=sys.stderr)
         return 1
     except BrokenPipeError:  # `codekith related x | head`: the reader has all it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -103,11 +105,11 @@ def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
     elif damage is not None:
         message = damage
     elif isinstance(exc, ValueError):
-        print(f"codekith: error: {exc}", file=sys.stderr)
+        print(visible(f"codekith: error: {exc}"), file=sys.stderr)
         return 2
     else:
         raise exc
-    print(f"codekith: error: {message}", file=sys.stderr)
+    print(visible(f"codekith: error: {message}"), file=sys.stderr)
     return 1
 
 
@@ -282,6 +284,23 @@ def _db_of(args: argparse.Namespace) -> str:
     return str(getattr(args, "db", None) or root / ".codekith")
 
 
+def visible(text: str) -> str:
+    """Control characters (a file named with terminal escape sequences) as \\xNN: text
+    output never drives the terminal. JSON output escapes them itself."""
+    return CONTROL_CHARACTERS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _say(text: str) -> None:
+    sys.stdout.write(visible(text))
+
+
+class _Visible:
+    """stdout for the text reports, through `visible`."""
+
+    def write(self, text: str) -> None:
+        _say(text)
+
+
 def _emit(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
@@ -374,7 +393,7 @@ def cmd_refine(args: argparse.Namespace) -> int:
 
 
 def _print_index_report(report: IndexReport) -> None:
-    out = sys.stdout
+    out = _Visible()
     if report.dry_run:
         out.write(f"would index {len(report.indexed)} files, {report.unchanged} unchanged\n")
         for path in report.indexed:
@@ -439,7 +458,7 @@ def _print_hits(hits: list[Hit], state: Freshness) -> None:
     stale = set(state.stale)
     for rank, hit in enumerate(hits, 1):
         mark = "  [stale]" if hit.path in stale else ""
-        sys.stdout.write(
+        _say(
             f"{rank:2}. {hit.path}:{hit.start_line}-{hit.end_line}  "
             f"{hit.kind} {hit.qualname}  ({hit.score:.4f}){mark}\n"
         )
@@ -457,14 +476,14 @@ def cmd_related(args: argparse.Namespace) -> int:
     if args.json:
         _emit(answer.to_json())
     elif args.format == "markdown":
-        sys.stdout.write(answer.markdown())
+        _say(answer.markdown())
     else:
         for item in bundle.items:
             hit = item.hit
-            sys.stdout.write(
+            _say(
                 f"{item.score:.3f}  {hit.path}:{hit.start_line}  {hit.qualname}  [{item.reason}]\n"
             )
-        sys.stdout.write(
+        _say(
             f"{bundle.tokens}/{bundle.budget} tokens, intent {bundle.intent}, "
             f"depth {bundle.depth}" + (", truncated" if bundle.truncated else "") + "\n"
         )
@@ -512,12 +531,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         _emit(status)
         return 0
     for key in ("root", "db", "model", "template", "chunks", "files", "index_head", "head"):
-        sys.stdout.write(f"{key:9} {status[key]}\n")
-    sys.stdout.write(f"skipped   {len(status['skipped'])}\n")
+        _say(f"{key:9} {status[key]}\n")
+    _say(f"skipped   {len(status['skipped'])}\n")
     stale = status["stale"]
-    sys.stdout.write(
-        f"stale     {len(stale)}" + (f": {', '.join(stale[:10])}" if stale else "") + "\n"
-    )
+    _say(f"stale     {len(stale)}" + (f": {', '.join(stale[:10])}" if stale else "") + "\n")
     return 0
 
 
@@ -543,8 +560,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         _emit(result)
     else:
         for case in result["cases"]:
-            sys.stdout.write(f"{case['rank'] or '-':>3}  {case['query'][:70]}\n")
-        sys.stdout.write(json.dumps(result["summary"]) + "\n")
+            _say(f"{case['rank'] or '-':>3}  {case['query'][:70]}\n")
+        _say(json.dumps(result["summary"]) + "\n")
     return 0
 
 
