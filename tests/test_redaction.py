@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codekith.secrets import REDACTED
+from codekith.secrets import REDACTED, redact
 from tests.conftest import git, write_files
 
 # Each planted value must vanish; the line around it must stay.
@@ -102,3 +102,18 @@ def test_a_new_secret_pattern_rechecks_every_file_and_forgets_old_versions(works
     assert "ids.py" in report.redacted and report.maintenance["old_versions_removed"]
     assert leak.encode() not in all_bytes(root / ".codekith")
     assert project.searcher.search("service", 1)[0].qualname == "ids.service"
+
+
+def test_a_secret_split_over_lines_is_redacted_and_plain_strings_stay():
+    text = (
+        'API_TOKEN = (\n    "ghp4f8a9c1e7b2d"\n    "6a0f3e5c9b1d7a2f"\n)\n'
+        'greeting = (\n    "hello"\n    "world"\n)\n'
+        'secret_key = \\\n    "Zq81kXp0vB7m" \\\n    "Lw92nYt4"\n'
+        "password = (\n    read_password()\n)\n"
+    )
+    redacted, findings = redact("settings.py", text)
+    for part in ("ghp4f8a9c1e7b2d", "6a0f3e5c9b1d7a2f", "Zq81kXp0vB7m", "Lw92nYt4"):
+        assert part not in redacted
+    assert '"hello"' in redacted and "read_password()" in redacted
+    assert [f.line for f in findings] == [2, 3, 10, 11]
+    assert len(redacted.splitlines()) == len(text.splitlines())

@@ -101,6 +101,7 @@ _ASSIGNMENT = re.compile(
     r"""\s*(?::=|=>|=|:)\s*(?P<value>.+?)\s*[,;]?\s*$""",
     re.IGNORECASE,
 )
+MAX_SPLIT_LINES = 8  # lines of string literals a split value may span
 _STRING = re.compile(r"""(?P<q>["'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 _JOINED_STRINGS = re.compile(r"""^[rbfu]*(["']).*\1(?:\s*\+?\s*[rbfu]*(["']).*\2)*\)?$""")
 _URL_CREDENTIALS = re.compile(
@@ -150,6 +151,10 @@ def redact(path: str, text: str, extra_patterns: Iterable[str] = ()) -> tuple[st
         if kinds:
             lines[index] = new
             findings.extend(Finding(index + 1, kind) for kind in kinds)
+        else:
+            for number in _split_value(lines, index):
+                lines[number] = _STRING.sub(_redacted_string, lines[number])
+                findings.append(Finding(number + 1, "secret-named value split over lines"))
     return ("\n".join(lines), findings) if findings else (text, [])
 
 
@@ -186,6 +191,31 @@ def _redact_line(
         line = entropic
         kinds.append("high-entropy value")
     return line, kinds
+
+
+def _split_value(lines: list[str], index: int) -> list[int]:
+    """The lines holding the string literals of a secret-named value that line `index`
+    opens without giving it (`TOKEN = (` or `TOKEN = \\`, the parts on the lines below),
+    when their joined bodies look like a secret; else none."""
+    match = _ASSIGNMENT.search(lines[index])
+    if match is None or match.group("value") not in ("(", "\\"):
+        return []
+    parts: list[int] = []
+    bodies: list[str] = []
+    for number in range(index + 1, min(len(lines), index + 1 + MAX_SPLIT_LINES)):
+        rest = lines[number].strip().rstrip("\\").strip()
+        strings = list(_STRING.finditer(rest))
+        if not strings or not _JOINED_STRINGS.match(rest.rstrip(",").strip()):
+            break
+        parts.append(number)
+        bodies += [s.group("body") for s in strings]
+        if rest.endswith(")"):
+            break
+    return parts if parts and _looks_secret("".join(bodies)) else []
+
+
+def _redacted_string(match: re.Match[str]) -> str:
+    return f"{match.group('q')}{REDACTED}{match.group('q')}"
 
 
 def _redact_url_password(match: re.Match[str]) -> str:
