@@ -1,22 +1,26 @@
 """Offline experiments on "related code" bundles against the co-change cases.
 
-For each repository the whole index (chunk rows, vectors, call/inheritance edges) is loaded
-once; each co-change case's target is a seed, and candidate rankings are cut to the default
-token budget exactly as `related` cuts its bundle. Compared, at the same budget:
+Each repository's index (chunk rows, vectors, call/inheritance edges) is loaded once; for
+each co-change case the target chunk is the seed and a candidate ranking is cut to the
+default token budget the way `related` cuts its bundle (seed first, greedy by order).
+Compared at the same number of items:
 
 * similarity: the chunks most similar to the target (what a plain vector store gives);
-* graph: personalized PageRank from the target over the call/inheritance graph, plus
-  sibling links (same class, same file), mixed with similarity;
-* the live `related` bundle (what codekith ships now).
+* graph rankings: personalized PageRank from the seed over a weighted graph of call and
+  inheritance edges, class membership (a method and its class's other members) and file
+  membership (definitions of one file), mixed with similarity.
 
-The mix is chosen on the tuning repositories and reported on all.
+Weights are chosen on the TUNING repositories (best mean ratio to similarity-only) and then
+reported on every repository, held-out ones included.
 
-    python scripts/eval_related.py
+    python scripts/eval_related.py                  # the grid on tuning, the pick on all
+    python scripts/eval_related.py --repos flask --top 20
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 from collections import defaultdict
 from dataclasses import dataclass
@@ -25,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from codekith.evaluation import load_cases
+from codekith.evaluation import Case, load_cases
+from codekith.qualnames import constructed
 from codekith.template import code_of
 from eval_quality import Paths, load_repos
 
@@ -38,77 +43,116 @@ class Graph:
     rows: list[dict[str, Any]]
     vectors: np.ndarray
     index_of: dict[str, list[int]]  # qualname -> row indices
-    neighbours: list[dict[int, float]]  # row -> {row: edge weight}
+    calls: np.ndarray  # symmetric 0/1: a call or inheritance edge either way
+    members: np.ndarray  # symmetric 0/1: same class (methods and their class chunk)
+    same_file: np.ndarray  # symmetric 0/1: definitions in one file
     tokens: np.ndarray
 
 
-def load_graph(paths: Paths, sibling_weight: float, file_weight: float) -> Graph:
+def load_graph(paths: Paths) -> Graph:
     from codekith.embedding import FastEmbedder
     from codekith.project import Project
 
     project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
     store = project.read_store
     rows = [r for r in store.rows("true") if r["kind"] != "section"]
-    vectors_by_id = store.vectors_of(r["id"] for r in rows)
-    vectors = np.stack([vectors_by_id[r["id"]] for r in rows])
+    by_id = store.vectors_of(r["id"] for r in rows)
+    vectors = np.stack([by_id[r["id"]] for r in rows])
     index_of: dict[str, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         index_of[row["qualname"]].append(i)
-    neighbours: list[dict[int, float]] = [defaultdict(float) for _ in rows]
-
-    def link(a: int, b: int, weight: float) -> None:
-        if a != b:
-            neighbours[a][b] += weight
-            neighbours[b][a] += weight
-
-    for edge in (e for e in store.live_edges() if e["kind"] != "import"):
-        dst = edge["dst"].removesuffix(".__init__")
+    size = len(rows)
+    calls = np.zeros((size, size), dtype=np.float32)
+    for edge in store.live_edges():
+        if edge["kind"] == "import":
+            continue
+        targets = index_of.get(edge["dst"], []) or index_of.get(constructed(edge["dst"]), [])
         for a in index_of.get(edge["src"], []):
-            for b in index_of.get(dst, []) + index_of.get(edge["dst"], []):
-                link(a, b, 1.0)
-    by_parent: dict[str, list[int]] = defaultdict(list)
+            for b in targets:
+                if a != b:
+                    calls[a, b] = calls[b, a] = 1.0
+    members = np.zeros_like(calls)
+    same_file = np.zeros_like(calls)
+    by_class: dict[str, list[int]] = defaultdict(list)
     by_path: dict[str, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         if row["kind"] == "method":
-            by_parent[row["qualname"].rsplit(".", 1)[0]].append(i)
-        if row["kind"] in ("function", "method"):
+            by_class[row["qualname"].rsplit(".", 1)[0]].append(i)
+        if row["kind"] != "module":
             by_path[row["path"]].append(i)
-    for group, weight in ((by_parent, sibling_weight), (by_path, file_weight)):
-        if weight <= 0:
-            continue
-        for members in group.values():
-            share = weight / max(1, len(members) - 1)
-            for a in members:
-                for b in members:
-                    if a < b:
-                        link(a, b, share)
+    for cls, methods in by_class.items():
+        group = methods + index_of.get(cls, [])
+        for a, b in itertools.permutations(group, 2):
+            members[a, b] = 1.0
+    for group in by_path.values():
+        for a, b in itertools.permutations(group, 2):
+            same_file[a, b] = 1.0
     tokens = np.array([len(code_of(r["document"])) // CHARS_PER_TOKEN + 1 for r in rows])
-    return Graph(rows, vectors, dict(index_of), neighbours, tokens)
+    return Graph(rows, vectors, dict(index_of), calls, members, same_file, tokens)
 
 
-def personalized_pagerank(graph: Graph, seed: int, damping: float, steps: int = 12) -> np.ndarray:
-    size = len(graph.rows)
-    rank = np.zeros(size)
-    rank[seed] = 1.0
-    restart = rank.copy()
+@dataclass(frozen=True)
+class Ranker:
+    """score = (1 - mix) * similarity + mix * sqrt(ppr / max ppr); PPR over the weighted
+    graph wc * calls + wm * members + wf * same_file."""
+
+    mix: float
+    wc: float = 1.0
+    wm: float = 0.0
+    wf: float = 0.0
+    damping: float = 0.5
+    steps: int = 8
+
+    def __str__(self) -> str:
+        return (
+            f"mix={self.mix:g} calls={self.wc:g} members={self.wm:g} file={self.wf:g} "
+            f"damping={self.damping:g}"
+        )
+
+    def scores(self, graph: Graph, seed: int, similarity: np.ndarray) -> np.ndarray:
+        if self.mix <= 0:
+            return similarity
+        ppr = personalized_pagerank(self.transition(graph), seed, self.damping, self.steps)
+        ppr[seed] = 0.0
+        top = ppr.max() or 1.0
+        return (1 - self.mix) * similarity + self.mix * np.sqrt(ppr / top)
+
+    def transition(self, graph: Graph) -> tuple[np.ndarray, np.ndarray]:
+        key = (id(graph), self.wc, self.wm, self.wf)
+        if key not in _TRANSITIONS:
+            weights = self.wc * graph.calls + self.wm * graph.members + self.wf * graph.same_file
+            totals = weights.sum(axis=1)
+            _TRANSITIONS[key] = (
+                np.divide(
+                    weights, totals[:, None], where=totals[:, None] > 0, out=np.zeros_like(weights)
+                ),
+                totals == 0,
+            )
+        return _TRANSITIONS[key]
+
+
+_TRANSITIONS: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def personalized_pagerank(
+    transition: tuple[np.ndarray, np.ndarray], seed: int, damping: float, steps: int
+) -> np.ndarray:
+    """Random walk with restart at the seed; a node without links sends its mass home."""
+    matrix, dangling = transition
+    restart = np.zeros(len(matrix), dtype=matrix.dtype)
+    restart[seed] = 1.0
+    rank = restart.copy()
     for _ in range(steps):
-        spread = np.zeros(size)
-        for node in np.nonzero(rank > 1e-9)[0]:
-            links = graph.neighbours[node]
-            total = sum(links.values())
-            if not total:
-                spread[seed] += rank[node]
-                continue
-            for other, weight in links.items():
-                spread[other] += rank[node] * weight / total
+        spread = rank @ matrix
+        spread[seed] += rank[dangling].sum()
         rank = (1 - damping) * restart + damping * spread
     return rank
 
 
-def fit(order: list[int], graph: Graph, seed: int) -> list[int]:
+def fit(order: np.ndarray, graph: Graph, seed: int) -> list[int]:
     used = int(graph.tokens[seed])
     kept = []
-    for i in order:
+    for i in order.tolist():
         if i == seed:
             continue
         if used + graph.tokens[i] <= BUDGET:
@@ -122,56 +166,131 @@ def recall(graph: Graph, kept: list[int], expected: list[str]) -> float:
     return sum(1 for e in expected if e in names) / len(expected)
 
 
-def evaluate(graph: Graph, cases: list[Any], mix: float, damping: float) -> dict[str, float]:
+def seed_of(graph: Graph, case: Case) -> int | None:
+    found = [
+        i
+        for i in graph.index_of.get(case.options["target"], [])
+        if graph.rows[i]["kind"] != "class"
+    ]
+    return found[0] if found else None
+
+
+def evaluate(
+    graph: Graph, cases: list[Case], ranker: Ranker, items: int | None = None
+) -> dict[str, float]:
+    """Recall of the ranker's bundle (cut to the budget, or to `items` items) and of as many
+    items by similarity alone."""
     related, similar, sizes = [], [], []
     for case in cases:
-        seeds = graph.index_of.get(case.options["target"], [])
-        seeds = [s for s in seeds if graph.rows[s]["kind"] != "class"]
-        if not seeds:
+        seed = seed_of(graph, case)
+        if seed is None:
             continue
-        seed = seeds[0]
         similarity = graph.vectors @ graph.vectors[seed]
-        if mix > 0:
-            ppr = personalized_pagerank(graph, seed, damping)
-            ppr[seed] = 0
-            top = ppr.max() or 1.0
-            score = (1 - mix) * similarity + mix * np.sqrt(ppr / top)
-        else:
-            score = similarity
-        kept = fit(list(np.argsort(-score)), graph, seed)
+        order = np.argsort(-ranker.scores(graph, seed, similarity), kind="stable")
+        kept = (
+            fit(order, graph, seed)
+            if items is None
+            else [i for i in order.tolist() if i != seed][:items]
+        )
+        by_similarity = [i for i in np.argsort(-similarity, kind="stable").tolist() if i != seed][
+            : len(kept)
+        ]
         related.append(recall(graph, kept, case.expected))
-        by_similarity = [i for i in np.argsort(-similarity) if i != seed][: len(kept)]
         similar.append(recall(graph, by_similarity, case.expected))
         sizes.append(len(kept))
     count = len(related) or 1
-    return {
+    result = {
         "cases": len(related),
         "recall": sum(related) / count,
         "similarity": sum(similar) / count,
         "items": sum(sizes) / count,
     }
+    result["ratio"] = result["recall"] / result["similarity"] if result["similarity"] else 0.0
+    return result
+
+
+def grid() -> list[Ranker]:
+    found = [Ranker(0.0)]
+    for mix, wm, wf, damping in itertools.product(
+        (0.3, 0.5, 0.7, 0.85), (0.0, 0.5, 1.0), (0.0, 0.25, 0.5, 1.0), (0.5, 0.7)
+    ):
+        found.append(Ranker(mix, 1.0, wm, wf, damping))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
     parser.add_argument("--repos", nargs="*")
+    parser.add_argument("--top", type=int, default=8)
+    parser.add_argument(
+        "--live",
+        nargs="*",
+        metavar="MIX:FLOOR",
+        help="run the real `related` bundles with these GRAPH_MIX:CODE_TARGET_SIMILARITY "
+        "settings instead of the offline grid",
+    )
     args = parser.parse_args(argv)
-    for repo in load_repos(args.repos):
+    repos = load_repos(args.repos)
+    if args.live is not None:
+        return live(repos, args.bench, args.live)
+    graphs = {}
+    cases = {}
+    for repo in repos:
         paths = Paths(args.bench, repo["name"])
-        cases = load_cases(paths.case_file("cochange"))
-        for sibling, same_file in ((0.0, 0.0), (0.5, 0.25)):
-            graph = load_graph(paths, sibling, same_file)
-            for mix in (0.0, 0.3, 0.6):
-                for damping in (0.5,):
-                    result = evaluate(graph, cases, mix, damping)
-                    print(
-                        f"{repo['name']:9} {repo['role']:8} sibling={sibling} file={same_file} "
-                        f"mix={mix} damping={damping}: recall {result['recall']:.3f} "
-                        f"(similarity {result['similarity']:.3f}, {result['items']:.1f} items, "
-                        f"{result['cases']} cases)",
-                        flush=True,
-                    )
+        graphs[repo["name"]] = load_graph(paths)
+        cases[repo["name"]] = load_cases(paths.case_file("cochange"))
+    tuning = [r["name"] for r in repos if r["role"] == "tuning"] or [r["name"] for r in repos]
+    scored = []
+    for ranker in grid():
+        results = {name: evaluate(graphs[name], cases[name], ranker) for name in tuning}
+        mean = sum(r["ratio"] for r in results.values()) / len(results)
+        scored.append((mean, ranker, results))
+    scored.sort(key=lambda s: -s[0])
+    print("grid on tuning repositories (mean ratio to similarity-only at equal items):")
+    for mean, ranker, results in scored[: args.top]:
+        cells = "  ".join(
+            f"{n} {r['recall']:.3f}/{r['similarity']:.3f} ({r['items']:.1f})"
+            for n, r in results.items()
+        )
+        print(f"  {mean:5.2f}x {ranker}  {cells}")
+    best = scored[0][1]
+    print(f"\nchosen on tuning: {best}")
+    for repo in repos:
+        name = repo["name"]
+        for label, ranker in (("similarity", Ranker(0.0)), ("chosen", best)):
+            r = evaluate(graphs[name], cases[name], ranker)
+            print(
+                f"  {name:9} {repo['role']:8} {label:10} recall {r['recall']:.3f} vs "
+                f"similarity-only {r['similarity']:.3f} ({r['ratio']:.2f}x, {r['items']:.1f} "
+                f"items, {r['cases']} cases)"
+            )
+    return 0
+
+
+def live(repos: list[dict[str, Any]], bench: Path, settings: list[str]) -> int:
+    """Co-change recall of the real bundles (as `eval_quality.py table` measures it) for
+    each MIX:FLOOR setting; the shipped constants when none is given."""
+    import codekith.related as related
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+    from quality_table import cochange
+
+    shipped = f"{related.GRAPH_MIX}:{related.CODE_TARGET_SIMILARITY}"
+    for repo in repos:
+        paths = Paths(bench, repo["name"])
+        project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+        for setting in settings or [shipped]:
+            mix, floor = (float(x) for x in setting.split(":"))
+            related.GRAPH_MIX, related.CODE_TARGET_SIMILARITY = mix, floor
+            r = cochange(project, paths)
+            ratio = r["related"] / r["similarity"] if r["similarity"] else 0.0
+            print(
+                f"{repo['name']:9} {repo['role']:8} mix={mix:g} floor={floor:g}: related "
+                f"{r['related']:.3f} vs similarity-only {r['similarity']:.3f} ({ratio:.2f}x, "
+                f"{r['items']} items, {r['cases']} cases)",
+                flush=True,
+            )
     return 0
 
 

@@ -21,13 +21,16 @@ from codekith.store import Store
 from codekith.template import code_of
 
 SEEDS = 4
-DEPTH_DECAY = 0.85
 MIN_SIMILARITY = 0.15
-CODE_TARGET_SIMILARITY = 0.35  # code against code scores higher than a question against code
+CODE_TARGET_SIMILARITY = 0.2  # code against code scores higher than a question against code
 MIN_CODE_SEEDS = 2
 
 RELATIVE_SIMILARITY = 0.5
-FANOUT = 6
+SIMILAR_CANDIDATES = 30  # for a code target, its most similar chunks are candidates too
+EXPANDED_ITEMS = 8  # candidates kept besides the seeds (a bundle is a reading list)
+GRAPH_MIX = 0.3  # an item's score: (1 - mix) * similarity + mix * sqrt(PageRank / top)
+DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to the seeds
+PAGERANK_STEPS = 8
 CHARS_PER_TOKEN = 4
 NOT_RELATING = ("import",)  # an import alone does not make code related
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
@@ -166,7 +169,10 @@ class Related:
             floor = CODE_TARGET_SIMILARITY
         else:
             floor = max(MIN_SIMILARITY, RELATIVE_SIMILARITY * min(i.score for i in items))
-        items += self._expand(seeds, query_vector, intent, bundle.depth, floor)
+        expanded = self._expand(
+            seeds, query_vector, intent, bundle.depth, floor, similar=found.code_target
+        )
+        items += sorted(expanded, key=lambda i: -i.score)[:EXPANDED_ITEMS]
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
         seed_items = [i for i in items if i.reason == "seed"]
         first = max(seed_items, key=lambda i: i.score) if seed_items else items[0]
@@ -235,34 +241,57 @@ class Related:
         intent: str,
         depth: int,
         floor: float,
+        similar: bool,
     ) -> list[Item]:
-        seen = {row["qualname"] for row in seeds}
-        frontier = [row["qualname"] for row in seeds]
-        found: list[Item] = []
+        """Candidates are the seeds' graph neighbourhood (up to `depth` steps) and, when
+        `similar`, the chunks most similar to the query, each at least `floor` similar to
+        it. They are ranked by similarity mixed with personalized PageRank from the seeds
+        over the edges among all of them, so code tied to the seeds by several or short
+        paths comes before code that only looks alike (what changes together with a
+        function is often not similar to it: a caller, a helper)."""
+        candidates: dict[str, Item] = {}
+        seed_names = {row["qualname"] for row in seeds}
+        frontier = sorted(seed_names)
         for level in range(1, depth + 1):
             neighbours = self._neighbours(frontier, intent, level)
-            rows = self._rows_for(neighbours.keys() - seen)
-            candidates: dict[str, list[Item]] = {}
-            for row in rows:
+            fresh = neighbours.keys() - seed_names - candidates.keys()
+            frontier = []
+            for row in self._rows_for(fresh):
                 similarity = _similarity(query_vector, row["vector"])
-                if similarity < floor:
-                    continue
-                reason, origin = neighbours[row["qualname"]]
-                item = Item(
-                    hit_from_row(row, 0), reason, similarity * DEPTH_DECAY**level, _code(row), level
-                )
-                candidates.setdefault(origin + reason.split()[0], []).append(item)
-            kept = [
-                i
-                for group in candidates.values()
-                for i in sorted(group, key=lambda i: -i.score)[:FANOUT]
-            ]
-            found += kept
-            frontier = sorted({i.hit.qualname for i in kept})
-            seen |= set(frontier)
+                if similarity >= floor and row["qualname"] not in candidates:
+                    reason, _ = neighbours[row["qualname"]]
+                    candidates[row["qualname"]] = Item(
+                        hit_from_row(row, 0), reason, similarity, _code(row), level
+                    )
+                    frontier.append(row["qualname"])
             if not frontier:
                 break
-        return found
+        first = min(seeds, key=lambda row: row["kind"] == "class")["qualname"]
+        alike = self.store.vector_search(query_vector, SIMILAR_CANDIDATES) if similar else []
+        for row in alike:
+            similarity = 1.0 - float(row["_distance"])
+            name = row["qualname"]
+            if similarity >= floor and name not in candidates and name not in seed_names:
+                candidates[name] = Item(
+                    hit_from_row(row, 0), f"similar to {first}", similarity, _code(row), 1
+                )
+        rank = personalized_pagerank(self._links(seed_names | candidates.keys()), seed_names)
+        top = max((rank.get(name, 0.0) for name in candidates), default=0.0) or 1.0
+        for name, item in candidates.items():
+            graph = (rank.get(name, 0.0) / top) ** 0.5
+            item.score = (1 - GRAPH_MIX) * item.score + GRAPH_MIX * graph
+        return list(candidates.values())
+
+    def _links(self, qualnames: set[str]) -> dict[str, dict[str, float]]:
+        """The call and inheritance edges among these chunks, both ways (a constructor stands
+        for its class)."""
+        links: dict[str, dict[str, float]] = {name: {} for name in qualnames}
+        names = with_constructors(qualnames)
+        for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING):
+            src, dst = names[edge["src"]], names.get(edge["dst"], _owner(edge["dst"]))
+            if dst in links and src != dst:
+                links[src][dst] = links[dst][src] = 1.0
+        return links
 
     def _neighbours(
         self, qualnames: list[str], intent: str, level: int
@@ -295,6 +324,29 @@ class Related:
 def _owner(qualname: str) -> str:
     """A call to `Class.__init__` relates the class, whose chunk shows the constructor."""
     return constructed(qualname)
+
+
+def personalized_pagerank(
+    links: dict[str, dict[str, float]], seeds: set[str], steps: int = PAGERANK_STEPS
+) -> dict[str, float]:
+    """A random walk that goes home to the seeds with probability 1 - DAMPING at each step
+    (and always from a node without links): how strongly the graph ties a node to them."""
+    home = {name: 1.0 / len(seeds) for name in seeds}
+    rank = dict(home)
+    for _ in range(steps):
+        spread: dict[str, float] = {}
+        for name, mass in rank.items():
+            out = links.get(name, {})
+            total = sum(out.values())
+            targets = out.items() if total else home.items()
+            for other, weight in targets:
+                share = weight / total if total else weight
+                spread[other] = spread.get(other, 0.0) + mass * share
+        rank = {
+            name: DAMPING * spread.get(name, 0.0) + (1 - DAMPING) * home.get(name, 0.0)
+            for name in spread.keys() | home.keys()
+        }
+    return rank
 
 
 def _similarity(query: np.ndarray, vector: np.ndarray | None) -> float:

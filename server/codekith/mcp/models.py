@@ -51,8 +51,10 @@ class SearchResult(Budgeted):
 
 
 class RelatedItem(Chunk):
-    score: float = Field(description="similarity to the question, decayed per graph step")
-    reason: str = Field(description="seed, or caller/callee/base/subclass of <qualname>")
+    score: float = Field(description="similarity to the question, mixed with graph rank")
+    reason: str = Field(
+        description="seed, caller/callee/base/subclass of <qualname>, or similar to <qualname>"
+    )
     depth: int = Field(description="graph steps from a seed")
     tokens: int
     code: str
