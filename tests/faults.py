@@ -220,7 +220,10 @@ def kill_at(root: Path, db: Path, delay: float) -> str:
     except subprocess.TimeoutExpired:
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
-    return run_state(db)
+    state = run_state(db)
+    if process.returncode == -signal.SIGKILL and state == "finished":
+        return "before the run started writing"  # an update killed while it loaded
+    return state
 
 
 @dataclass
