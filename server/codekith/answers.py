@@ -12,14 +12,16 @@ import difflib
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from codekith import freshness, gitrepo
 from codekith.freshness import Freshness
-from codekith.indexer import IndexReport, Progress
+from codekith.indexer import IndexReport
 from codekith.languages import language_of
+from codekith.progress import Progress
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
@@ -209,6 +211,7 @@ class Answers:
         dry_run: bool = False,
         progress: Progress | None = None,
         refine: bool = True,
+        cancelled: Callable[[], bool] | None = None,
     ) -> IndexReport:
         """An index run under the write lock (IndexLockedError when another one writes);
         `refine=False` leaves the Jedi pass to the caller (the language server runs it in
@@ -222,6 +225,7 @@ class Answers:
                     since=since,
                     progress=progress,
                     refine=refine,
+                    cancelled=cancelled,
                 )
         finally:
             self.forget_freshness()

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from codekith import __version__
 from codekith.config import enclosing_root
+from codekith.progress import PHASES, Progress, Step, format_duration
 from codekith.vocabulary import KINDS, MODES
 
 # The engine (LanceDB, numpy, the model) loads only in the commands that use it, so that
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from codekith.answers import Answers
     from codekith.distributed import Distribution
     from codekith.freshness import Freshness
-    from codekith.indexer import IndexReport, Progress
+    from codekith.indexer import IndexReport
     from codekith.project import Project
     from codekith.search import Hit
 
@@ -307,17 +308,39 @@ def _emit(data: Any) -> None:
 
 @contextmanager
 def _progress(enabled: bool) -> Iterator[Progress | None]:
-    """A rich progress bar on an interactive stderr; nothing otherwise."""
+    """Rich progress bars on an interactive stderr, one per phase (each with its own count
+    and time left); nothing otherwise."""
     if not enabled or not sys.stderr.isatty():
         yield None
         return
-    from rich.progress import Progress as Bar
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+    from rich.progress import Progress as Bars
 
-    with Bar(transient=True) as bar:
-        task = bar.add_task("indexing", total=None)
+    columns = (
+        TextColumn("{task.description:<18}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[unit]:<6} {task.fields[left]:>9}  {task.fields[detail]}"),
+    )
+    with Bars(*columns, transient=True) as bars:
+        tasks: dict[str, Any] = {}
 
-        def update(done: int, total: int, current: str) -> None:
-            bar.update(task, completed=done, total=total, description=current[-40:])
+        def update(step: Step) -> None:
+            if step.phase not in tasks:
+                for earlier in tasks.values():  # a new phase: the earlier ones are done
+                    bars.update(earlier, completed=bars.tasks[earlier].total)
+                tasks[step.phase] = bars.add_task(
+                    step.title, total=step.total, unit="", left="", detail=""
+                )
+            left = f"{format_duration(step.eta_s)} left" if step.eta_s is not None else ""
+            bars.update(
+                tasks[step.phase],
+                completed=step.done,
+                total=step.total,
+                unit=PHASES[step.phase][1],
+                left=left,
+                detail=step.detail[-40:],
+            )
 
         yield update
 

@@ -3,7 +3,10 @@
 Cheap checks come first: an unchanged size and mtime skips the read, an unchanged content
 hash skips the chunking, an already-known chunk content hash skips the embedding. Files are
 written in batches of whole files, each batch atomic, so an interrupted run leaves a
-consistent index and the next run continues where it stopped.
+consistent index and the next run continues where it stopped. A run reports its progress
+phase by phase (`codekith.progress`) and can be cancelled: it stops at the next batch
+boundary, brings the call graph in step with what it wrote, and leaves the rest to the next
+run (which then re-checks every file, like after an interruption).
 """
 
 from __future__ import annotations
@@ -24,13 +27,16 @@ from codekith.embedding import Embedder
 from codekith.examine import Examined, SourceFile, examine
 from codekith.graph.index import is_python
 from codekith.graphsync import GraphSync
+from codekith.progress import PhaseClock, Progress
 from codekith.qualnames import PROJECT_FILES, Layout, ModuleNames
 from codekith.store import FileRecord, FileUpdate, Store
 from codekith.template import TEMPLATE_VERSION
 from codekith.workspace import Candidate, scan
 
-Progress = Callable[[int, int, str], None]
 LAYOUT_FILES = ("__init__.py", *PROJECT_FILES)  # files whose coming or going renames modules
+EMBED_STEP = 64  # chunks embedded per call: progress (and cancel checks) this often
+Cancelled = Callable[[], bool]
+INTERRUPTED = ("running", "cancelled")  # run states after which a run re-checks every file
 
 
 @dataclass
@@ -52,6 +58,7 @@ class IndexReport:
     dry_run: bool = False
     mode: str = "scan"
     scan_reason: str = ""
+    cancelled: bool = False
 
     graph: dict[str, Any] = field(default_factory=dict)
     distributed: dict[str, Any] = field(default_factory=dict)
@@ -93,6 +100,7 @@ class IndexReport:
             "dry_run": self.dry_run,
             "mode": self.mode,
             "scan_reason": self.scan_reason,
+            "cancelled": self.cancelled,
             "graph": self.graph,
             "distributed": self.distributed,
             "indexed_paths": self.indexed,
@@ -128,6 +136,7 @@ class Indexer:
         progress: Progress | None = None,
         distribution: Distribution | None = None,
         refine: bool = True,
+        cancelled: Cancelled | None = None,
     ) -> IndexReport:
         """Bring the index up to date with the workspace, or with just `paths`.
 
@@ -137,18 +146,21 @@ class Indexer:
         stat-ed and its size and mtime compared with the catalog. A run with `paths` (a
         save) reads and writes only those files' rows and scans no table. A `distribution`
         chunks and embeds on worker processes or a Ray cluster. `refine=False` leaves the
-        call graph's Jedi pass to `refine_graph`.
+        call graph's Jedi pass to `refine_graph`. When `cancelled()` turns true the run
+        stops at the next batch boundary (report.cancelled).
         """
         if paths is not None and since is not None:
             raise ValueError("give either paths or since, not both")
         if full and not dry_run:
-            return self._rebuild(progress, distribution, refine)
+            return self._rebuild(progress, distribution, refine, cancelled)
         started_at, started = time.time(), time.perf_counter()
         report = IndexReport(dry_run=dry_run, mode="paths" if paths is not None else "scan")
+        clock = PhaseClock(progress)
+        stop = cancelled or (lambda: False)
         # a save (paths) must stay cheap: damage is looked for by whole runs
         report.repaired = {} if dry_run or paths is not None else self._repair()
         meta = self.store.meta() if self.store.has_index() else {}
-        interrupted = meta.get("run_state") == "running"
+        interrupted = meta.get("run_state") in INTERRUPTED
         # a save asks git nothing; other runs note HEAD and what was dirty before reading
         start = _GitState.now(self.root) if not dry_run and paths is None else _GitState()
         if not dry_run:
@@ -172,7 +184,9 @@ class Indexer:
             layout = names.layout.snapshot([*python, *(c.path for c in candidates)]).to_json()
         distrusted = scope.distrusted | relabelled
         trusted = {p: r for p, r in catalog.items() if p not in distrusted}
-        sources, records = self._plan(candidates, trusted, report, scope.reread | relabelled, names)
+        sources, records = self._plan(
+            candidates, trusted, report, scope.reread | relabelled, names, clock
+        )
         report.deleted, purge = self._vanished(candidates, catalog, paths, interrupted)
         purge += [
             r.path
@@ -189,14 +203,21 @@ class Indexer:
             return report
         gained = -self.store.remove_files(purge, forget=False)
         self.store.record_files(records)
-        newly_skipped, written = self._write(sources, catalog, report, progress, distribution)
+        newly_skipped, written = self._write(sources, catalog, report, clock, stop, distribution)
         gained += written - self.store.remove_files(report.deleted, forget=True)
         removed = [*report.deleted, *purge, *newly_skipped]
         indexed = set(report.indexed)
         hashes = {s.path: s.file_hash for s in sources if s.path in indexed}
+        graph_files = len(hashes) + len(removed)
+        clock("graph", 0, graph_files)
         state, report.graph = self.graph.update(meta, hashes, removed, layout)
+        clock("graph", graph_files, graph_files)
+        if report.cancelled:
+            return self._cancelled(meta, gained, state, report, started_at, started)
         if refine:
-            refined, figures = self.graph.refine({**meta, **state})
+            refined, figures = self.graph.refine(
+                {**meta, **state}, lambda done, total, path: clock("jedi", done, total, path), stop
+            )
             self.graph.close()  # a short-lived caller must not keep a Jedi child around
             state.update(refined)
             report.graph.update(figures)
@@ -216,13 +237,36 @@ class Indexer:
     def refine_graph(
         self,
         progress: Progress | None = None,
-        cancelled: Callable[[], bool] | None = None,
+        cancelled: Cancelled | None = None,
         lock: Callable[[], AbstractContextManager[Any]] | None = None,
     ) -> dict[str, Any]:
         """The Jedi pass over the files still waiting for it (after the files are
         searchable); `lock` takes the index for each store when the caller does not hold
         it. Its figures."""
-        return self.graph.refine(self.store.meta(), progress, cancelled, lock)[1]
+        clock = PhaseClock(progress)
+        return self.graph.refine(
+            self.store.meta(),
+            lambda done, total, path: clock("jedi", done, total, path),
+            cancelled,
+            lock,
+        )[1]
+
+    def _cancelled(
+        self,
+        meta: dict[str, str],
+        gained: int,
+        graph: dict[str, str],
+        report: IndexReport,
+        started_at: float,
+        started: float,
+    ) -> IndexReport:
+        """End a cancelled run: what it wrote is whole and its edges are stored; the meta
+        says 'cancelled', so the next run re-checks every file and finishes the work."""
+        report.chunks_total = self._chunks_total(meta, gained, report)
+        self.store.set_meta({**graph, "chunks": str(report.chunks_total), "run_state": "cancelled"})
+        report.seconds = time.perf_counter() - started
+        self.store.add_run(report.run_record(started_at, gitrepo.head(self.root) or ""))
+        return report
 
     def _chunks_total(self, meta: dict[str, str], gained: int, report: IndexReport) -> int:
         """Counted after a scan (or when unknown); a save adds what it gained to the last
@@ -242,19 +286,31 @@ class Indexer:
         return problems
 
     def _rebuild(
-        self, progress: Progress | None, distribution: Distribution | None, refine: bool
+        self,
+        progress: Progress | None,
+        distribution: Distribution | None,
+        refine: bool,
+        cancelled: Cancelled | None,
     ) -> IndexReport:
         """`--full`: a new index built aside (the old one is never opened, so a damaged or
         incompatible index is no obstacle) and swapped in when complete; until then readers
-        keep answering from the old one."""
+        keep answering from the old one. Cancelled, the old index stays (in place on object
+        storage, where the next run completes the new one)."""
         staging = self.store.staging()
         if staging is None:  # object storage: the tables are replaced where they are
             self.store.create(self.settings.model, self.embedder().dim, TEMPLATE_VERSION)
-            report = self.run(progress=progress, distribution=distribution, refine=refine)
+            report = self.run(
+                progress=progress, distribution=distribution, refine=refine, cancelled=cancelled
+            )
         else:
             builder = Indexer(self.root, self.settings, staging, self.embedder)
-            report = builder.run(progress=progress, distribution=distribution, refine=refine)
+            report = builder.run(
+                progress=progress, distribution=distribution, refine=refine, cancelled=cancelled
+            )
             builder.graph.close()
+            if report.cancelled:
+                report.mode = "full"
+                return report
             self.store.promote(staging)
             self.graph.close()  # its builder knows the old index: the next run loads anew
             self.graph = GraphSync(self.root, self.settings, self.store)
@@ -398,6 +454,7 @@ class Indexer:
         report: IndexReport,
         reread: set[str],
         names: ModuleNames,
+        clock: PhaseClock,
     ) -> tuple[list[SourceFile], list[FileRecord]]:
         """Files whose content changed (read and hashed), and catalog records to refresh
         without re-chunking; files in `reread` are read even when their size and mtime
@@ -405,7 +462,8 @@ class Indexer:
         sources: list[SourceFile] = []
         records: list[FileRecord] = []
         report.files = len(candidates)
-        for candidate in candidates:
+        for number, candidate in enumerate(candidates, 1):
+            clock("scan", number, len(candidates), candidate.path)
             old = catalog.get(candidate.path)
             if (
                 old
@@ -459,42 +517,69 @@ class Indexer:
         sources: list[SourceFile],
         catalog: dict[str, FileRecord],
         report: IndexReport,
-        progress: Progress | None,
+        clock: PhaseClock,
+        cancelled: Cancelled,
         distribution: Distribution | None,
     ) -> tuple[list[str], int]:
         """Examine, embed and commit the changed files in atomic batches of about
         `batch-chunks` chunks. Locally the model embeds each batch here; distributed, the
-        workers examine and embed and this process only commits. Returns the paths that
-        were indexed before and are skipped now, and how many live chunks the index
-        gained."""
+        workers examine and embed and this process only commits. Stops after the batch
+        under way once `cancelled()`. Returns the paths that were indexed before and are
+        skipped now, and how many live chunks the index gained."""
         stream: Iterable[tuple[Examined, dict[str, Any]]]
         if distribution is None:
-            examined = [examine(s, self.settings) for s in sources]
-            total = sum(len(e.rows) for e in examined)
+            examined = self._examine_all(sources, clock, cancelled)
+            if len(examined) < len(sources):  # cancelled while chunking: write nothing
+                report.cancelled, examined = True, []
+            writes = _Writes(sum(len(e.rows) for e in examined))
+            writes.to_embed = self._to_embed(examined, writes.total)
             stream = ((e, {}) for e in examined)
         else:
             known = self.store.cached_hashes()
             stream = distribution.examine_and_embed(sources, self.settings, known, report)
-            total = len(sources)
+            writes = _Writes(len(sources))
         newly_skipped: list[str] = []
         batch: list[Examined] = []
         vectors: dict[str, Any] = {}
-        done = gained = 0
+        gained = 0
         for item, embedded in stream:
+            if cancelled() and not batch:
+                report.cancelled = True
+                break  # at a batch boundary: everything accounted for is written
             self._account(item, report)
             batch.append(item)
             vectors.update(embedded)
+            if distribution:
+                writes.received += 1
+                clock("embed", writes.received, writes.total, item.record.path)
             if sum(len(e.rows) for e in batch) >= max(1, self.settings.batch_chunks):
-                skipped, count = self._commit(batch, vectors, catalog, report)
+                skipped, count = self._commit(batch, vectors, catalog, report, clock, writes)
                 newly_skipped, gained = newly_skipped + skipped, gained + count
                 batch, vectors = [], {}
-            done += 1 if distribution else len(item.rows)
-            if progress:
-                progress(done, total, item.record.path)
         if batch:
-            skipped, count = self._commit(batch, vectors, catalog, report)
+            skipped, count = self._commit(batch, vectors, catalog, report, clock, writes)
             newly_skipped, gained = newly_skipped + skipped, gained + count
         return newly_skipped, gained
+
+    def _examine_all(
+        self, sources: list[SourceFile], clock: PhaseClock, cancelled: Cancelled
+    ) -> list[Examined]:
+        """Chunk every changed file (all of them, or up to a cancel)."""
+        examined = []
+        for number, source in enumerate(sources, 1):
+            if cancelled():
+                break
+            examined.append(examine(source, self.settings))
+            clock("chunk", number, len(sources), source.path)
+        return examined
+
+    def _to_embed(self, examined: list[Examined], chunks: int) -> int | None:
+        """How many distinct chunk contents need the model, when the run spans several
+        batches (one batch finds out for itself): the embed phase's total."""
+        if chunks <= max(1, self.settings.batch_chunks):
+            return None
+        hashes = {r["content_hash"] for e in examined for r in e.rows}
+        return len(hashes - self.store.cached_hashes())
 
     @staticmethod
     def _account(item: Examined, report: IndexReport) -> None:
@@ -514,6 +599,8 @@ class Indexer:
         embedded: dict[str, Any],
         catalog: dict[str, FileRecord],
         report: IndexReport,
+        clock: PhaseClock,
+        writes: _Writes,
     ) -> tuple[list[str], int]:
         """One batch: vectors from the workers, the cache, or the model here; then the
         chunks and catalog records in the store's atomic write. Returns the paths indexed
@@ -530,8 +617,7 @@ class Indexer:
         vectors = {**self.store.cached_vectors(h for h in documents if h not in new), **new}
         missing = [h for h in documents if h not in vectors]
         if missing:
-            matrix = self.embedder().embed_documents([documents[h] for h in missing])
-            new.update(zip(missing, matrix, strict=True))
+            new.update(self._embed({h: documents[h] for h in missing}, clock, writes))
             vectors.update(new)
         updates = [
             FileUpdate(e.record, [{**r, "vector": vectors[r["content_hash"]]} for r in e.rows])
@@ -539,10 +625,31 @@ class Indexer:
         ]
         gained += self.store.write_files(updates, new)
         count = sum(len(e.rows) for e in indexed)
+        writes.written += count
+        clock("write", writes.written, writes.total, batch[-1].record.path)
         report.chunks_written += count
         report.embedded += len(new)
         report.reused += count - len(new)
         return newly_skipped, gained
+
+    def _embed(
+        self, documents: dict[str, str], clock: PhaseClock, writes: _Writes
+    ) -> dict[str, Any]:
+        """Vectors for these documents (content hash -> text), in steps of EMBED_STEP so
+        that progress moves while a batch embeds; shortest first, so steps pad little."""
+        total = writes.to_embed if writes.to_embed is not None else len(documents)
+        order = sorted(documents, key=lambda h: len(documents[h]))
+        vectors: dict[str, Any] = {}
+        embedder = self.embedder()
+        for start in range(0, len(order), EMBED_STEP):
+            step = order[start : start + EMBED_STEP]
+            matrix = embedder.embed_documents([documents[h] for h in step])
+            vectors.update(zip(step, matrix, strict=True))
+            writes.embedded += len(step)
+            clock("embed", writes.embedded, max(total, writes.embedded))
+        if writes.to_embed is None:
+            writes.embedded = 0  # one batch per run: each counts for itself
+        return vectors
 
 
 @dataclass(frozen=True)
@@ -579,3 +686,14 @@ def _removes_secrets(report: IndexReport, catalog: dict[str, FileRecord]) -> boo
         for path, reason in report.skipped.items()
     )
     return newly_redacted or now_secret
+
+
+@dataclass
+class _Writes:
+    """What the write loop has done so far, for the embed and write phases' progress."""
+
+    total: int  # chunks to write (distributed: files to receive)
+    to_embed: int | None = None  # distinct contents the model must embed, when known ahead
+    embedded: int = 0
+    written: int = 0
+    received: int = 0

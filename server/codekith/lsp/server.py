@@ -27,6 +27,7 @@ from codekith.lsp import convert
 from codekith.lsp.options import ServerOptions, parse_options
 from codekith.lsp.protocol import CodekithProtocol, install_log_filter
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
+from codekith.progress import Step
 from codekith.related import TargetNotFoundError
 from codekith.search import Filters
 from codekith.workspace import OutsideWorkspaceError
@@ -101,31 +102,40 @@ class CodekithServer(LanguageServer):
         except Exception:  # a client may refuse; indexing goes on without a bar
             return _SilentProgress()
         self.work_done_progress.begin(
-            token, types.WorkDoneProgressBegin(title=title, cancellable=False, percentage=0)
+            token, types.WorkDoneProgressBegin(title=title, cancellable=True, percentage=0)
         )
         return _ClientProgress(self, token, asyncio.get_running_loop())
 
 
 class _SilentProgress:
-    def report(self, done: int, total: int, message: str) -> None:
+    def report(self, step: Step) -> None:
         pass
+
+    def cancelled(self) -> bool:
+        return False
 
     def end(self, message: str) -> None:
         pass
 
 
 class _ClientProgress:
-    """Reports from the indexing thread are handed to the event loop."""
+    """Reports from the indexing thread are handed to the event loop. The message names
+    the phase with its own count and time left; the percentage rises over the whole run.
+    A cancel from the client (pygls cancels the token's future) is read by the run at its
+    next batch boundary."""
 
     def __init__(self, server: CodekithServer, token: str, loop: asyncio.AbstractEventLoop):
         self.server, self.token, self.loop = server, token, loop
+        self._percentage = 0
 
-    def report(self, done: int, total: int, message: str) -> None:
-        value = types.WorkDoneProgressReport(
-            message=f"{done}/{total} chunks · {message}",
-            percentage=int(100 * done / total) if total else None,
-        )
+    def report(self, step: Step) -> None:
+        self._percentage = max(self._percentage, int(100 * step.overall()))
+        value = types.WorkDoneProgressReport(message=step.message(), percentage=self._percentage)
         self.loop.call_soon_threadsafe(self.server.work_done_progress.report, self.token, value)
+
+    def cancelled(self) -> bool:
+        future = self.server.work_done_progress.tokens.get(self.token)
+        return future is not None and future.cancelled()
 
     def end(self, message: str) -> None:
         self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))

@@ -27,6 +27,7 @@ from codekith.freshness import Freshness
 from codekith.graph.jedi_worker import JediResult
 from codekith.indexer import IndexReport
 from codekith.lsp.options import DEBOUNCE_MS
+from codekith.progress import PhaseClock, Step
 from codekith.project import Project
 from codekith.store import IndexLockedError, storage_problem
 
@@ -41,7 +42,11 @@ SILENT_RUN_FILES = 20  # runs over fewer saved files report no $/progress
 
 
 class ProgressReporter(Protocol):
-    def report(self, done: int, total: int, message: str) -> None: ...
+    def report(self, step: Step) -> None: ...
+
+    def cancelled(self) -> bool:
+        """The user asked to stop (window/workDoneProgress/cancel)."""
+        ...
 
     def end(self, message: str) -> None: ...
 
@@ -72,8 +77,11 @@ class _Pending:
 
 
 class _Silent:
-    def report(self, done: int, total: int, message: str) -> None:
+    def report(self, step: Step) -> None:
         pass
+
+    def cancelled(self) -> bool:
+        return False
 
     def end(self, message: str) -> None:
         pass
@@ -202,7 +210,8 @@ class WorkspaceSession:
             self._generation += 1
         self._note_indexed(report, whole)
         self.last_report, self.last_error = report, ""
-        reporter.end(f"{len(report.indexed)} files indexed, {report.chunks_total} chunks")
+        summary = f"{len(report.indexed)} files indexed, {report.chunks_total} chunks"
+        reporter.end(f"cancelled: {summary}" if report.cancelled else summary)
         return report
 
     def _index(self, pending: _Pending, whole: bool, reporter: ProgressReporter) -> IndexReport:
@@ -211,6 +220,7 @@ class WorkspaceSession:
             paths=None if whole else sorted(pending.paths),
             progress=reporter.report,
             refine=False,
+            cancelled=reporter.cancelled,
         )
 
     # -- background: Jedi refinement, then compaction ---------------------------------------
@@ -265,21 +275,22 @@ class WorkspaceSession:
             stored = 0
             results: list[JediResult] = []
             last_store = time.monotonic()
+            clock = PhaseClock(reporter.report)
             try:
                 for number, job in enumerate(jobs, 1):
-                    if self._yield_to_saves():
+                    if self._yield_to_saves() or reporter.cancelled():
                         break
                     results.append(await asyncio.to_thread(graph.jedi_worker().resolve, job))
-                    reporter.report(number, len(jobs), job.path)
+                    clock("jedi", number, len(jobs), job.path)
                     if time.monotonic() - last_store >= JEDI_STORE_EVERY_S:
                         stored += await self._store_refined(results)
                         results, last_store = [], time.monotonic()
                 if results and not self._closed:
                     stored += await self._store_refined(results)
             finally:
-                reporter.end("call graph refined")
-            if not stored:
-                break
+                reporter.end("stopped" if reporter.cancelled() else "call graph refined")
+            if not stored or reporter.cancelled():
+                break  # a cancelled pass waits for the next save's
         return not self._yield_to_saves()
 
     async def _store_refined(self, results: list[JediResult]) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from codekith.answers import Answers
 from codekith.indexer import IndexReport
+from codekith.progress import Step
 from codekith.store import IndexLockedError
 
 log = logging.getLogger(__name__)
@@ -33,13 +34,16 @@ class IndexNotReadyError(RuntimeError):
 
 @dataclass
 class _Progress:
-    done: int = 0
-    total: int = 0
-    current: str = ""
+    """The run's latest step (phase, its count and time left) and the overall share done
+    (MCP progress must only rise)."""
 
-    def update(self, done: int, total: int, current: str) -> None:
+    step: Step | None = None
+    percent: int = 0
+
+    def update(self, step: Step) -> None:
         """Called from the indexing thread; the waiting coroutine polls it."""
-        self.done, self.total, self.current = done, total, current
+        self.percent = max(self.percent, int(100 * step.overall()))
+        self.step = step
 
 
 class WorkspaceState:
@@ -60,12 +64,8 @@ class WorkspaceState:
             run = await self._start(lambda: self.answers.reindex(progress=self._progress.update))
             await self._wait(run, FIRST_BUILD_WAIT_S, report, "building the index")
             if not run.done():
-                progress = self._progress
-                done = (
-                    f"{progress.done}/{progress.total} chunks embedded"
-                    if progress.total
-                    else "reading and embedding the first files"
-                )
+                step = self._progress.step
+                done = step.message() if step else "reading the first files"
                 raise IndexNotReadyError(
                     f"the index of {self.answers.root} is still being built ({done}); "
                     "ask again shortly"
@@ -133,7 +133,7 @@ class WorkspaceState:
         loop = asyncio.get_running_loop()
         deadline = None if timeout_s is None else loop.time() + timeout_s
         await report(0, None, what)
-        seen = (-1, -1)
+        seen: Step | None = None
         while not run.done():
             left = None if deadline is None else deadline - loop.time()
             if left is not None and left <= 0:
@@ -142,9 +142,9 @@ class WorkspaceState:
                 {run}, timeout=PROGRESS_POLL_S if left is None else min(left, PROGRESS_POLL_S)
             )
             progress = self._progress
-            if (progress.done, progress.total) != seen and progress.total:
-                seen = (progress.done, progress.total)
-                await report(progress.done, progress.total, f"{what}: {progress.current}")
+            if progress.step is not None and progress.step is not seen:
+                seen = progress.step
+                await report(progress.percent, 100, f"{what}: {seen.message()}")
 
     async def close(self) -> None:
         """Let a run that is writing finish: its thread cannot be cancelled."""

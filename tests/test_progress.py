@@ -1,0 +1,119 @@
+"""Progress that tells the truth and runs that can be stopped: each phase of an index run
+reports its own count against its own total (no bar at 100% while embedding goes on), and a
+run cancelled at a batch boundary leaves an index that a later run completes to exactly
+what an uninterrupted run builds (real model, real LanceDB, real git repository)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from codekith.progress import PHASES, PhaseClock, Step, format_duration
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git
+from tests.test_graph_state import PKG, all_edges
+
+
+def test_each_phase_counts_its_own_work_with_its_own_time_left():
+    now = [0.0]
+    steps: list[Step] = []
+    clock = PhaseClock(steps.append, clock=lambda: now[0])
+    for done in range(0, 11):  # 10 chunks, one per second
+        clock("embed", done, 10, f"f{done}.py")
+        now[0] += 1.0
+    clock("write", 0, 10)
+    assert steps[0] == Step("embed", 0, 10, "f0.py", None)  # no estimate before any rate
+    assert steps[-2].done == 10 and steps[-2].eta_s is None  # a phase's last step always
+    middle = next(s for s in steps if s.done == 4)
+    assert middle.eta_s == 6.0 and middle.message() == "embedding 4/10 chunks · 0:06 left · f4.py"
+    assert steps[-1] == Step("write", 0, 10)  # a new phase starts its own count and clock
+    assert steps[-1].overall() >= steps[-2].overall()  # one rising share over the phases
+
+
+def test_steps_are_thinned_but_never_the_first_or_the_last():
+    steps: list[Step] = []
+    clock = PhaseClock(steps.append, clock=lambda: 5.0)  # time stands still
+    for done in range(1, 1001):
+        clock("scan", done, 1000)
+    assert [s.done for s in steps] == [1, 1000]
+    assert format_duration(3725) == "1:02:05" and format_duration(59.6) == "1:00"
+
+
+def workspace_of_many_files(root: Path) -> Path:
+    files = {**PKG, "web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE}
+    for number in range(8):
+        files[f"extra/mod{number}.py"] = (
+            f"def step_{number}(value):\n    '''Stage {number} of the pipeline.'''\n"
+            f"    return value + {number}\n\n\ndef undo_{number}(value):\n"
+            f"    return value - {number}\n"
+        )
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    return root
+
+
+def test_a_run_reports_every_phase_in_order_each_reaching_its_own_total(workspace, project_for):
+    root = workspace_of_many_files(workspace({}))
+    steps: list[Step] = []
+    report = project_for(root, batch_chunks=8).indexer.run(progress=steps.append, refine=True)
+    phases = list(dict.fromkeys(s.phase for s in steps))
+    assert phases == ["scan", "chunk", "embed", "write", "graph", "jedi"]
+    last = {s.phase: s for s in steps}
+    assert last["chunk"].done == last["chunk"].total == len(report.indexed)
+    assert last["embed"].done == last["embed"].total == report.embedded
+    assert last["write"].done == last["write"].total == report.chunks_written
+    assert last["jedi"].done == last["jedi"].total == report.graph["jedi_files"]
+    for phase in ("embed", "write"):  # several batches: each phase moved more than once
+        assert len([s for s in steps if s.phase == phase]) > 2, phase
+    assert set(phases) <= set(PHASES)
+
+
+def index_state(project) -> tuple:  # type: ignore[no-untyped-def]
+    chunks = {
+        (r["id"], r["path"], r["qualname"], r["start_line"])
+        for r in project.store.rows("true", columns=["id", "path", "qualname", "start_line"])
+    }
+    catalog = {p: (r.file_hash, r.status, r.chunks) for p, r in project.store.catalog().items()}
+    return chunks, catalog, all_edges(project.store)
+
+
+def test_cancel_mid_run_then_resume_equals_an_uninterrupted_index(workspace, project_for, tmp_path):
+    root = workspace_of_many_files(workspace({}))
+    reference = tmp_path / "reference"
+    shutil.copytree(root, reference)
+    project = project_for(root, batch_chunks=6)
+    writes: list[Step] = []
+
+    def progress(step: Step) -> None:
+        if step.phase == "write":
+            writes.append(step)
+
+    cancelled = project.indexer.run(progress=progress, cancelled=lambda: bool(writes))
+    assert cancelled.cancelled and len(writes) == 1  # stopped after its first batch
+    assert 0 < cancelled.chunks_written < writes[0].total
+    assert project.store.meta()["run_state"] == "cancelled"
+    partial = index_state(project)
+    assert {p for _, p, _, _ in partial[0]} == set(cancelled.indexed)  # whole files only
+
+    resumed = project_for(root, batch_chunks=6).indexer.run()
+    assert not resumed.cancelled and resumed.mode == "scan"
+    assert resumed.scan_reason == "the last run was interrupted"
+    assert set(resumed.indexed).isdisjoint(cancelled.indexed)  # nothing written twice
+
+    uninterrupted = project_for(reference, batch_chunks=6)
+    uninterrupted.indexer.run()
+    assert index_state(project_for(root)) == index_state(uninterrupted)
+
+
+def test_cancel_while_chunking_writes_nothing_and_the_next_run_does_it_all(workspace, project_for):
+    root = workspace_of_many_files(workspace({}))
+    project = project_for(root)
+    seen: list[Step] = []
+    report = project.indexer.run(
+        progress=seen.append, cancelled=lambda: any(s.phase == "chunk" for s in seen)
+    )
+    assert report.cancelled and report.indexed == [] and report.chunks_written == 0
+    again = project.indexer.run()
+    assert not again.cancelled and again.chunks_total == again.chunks_written > 0
