@@ -158,3 +158,80 @@ async def test_a_jedi_child_that_never_answers_blocks_no_save_and_no_shutdown(
             await stopper
     assert [pid for pid in seen if Path(f"/proc/{pid}").exists() and stopped(pid)] == []
     assert jedi_children(root) == []  # the server killed its children when it shut down
+
+
+# -- window/workDoneProgress/cancel ------------------------------------------------------
+
+MANY = {
+    f"stages/stage{n}.py": f"def stage_{n}(value):\n    '''Stage {n} of the pipeline.'''\n"
+    f"    return value + {n}\n\n\ndef undo_{n}(value):\n    return value - {n}\n"
+    for n in range(30)
+}
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def cancelling(lsp_client: LanguageClient, tmp_path):
+    root = init_repo(tmp_path / "ws")
+    write_files(root, {**FILES, **MANY})
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    lsp_client.root = root  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        return None
+
+    canceller = asyncio.get_running_loop().create_task(cancel_the_first_run(lsp_client))
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
+            initialization_options={"batchChunks": 2},  # many batch boundaries
+        )
+    )
+    try:
+        yield
+    finally:
+        canceller.cancel()
+        try:
+            await end_session(lsp_client)
+        finally:
+            reap(root)
+
+
+def progress_values(client: LanguageClient) -> list:  # type: ignore[type-arg]
+    """Every $/progress value so far, in order of the tokens' creation."""
+    return [v for values in client.progress_reports.values() for v in values]
+
+
+async def cancel_the_first_run(client: LanguageClient) -> None:
+    """window/workDoneProgress/cancel as soon as the first run reports progress."""
+    while True:
+        for token, values in client.progress_reports.items():
+            if any(isinstance(v, types.WorkDoneProgressReport) for v in values):
+                client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token))
+                return
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.asyncio
+async def test_cancelling_the_progress_stops_the_run_and_the_next_run_completes_it(
+    cancelling: LanguageClient,
+):
+    client = cancelling
+    status = await wait_for(client, lambda s: s.get("runs") and not s["indexing"], "a run")
+    seen = progress_values(client)
+    begins = [v for v in seen if isinstance(v, types.WorkDoneProgressBegin)]
+    ends = [v.message or "" for v in seen if isinstance(v, types.WorkDoneProgressEnd)]
+    assert begins and all(b.cancellable for b in begins)
+    assert ends[0].startswith("cancelled: "), ends
+    stopped_at = status["chunks"]  # part of the index only (checked below)
+    params = types.ExecuteCommandParams(command="codekith.reindex", arguments=[{}])
+    report = await client.workspace_execute_command_async(params)
+    assert not report.get("cancelled") and report["chunks"] > stopped_at
+    assert report["indexed"] > 0 and (await folder_status(client))["chunks"] == report["chunks"]
+    ends = [
+        v.message or "" for v in progress_values(client) if isinstance(v, types.WorkDoneProgressEnd)
+    ]
+    assert [m for m in ends if m.startswith("cancelled")] == ends[:1]  # only the first run
