@@ -132,3 +132,49 @@ def test_kill_9_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
         return {(r["id"], r["start_line"], r["end_line"]) for r in rows}, catalog
 
     assert snapshot(interrupted) == snapshot(reference)
+
+
+def test_ctrl_c_stops_at_a_batch_boundary_and_the_next_run_completes_the_index(tmp_path):
+    files = {
+        f"pkg/mod{i}.py": "\n".join(
+            f"def task_{i}_{j}(value):\n    '''Task {j} of group {i}.'''\n"
+            f"    return value - {j} * {i}\n"
+            for j in range(6)
+        )
+        for i in range(30)
+    }
+    config = {".codekith.toml": "batch-chunks = 7\n"}
+    stopped = write_files(tmp_path / "a", {**files, **config})
+    reference = write_files(tmp_path / "b", {**files, **config})
+    process = subprocess.Popen(
+        [*CLI, "index", "--json"],
+        cwd=stopped,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    store = Store(str(stopped / ".codekith"))
+    deadline = time.time() + 120
+    while time.time() < deadline and process.poll() is None:
+        if store.has_index() and store.count() >= 7:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "index finished before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    report = json.loads(out)
+    assert report["cancelled"] and 0 < report["chunks_written"] < 30 * 6
+    assert "stopped" in err and store.meta()["run_state"] == "cancelled"
+    resumed = json.loads(run("index", "--json", cwd=stopped).stdout)
+    assert not resumed["cancelled"] and resumed["mode"] == "scan"
+    assert set(resumed["indexed_paths"]).isdisjoint(report["indexed_paths"])
+    run("index", "--json", cwd=reference)
+
+    def snapshot(root: Path) -> tuple[set[tuple[str, int, int]], dict[str, str]]:
+        store = Store(str(root / ".codekith"))
+        rows = store.rows("true", columns=["id", "start_line", "end_line"])
+        catalog = {p: r.file_hash for p, r in store.catalog().items()}
+        return {(r["id"], r["start_line"], r["end_line"]) for r in rows}, catalog
+
+    assert snapshot(stopped) == snapshot(reference)

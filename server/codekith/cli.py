@@ -349,7 +349,11 @@ def cmd_index(args: argparse.Namespace) -> int:
     project = _project(args)
     for warning in project.settings.warnings:
         print(f"codekith: warning: {warning}", file=sys.stderr)
-    with project.store.write_lock(), _progress(not args.json) as progress:
+    with (
+        project.store.write_lock(),
+        _progress(not args.json) as progress,
+        _stop_on_interrupt() as stopped,
+    ):
         report = project.indexer.run(
             full=args.full,
             dry_run=args.dry_run,
@@ -357,7 +361,10 @@ def cmd_index(args: argparse.Namespace) -> int:
             progress=progress,
             distribution=_distribution(args),
             refine=args.wait,
+            cancelled=stopped,
         )
+    if report.cancelled:
+        print("codekith: stopped; the next 'codekith index' goes on from here", file=sys.stderr)
     if not args.dry_run and report.graph.get("jedi_pending"):
         _refine_in_background(project)
     if args.json:
@@ -365,6 +372,31 @@ def cmd_index(args: argparse.Namespace) -> int:
     else:
         _print_index_report(report)
     return 0
+
+
+@contextmanager
+def _stop_on_interrupt() -> Iterator[Callable[[], bool]]:
+    """The first Ctrl-C asks the run to stop at its next batch boundary (the index stays
+    whole); a second one interrupts at once."""
+    import signal
+
+    asked: list[bool] = []
+
+    def interrupt(signum: int, frame: Any) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+        print("\ncodekith: stopping after this batch (Ctrl-C again to abort)", file=sys.stderr)
+
+    try:
+        previous = signal.signal(signal.SIGINT, interrupt)
+    except ValueError:  # not the main thread: no handler, no stopping
+        yield lambda: False
+        return
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _distribution(args: argparse.Namespace) -> Distribution | None:

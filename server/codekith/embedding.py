@@ -90,19 +90,28 @@ def _write_atomically(path: Path, text: str) -> None:
 class FastEmbedder:
     """Documents are embedded sorted by length so that batches pad little (~30% faster)."""
 
-    def __init__(self, model_id: str = DEFAULT_MODEL, threads: int | None = None):
-        """`threads` caps ONNX Runtime's threads (a worker of many on one host takes 1)."""
+    def __init__(
+        self, model_id: str = DEFAULT_MODEL, threads: int | None = None, arena: bool = True
+    ):
+        """`threads` caps ONNX Runtime's threads (a worker of many on one host takes 1);
+        `arena=False` turns off ONNX Runtime's CPU memory arena, which otherwise keeps the
+        largest batch's buffers for the life of the process."""
         from fastembed import TextEmbedding
 
         self.model_id = model_id
         if model_id == DEFAULT_MODEL:
             _register_default_model(TextEmbedding)
             self._model = TextEmbedding(
-                model_name=model_id, specific_model_path=str(default_model_dir()), threads=threads
+                model_name=model_id,
+                specific_model_path=str(default_model_dir()),
+                threads=threads,
+                enable_cpu_mem_arena=arena,
             )
         else:
             try:
-                self._model = TextEmbedding(model_name=model_id, threads=threads)
+                self._model = TextEmbedding(
+                    model_name=model_id, threads=threads, enable_cpu_mem_arena=arena
+                )
             except Exception as exc:
                 raise ModelUnavailableError(
                     f"cannot load embedding model {model_id!r}: {exc}"

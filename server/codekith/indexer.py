@@ -537,7 +537,7 @@ class Indexer:
         else:
             known = self.store.cached_hashes()
             stream = distribution.examine_and_embed(sources, self.settings, known, report)
-            writes = _Writes(len(sources))
+            writes = _Writes(len(sources), by_file=True)
         newly_skipped: list[str] = []
         batch: list[Examined] = []
         vectors: dict[str, Any] = {}
@@ -625,7 +625,7 @@ class Indexer:
         ]
         gained += self.store.write_files(updates, new)
         count = sum(len(e.rows) for e in indexed)
-        writes.written += count
+        writes.written += len(batch) if writes.by_file else count
         clock("write", writes.written, writes.total, batch[-1].record.path)
         report.chunks_written += count
         report.embedded += len(new)
@@ -692,7 +692,8 @@ def _removes_secrets(report: IndexReport, catalog: dict[str, FileRecord]) -> boo
 class _Writes:
     """What the write loop has done so far, for the embed and write phases' progress."""
 
-    total: int  # chunks to write (distributed: files to receive)
+    total: int  # chunks to write (distributed: files, whose chunk counts come later)
+    by_file: bool = False
     to_embed: int | None = None  # distinct contents the model must embed, when known ahead
     embedded: int = 0
     written: int = 0
