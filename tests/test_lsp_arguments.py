@@ -116,3 +116,20 @@ async def test_the_server_answers_invalid_params_and_stays_up(
 async def test_an_unknown_symbol_falls_back_to_free_text(shared: LanguageClient):
     bundle = await command(shared, "codekith.related", {"symbol": "no.such.symbol_anywhere_xyz"})
     assert "items" in bundle
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_position_past_the_end_or_an_unindexed_file_is_invalid_params(
+    shared: LanguageClient,
+):
+    """The answers layer's target check, as the editor meets it (issue 12, item 4)."""
+    path: Path = shared.root / "web/http.py"  # type: ignore[attr-defined]
+    lines = path.read_bytes().count(b"\n") + 1
+    past = {"uri": path.as_uri(), "position": {"line": lines + 5, "character": 0}}
+    with pytest.raises(JsonRpcInvalidParams) as error:
+        await command(shared, "codekith.related", past)
+    assert f"web/http.py has lines 1 to {lines}, not {lines + 6}" in str(error.value)
+    missing = {"uri": (path.parent / "htpp.py").as_uri(), "position": {"line": 0}}
+    with pytest.raises(JsonRpcInvalidParams) as error:
+        await command(shared, "codekith.related", missing)
+    assert "web/htpp.py is not in the index; did you mean web/http.py?" in str(error.value)
