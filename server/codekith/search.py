@@ -1,7 +1,13 @@
-"""Search over the store: vector, full-text, or both fused by reciprocal rank (RRF).
+"""Search over the store: vector, full-text, or both fused by normalized scores.
 
-Exact symbol matches for identifiers in the query are looked up first and lead the fused
-list: someone who types `parse_header` wants that function before anything similar to it.
+Each list's scores are divided by its best score and summed with per-list weights, so a
+chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
+module chunks and test code give up a share of their score, since a question about
+behaviour wants the definition. The weights, the candidate depth and the shares were
+chosen on the tuning repositories of scripts/eval_fusion.py (flask, axios) and hold on the
+held-out ones. Exact symbol matches for identifiers in the query are looked up first and
+lead the fused list: someone who types `parse_header` wants that function before anything
+similar to it.
 """
 
 from __future__ import annotations
@@ -20,8 +26,16 @@ from codekith.store import NO_FILTERS, Filters, Store
 from codekith.template import TEMPLATE_VERSION, code_of, search_text
 from codekith.vocabulary import MODES
 
-RRF_K = 60
+VECTOR_WEIGHT = 0.5
+TEXT_WEIGHT = 0.5
+CANDIDATE_DEPTH = 50  # per list, for k = 10
+SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
+MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
+TEST_SHARE = 0.2  # share of its score test code gives up
 FEEDBACK_MIN_SIMILARITY = 0.8
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|testing|__tests__|spec)/|(^|/)test_[^/]*$|_test\.go$|\.(test|spec)\.[jt]sx?$"
+)
 SNIPPET_LINES = 12
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 
@@ -108,19 +122,20 @@ class Searcher:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.check_compatible()
         chosen = filters or NO_FILTERS
-        depth = max(k * 3, 30)
-        lookups: list[Callable[[], list[dict[str, Any]]]] = []
+        depth = max(k * 5, CANDIDATE_DEPTH)
+        lookups: dict[str, Callable[[], list[dict[str, Any]]]] = {}
         if mode == "hybrid" and names_a_symbol(query):
-            lookups.append(lambda: self.symbol_matches(query, chosen))
+            lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
         if mode in ("hybrid", "vector"):
-            lookups.append(
-                lambda: self.store.vector_search(self.query_vector(query), depth, chosen)
+            lookups["vector"] = lambda: self.store.vector_search(
+                self.query_vector(query), depth, chosen
             )
         if mode in ("hybrid", "text"):
-            lookups.append(lambda: self.store.text_search(search_text(query), depth, chosen))
+            lookups["text"] = lambda: self.store.text_search(search_text(query), depth, chosen)
         # The model and LanceDB release the GIL: the lookups really run side by side.
-        rankings = list(self._pool.map(lambda lookup: lookup(), lookups))
-        scores, rows = fuse(rankings)
+        results = self._pool.map(lambda name: lookups[name](), lookups)
+        found = dict(zip(lookups, results, strict=True))
+        scores, rows = fuse(*(found.get(name, []) for name in ("symbols", "vector", "text")))
         self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
@@ -133,7 +148,7 @@ class Searcher:
         filters: Filters,
     ) -> None:
         """Votes on similar past queries move items: an up vote on a query this close is
-        worth about one first place in one ranking, a down vote takes as much away."""
+        worth about a first place in both rankings, a down vote takes as much away."""
         votes = self.store.feedback()
         if not votes:
             return
@@ -145,7 +160,7 @@ class Searcher:
                 weight = (similarity - FEEDBACK_MIN_SIMILARITY) / (1 - FEEDBACK_MIN_SIMILARITY)
                 adjust[vote["id"]] = adjust.get(vote["id"], 0.0) + vote["vote"] * (
                     0.5 + 0.5 * weight
-                ) * 2 / (RRF_K + 1)
+                ) * (VECTOR_WEIGHT + TEXT_WEIGHT)
         missing = [i for i, delta in adjust.items() if delta > 0 and i not in rows]
         if missing:
             for row in self.store.chunks_by_id(missing, filters):
@@ -162,13 +177,27 @@ class Searcher:
 
 
 def fuse(
-    rankings: list[list[dict[str, Any]]],
+    symbols: list[dict[str, Any]], vector: list[dict[str, Any]], text: list[dict[str, Any]]
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
-    """Reciprocal rank fusion; a single ranking keeps its order and gets RRF scores too."""
+    """Scores of the fused lists (see the module docstring); a single list keeps its order
+    (the module and test shares were tuned for the fusion only)."""
     scores: dict[str, float] = {}
     rows: dict[str, dict[str, Any]] = {}
-    for ranking in rankings:
-        for rank, row in enumerate(ranking):
-            scores[row["id"]] = scores.get(row["id"], 0.0) + 1.0 / (RRF_K + rank + 1)
+    for ranking, values, weight in (
+        (vector, [1.0 - float(r["_distance"]) for r in vector], VECTOR_WEIGHT),
+        (text, [float(r["_score"]) for r in text], TEXT_WEIGHT),
+    ):
+        top = max(values, default=0.0)
+        scale = weight / top if top > 0 else 0.0
+        for row, value in zip(ranking, values, strict=True):
+            scores[row["id"]] = scores.get(row["id"], 0.0) + scale * value
             rows.setdefault(row["id"], row)
+    for chunk_id, row in rows.items() if vector and text else ():
+        if row["kind"] == "module":
+            scores[chunk_id] *= 1 - MODULE_SHARE
+        if _TEST_PATH.search(row["path"]):
+            scores[chunk_id] *= 1 - TEST_SHARE
+    for row in symbols:
+        rows.setdefault(row["id"], row)
+        scores[row["id"]] = scores.get(row["id"], 0.0) + SYMBOL_LEAD
     return scores, rows
