@@ -117,6 +117,21 @@ def single(name: str) -> Callable[[Lists], list[Row]]:
     return lambda case: case[name][:10]
 
 
+def shipped() -> Fusion:
+    """What codekith.search.fuse does (its constants), for the figures in the report."""
+    from codekith import search
+
+    return Fusion(
+        "max",
+        search.VECTOR_WEIGHT,
+        search.TEXT_WEIGHT,
+        search.CANDIDATE_DEPTH,
+        symbols="first",
+        module_penalty=search.MODULE_SHARE,
+        test_penalty=search.TEST_SHARE,
+    )
+
+
 def old_rrf() -> Fusion:
     return Fusion("rrf", 1, 1, 30, 60, "rrf")
 
@@ -190,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     line("vector (codekith, top 10)", singles["vector"])
     line("text (codekith, top 10)", singles["text"])
     line(f"old: {old_rrf()}", old)
+    line(f"shipped: {shipped()}", score_all(data, shipped()))
     for ok, _, fusion, scores in candidates[: args.top]:
         line(("" if ok else "(fails a guard) ") + str(fusion), scores)
     return 0

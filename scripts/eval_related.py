@@ -15,6 +15,12 @@ reported on every repository, held-out ones included.
 
     python scripts/eval_related.py                  # the grid on tuning, the pick on all
     python scripts/eval_related.py --repos flask --top 20
+    python scripts/eval_related.py --live           # the real bundles, shipped settings
+    python scripts/eval_related.py --live 0.3:0.2 0.5:0.35   # GRAPH_MIX:floor variants
+
+The offline grid fills the whole budget (about 30 items, where similarity alone is hard to
+beat); the shipped bundle keeps the best 8 (`related.EXPANDED_ITEMS`, mix 0.3, chosen on
+flask+axios at a fixed count), which `--live` measures through `Related.bundle`.
 """
 
 from __future__ import annotations
