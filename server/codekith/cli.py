@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from codekith.freshness import Freshness
     from codekith.indexer import IndexReport
     from codekith.project import Project
+    from codekith.repos import MultiSearchAnswer, Repositories
     from codekith.search import Hit
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
@@ -75,6 +76,7 @@ def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
     from codekith.answers import NoIndexError, UnknownChunkError
     from codekith.distributed import WorkerError
     from codekith.embedding import ModelUnavailableError
+    from codekith.layered import RemoteIndexError
     from codekith.related import TargetNotFoundError
     from codekith.store import (
         IndexLockedError,
@@ -86,6 +88,7 @@ def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
 
     failures = (
         NoIndexError,
+        RemoteIndexError,
         UnknownChunkError,
         TargetNotFoundError,
         IndexMismatchError,
@@ -125,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.add_argument("--root", type=Path, default=None, help="workspace root (default: .)")
         cmd.add_argument("--db", default=None, help="index location (default: ROOT/.codekith)")
+        cmd.add_argument(
+            "--remote-index",
+            default=None,
+            metavar="URI",
+            help="the team's published index (s3://…); --db then holds only the local overlay",
+        )
         cmd.set_defaults(handler=handler, parser=cmd)
         return cmd
 
@@ -173,6 +182,20 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--kind", default="", choices=("", *KINDS))
     search.add_argument("--mode", default="hybrid", choices=MODES)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
+    search.add_argument(
+        "--index",
+        action="append",
+        type=Path,
+        metavar="ROOT",
+        help="search this repository's index (repeat for several; default: ROOT and the "
+        "repositories of its `repos` setting)",
+    )
+    search.add_argument(
+        "--repo",
+        action="append",
+        metavar="NAME",
+        help="only hits of this repository (its directory name; repeat for several)",
+    )
     search.add_argument("--json", action="store_true")
 
     related = command(
@@ -255,7 +278,7 @@ def _root(args: argparse.Namespace) -> Path:
 def _project(args: argparse.Namespace) -> Project:
     from codekith.project import Project
 
-    return Project(_root(args), db=args.db)
+    return Project(_root(args), db=args.db, remote_index=args.remote_index)
 
 
 def _read_input(path: Path) -> str:
@@ -422,6 +445,11 @@ def _refine_in_background(project: Project) -> None:
             str(project.root),
             "--db",
             project.settings.db_location(project.root),
+            *(
+                ["--remote-index", project.settings.remote_index]
+                if project.settings.remote_index
+                else []
+            ),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -476,14 +504,58 @@ def cmd_search(args: argparse.Namespace) -> int:
         return _search_batch(_answers(args, freshness_ttl_s=math.inf), args, lines)
     if not args.query:
         args.parser.error("give a QUERY or --queries FILE")
-    answers = _answers(args)
     filters = Filters(args.path_prefix, args.language, args.kind)
+    repositories = _repositories(args)
+    if repositories is not None:
+        found = repositories.search(args.query, args.k, filters, args.mode, args.repo)
+        if args.json:
+            _emit(found.to_json())
+        else:
+            _print_repo_hits(found)
+        return 0
+    answers = _answers(args)
     answer = answers.search(args.query, args.k, filters, args.mode)
     if args.json:
         _emit(answer.to_json())
     else:
         _print_hits(answer.hits, answer.freshness)
     return 0
+
+
+def _repositories(args: argparse.Namespace) -> Repositories | None:
+    """Several indexes when `--index` or the `repos` setting names them (or `--repo`
+    filters); None for the usual single index."""
+    from codekith.config import load_settings
+    from codekith.project import Project
+    from codekith.repos import open_repositories, workspace_roots
+
+    root = _root(args)
+    roots = [Path(r) for r in args.index] if args.index else None
+    if roots is None:
+        roots = workspace_roots(root, load_settings(root).repos)
+        if len(roots) == 1 and not args.repo:
+            return None
+
+    def project_of(path: Path, model: Callable[[str], Any]) -> Project:
+        db = args.db if path.resolve() == root else None
+        return Project(path, db=db, embedder_factory=model)
+
+    return open_repositories([r.resolve() for r in roots], project_of)
+
+
+def _print_repo_hits(found: MultiSearchAnswer) -> None:
+    for rank, item in enumerate(found.hits, 1):
+        hit = item.hit
+        mark = "  [stale]" if item.stale else ""
+        _say(
+            f"{rank:2}. {item.repo}: {hit.path}:{hit.start_line}-{hit.end_line}  "
+            f"{hit.kind} {hit.qualname}  ({hit.score:.4f}){mark}\n"
+        )
+    behind = [repo for repo, state in found.freshness.items() if not state.fresh]
+    if behind:
+        sys.stderr.write(
+            visible(f"codekith: the index of {', '.join(behind)} is behind; run `codekith index`\n")
+        )
 
 
 def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) -> int:

@@ -26,6 +26,11 @@ class Settings:
     languages: tuple[str, ...] = ()
     model: str = DEFAULT_MODEL
     db: str = ""
+    # The index CI published for the default branch (`s3://…`); the local `db` then holds
+    # only an overlay of the files that differ from it (see codekith.layered).
+    remote_index: str = ""
+    # Other repositories searched together with this one (roots, relative to this one).
+    repos: tuple[str, ...] = ()
     k: int = 10
     depth: int = 0
     budget: int = 6000

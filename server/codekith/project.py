@@ -14,6 +14,7 @@ from typing import Any
 from codekith.config import Settings, apply_overrides, load_settings
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.indexer import Indexer
+from codekith.layered import LayeredStore
 from codekith.related import Related
 from codekith.search import Searcher
 from codekith.store import Store, is_uri
@@ -27,6 +28,7 @@ class Project:
         overrides: dict[str, Any] | None = None,
         embedder: Embedder | None = None,
         embedder_factory: Callable[[str], Embedder] | None = None,
+        remote_index: str | None = None,
     ):
 
         self.root = root.resolve()
@@ -35,6 +37,8 @@ class Project:
             settings = apply_overrides(settings, overrides, "options")
         if db:
             settings = dataclasses.replace(settings, db=db)
+        if remote_index:
+            settings = dataclasses.replace(settings, remote_index=remote_index)
         self.settings: Settings = settings
         self._embedder = embedder
         self._embedder_factory = embedder_factory or FastEmbedder
@@ -57,8 +61,12 @@ class Project:
         return is_uri(location) or Path(location).is_dir()
 
     def _connect(self) -> Store:
+        """The index, or with `remote-index` the published index under the local overlay."""
         location = self.settings.db_location(self.root)
-        return Store(location, storage_options=self.settings.storage_options)
+        if not self.settings.remote_index:
+            return Store(location, storage_options=self.settings.storage_options)
+        remote = Store(self.settings.remote_index, storage_options=self.settings.storage_options)
+        return LayeredStore(remote, Store(location))
 
     def embedder(self) -> Embedder:
         """Loaded on first use: `status`, `graph` and dry runs never pay for the model."""

@@ -244,6 +244,23 @@ class Filters:
 NO_FILTERS = Filters()
 
 
+@dataclass(frozen=True)
+class Shadow:
+    """Paths another store answers for (a local overlay over a published index): this
+    store's chunks and catalog records of `files`, and its edges from `edge_paths`, are
+    hidden from every read."""
+
+    files: frozenset[str] = frozenset()
+    edge_paths: frozenset[str] = frozenset()
+
+
+NO_SHADOW = Shadow()
+
+
+def _not_in(column: str, values: frozenset[str]) -> str:
+    return f"NOT {in_list(column, sorted(values))}" if values else "true"
+
+
 def _name_clause(name: str) -> str:
     """A bare name matches a symbol; a dotted one a qualname or the end of one."""
     if "." not in name:
@@ -324,6 +341,12 @@ class Store:
         )
         self._tables: dict[str, Any] = {}
         self._lease: _Lease | None = None
+        self.shadow: Callable[[], Shadow] = lambda: NO_SHADOW
+
+    def _visible(self, where: str) -> str:
+        """`where` without the chunks of shadowed files."""
+        hidden = self.shadow().files
+        return f"({where}) AND {_not_in('path', hidden)}" if hidden else where
 
     def _follow(self) -> None:
         """Follow a rebuild that another process (or connection) swapped in."""
@@ -544,10 +567,11 @@ class Store:
         """Readers never create tables: an index from before edges existed has none."""
         if "edges" not in self._names():
             return []
+        hidden = _not_in("path", self.shadow().edge_paths)
         query = (
             self._table("edges")
             .search()
-            .where(f"deleted = false AND ({where})")
+            .where(f"deleted = false AND ({where}) AND {hidden}")
             .select(["id", *EDGE_COLUMNS])
             .limit(None)
         )
@@ -635,9 +659,7 @@ class Store:
         """What the index holds: model, counts, skipped and partly parsed files, last runs."""
         meta = self.meta()
         catalog = self.catalog()
-        edges = (
-            self._table("edges").count_rows("deleted = false") if ("edges" in self._names()) else 0
-        )
+        edges = self.edge_count()
         return {
             "model": meta.get("model"),
             "dim": int(meta.get("dim", 0)),
@@ -655,6 +677,12 @@ class Store:
             "runs": self.runs(runs),
         }
 
+    def edge_count(self) -> int:
+        if "edges" not in self._names():
+            return 0
+        hidden = _not_in("path", self.shadow().edge_paths)
+        return int(self._table("edges").count_rows(f"deleted = false AND {hidden}"))
+
     def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
         """A vote replaces an earlier vote for the same query and chunk."""
         if "feedback" not in self._names():
@@ -671,7 +699,7 @@ class Store:
 
     def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
         """Vectors of live chunks by chunk id."""
-        return self._vectors("chunks", "id", ids, "deleted = false AND ")
+        return self._vectors("chunks", "id", ids, self._visible("deleted = false") + " AND ")
 
     def add_run(self, run: dict[str, Any]) -> None:
         """Append a run record; the oldest go once there are more than RUNS_KEPT."""
@@ -701,18 +729,21 @@ class Store:
             for batch in _batches(sorted(set(paths)), 500):
                 query = self._table("files").search().where(in_list("path", batch))
                 rows += query.limit(None).to_arrow().to_pylist()
-        return {r["path"]: FileRecord(**r) for r in rows}
+        hidden = self.shadow().files
+        return {r["path"]: FileRecord(**r) for r in rows if r["path"] not in hidden}
 
     def file_record(self, path: str) -> FileRecord | None:
         """The catalog entry of one file."""
         rows = self._table("files").search().where(f"path = {quote(path)}").limit(1)
         found = rows.to_arrow().to_pylist()
-        return FileRecord(**found[0]) if found else None
+        if not found or path in self.shadow().files:
+            return None
+        return FileRecord(**found[0])
 
     def live_file_hashes(self) -> dict[str, set[str]]:
         """The file hashes live chunks carry, by path: after an interruption this finds
         ghosts and chunks written for content the catalog does not record."""
-        query = self._table("chunks").search().where("deleted = false")
+        query = self._table("chunks").search().where(self._visible("deleted = false"))
         arrow = query.select(["path", "file_hash"]).limit(None).to_arrow()
         found: dict[str, set[str]] = {}
         for path, file_hash in zip(
@@ -819,7 +850,7 @@ class Store:
 
     def count(self, where: str = "deleted = false") -> int:
         """Rows matching raw filter text (tests and scripts; the code uses named queries)."""
-        return int(self._table("chunks").count_rows(where))
+        return int(self._table("chunks").count_rows(self._visible(where)))
 
     def chunk(self, chunk_id: str) -> dict[str, Any] | None:
         """The live chunk with this id."""
@@ -887,7 +918,7 @@ class Store:
         query = (
             self._table("chunks")
             .search()
-            .where(f"deleted = false AND ({where})")
+            .where(self._visible(f"deleted = false AND ({where})"))
             .select(list(columns))
             .limit(limit)
         )
@@ -898,7 +929,7 @@ class Store:
     ) -> list[dict[str, Any]]:
         """The k live chunks nearest to the vector (cosine) that pass the filters, nearest
         first (ties in id order, see _top)."""
-        where = filters.where()
+        where = self._visible(filters.where())
         table = self._table("chunks")
         query = (
             table.search(vector, vector_column_name="vector")
@@ -907,7 +938,7 @@ class Store:
             .select([*RESULT_COLUMNS, "_distance"])
         )
         if self._has_ann():
-            if where != "deleted = false" and table.count_rows(where) < 20_000:
+            if where != self._visible(NO_FILTERS.where()) and table.count_rows(where) < 20_000:
                 query = query.bypass_vector_index()
             else:
                 query = query.nprobes(20).refine_factor(5)
@@ -921,7 +952,7 @@ class Store:
         query = (
             self._table("chunks")
             .search(text, query_type="fts", fts_columns="search_text")
-            .where(filters.where(), prefilter=True)
+            .where(self._visible(filters.where()), prefilter=True)
             .select([*RESULT_COLUMNS, "_score"])
         )
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)

@@ -1,0 +1,400 @@
+"""A team index: the index CI published (read-only, often in object storage) under a small
+local overlay that holds only the files that differ from it.
+
+The overlay is an ordinary local index of those files. Reads merge the two: the overlay
+wins per path, a path the overlay deleted is hidden, and everything else comes from the
+published index. Merging happens at query time (a LanceDB clone of an `s3://` table into a
+local database writes its manifest into the source bucket, so nothing is copied).
+
+Writers (the indexer, the call graph, feedback) see one store: writes go to the overlay,
+except that a file whose content is back to what the published index holds leaves the
+overlay instead of being copied into it. The published commit (`head` in the published
+meta) is where git-driven runs start when the overlay has never run or the team published
+a newer commit; the overlay's own `head`, `dirty` and graph meta take over after its runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from codekith.store import (
+    NO_FILTERS,
+    OPTIMIZE_EVERY_VERSIONS,
+    RESULT_COLUMNS,
+    FileRecord,
+    FileUpdate,
+    Filters,
+    Shadow,
+    Store,
+)
+
+DELETED_KEY = "overlay_deleted"  # published paths the overlay deleted (JSON list)
+EDGE_PATHS_KEY = "overlay_edge_paths"  # paths whose edges the overlay answers for (JSON list)
+PUBLISHED_HEAD_KEY = "overlay_published_head"  # the published commit the overlay follows
+
+
+class RemoteIndexError(RuntimeError):
+    """The published index is missing or unusable."""
+
+
+class LayeredStore(Store):
+    """The published index (`remote`) read through a local `overlay`. Shares Store's
+    interface: the indexer, search, related and answers use it as they use one index."""
+
+    def __init__(self, remote: Store, overlay: Store):  # no Store.__init__: it composes two
+        self.remote = remote
+        self.overlay = overlay
+        self.location = overlay.location
+        self.shadow = lambda: Shadow()  # nothing hides this view's own rows
+        remote.shadow = self._shadow
+
+    # -- what the overlay answers for -----------------------------------------------------
+
+    def _shadow(self) -> Shadow:
+        """The published rows the overlay replaces: files it holds or deleted; edges of
+        those and of files whose edges it re-resolved."""
+        if not self.overlay.has_index():
+            return Shadow()
+        meta = self.overlay.meta()
+        files = frozenset(self.overlay.catalog()) | frozenset(_paths(meta, DELETED_KEY))
+        return Shadow(files, files | frozenset(_paths(meta, EDGE_PATHS_KEY)))
+
+    def _published(self) -> dict[str, str]:
+        meta = self.remote.meta()
+        if not self.remote.has_index():
+            raise RemoteIndexError(
+                f"no published index at {self.remote.location}: let CI run "
+                f"`codekith index --db {self.remote.location}` on the default branch"
+            )
+        return meta
+
+    def _writable(self) -> None:
+        """The overlay exists, made for the published index's model and template."""
+        if self.overlay.has_index():
+            return
+        published = self._published()
+        self.overlay.create(published["model"], int(published["dim"]), published["template"])
+
+    # -- index state ----------------------------------------------------------------------
+
+    def has_index(self) -> bool:
+        return self.remote.has_index()
+
+    def meta(self) -> dict[str, str]:
+        """The published meta under the overlay's. Until the overlay follows the published
+        commit, `head` is that commit and `dirty` the overlay's paths, so a git-driven run
+        re-checks exactly what may differ from it."""
+        published = self.remote.meta()
+        local = self.overlay.meta() if self.overlay.has_index() else {}
+        merged = {**published, **local}
+        merged.pop("chunks", None)  # a count of one side: the indexer counts the merged view
+        if local.get(PUBLISHED_HEAD_KEY, "") != published.get("head", ""):
+            shadow = self._shadow()
+            merged["head"] = published.get("head", "")
+            merged["dirty"] = json.dumps(sorted(shadow.files))
+            merged.pop("graph_snapshot", None)  # the published graph moved: re-check it
+        return merged
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        self._writable()
+        if "head" in values:
+            values = {**values, PUBLISHED_HEAD_KEY: self.remote.meta().get("head", "")}
+        self.overlay.set_meta(values)
+
+    def check_compatible(self, model_id: str, dim: int, template: str) -> None:
+        self.remote.check_compatible(model_id, dim, template)
+        self.overlay.check_compatible(model_id, dim, template)
+
+    def create(self, model_id: str, dim: int, template: str) -> None:
+        """A fresh overlay (the published index is never written)."""
+        self._published()
+        self.remote.check_compatible(model_id, dim, template)
+        self.overlay.create(model_id, dim, template)
+
+    def staging(self) -> Store | None:
+        """A full rebuild recreates the overlay where it is (it is small)."""
+        return None
+
+    def damage(self, deep: bool = True) -> dict[str, str]:
+        """The overlay's damaged tables, and the published index's as `published <table>`."""
+        found = {f"published {t}": p for t, p in self.remote.damage(deep).items()}
+        return {**found, **self._local(lambda s: s.damage(deep), {})}
+
+    def repair(self, problems: dict[str, str]) -> None:
+        """The overlay is repaired; the published index is CI's to rebuild."""
+        published = [t for t in problems if t.startswith("published ")]
+        if published:
+            raise RemoteIndexError(
+                f"the published index at {self.remote.location} is damaged "
+                f"({', '.join(published)}); rebuild it with `codekith index --full --db "
+                f"{self.remote.location}` where it is published"
+            )
+        self.overlay.repair(problems)
+
+    def summary(self, runs: int) -> dict[str, Any]:
+        meta = self.meta()
+        catalog = self.catalog()
+        return {
+            "model": meta.get("model"),
+            "dim": int(meta.get("dim", 0)),
+            "template": meta.get("template"),
+            "indexed_at": meta.get("indexed_at"),
+            "chunks": self.count(),
+            "edges": self.edge_count(),
+            "jedi_pending": int(meta.get("jedi_pending", "0")),
+            "files": sum(1 for r in catalog.values() if r.status == "indexed"),
+            "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
+            "partial": {p: r.error for p, r in catalog.items() if r.error},
+            "runs": self.runs(runs),
+            "remote": {
+                "index": self.remote.location,
+                "head": self.remote.meta().get("head", ""),
+                "overlay_files": len(self._shadow().files),
+            },
+        }
+
+    def edge_count(self) -> int:
+        return self.remote.edge_count() + self._local(lambda s: s.edge_count(), 0)
+
+    def runs(self, limit: int = 10) -> list[dict[str, Any]]:
+        return self._local(lambda s: s.runs(limit), [])
+
+    def feedback(self) -> list[dict[str, Any]]:
+        return self._local(lambda s: s.feedback(), [])
+
+    def _local(self, read: Any, empty: Any) -> Any:
+        return read(self.overlay) if self.overlay.has_index() else empty
+
+    # -- reads: the overlay wins per path -------------------------------------------------
+
+    def catalog(self, paths: Iterable[str] | None = None) -> dict[str, FileRecord]:
+        chosen = None if paths is None else list(paths)
+        return {
+            **self.remote.catalog(chosen),
+            **self._local(lambda s: s.catalog(chosen), {}),
+        }
+
+    def file_record(self, path: str) -> FileRecord | None:
+        local = self._local(lambda s: s.file_record(path), None)
+        return local if local is not None else self.remote.file_record(path)
+
+    def live_file_hashes(self) -> dict[str, set[str]]:
+        return {
+            **self.remote.live_file_hashes(),
+            **self._local(lambda s: s.live_file_hashes(), {}),
+        }
+
+    def count(self, where: str = "deleted = false") -> int:
+        return self.remote.count(where) + self._local(lambda s: s.count(where), 0)
+
+    def rows(
+        self, where: str, limit: int | None = None, columns: Sequence[str] = RESULT_COLUMNS
+    ) -> list[dict[str, Any]]:
+        return _cut(self._both(lambda s: s.rows(where, limit, columns)), limit)
+
+    def chunk(self, chunk_id: str) -> dict[str, Any] | None:
+        return self._local(lambda s: s.chunk(chunk_id), None) or self.remote.chunk(chunk_id)
+
+    def chunks_by_id(
+        self, ids: Iterable[str], filters: Filters = NO_FILTERS
+    ) -> list[dict[str, Any]]:
+        wanted = list(ids)
+        return self._both(lambda s: s.chunks_by_id(wanted, filters))
+
+    def chunks_by_qualname(
+        self, qualnames: Iterable[str], limit: int | None = None, with_vectors: bool = False
+    ) -> list[dict[str, Any]]:
+        names = list(qualnames)
+        found = self._both(lambda s: s.chunks_by_qualname(names, limit, with_vectors))
+        return _cut(found, limit)
+
+    def chunks_named(
+        self, names: Iterable[str], filters: Filters = NO_FILTERS, limit: int = 20
+    ) -> list[dict[str, Any]]:
+        wanted = list(names)
+        return _cut(self._both(lambda s: s.chunks_named(wanted, filters, limit)), limit)
+
+    def chunks_in_file(
+        self, path: str, kinds: Collection[str] | None = None
+    ) -> list[dict[str, Any]]:
+        return self._both(lambda s: s.chunks_in_file(path, kinds))
+
+    def symbols_like(self, prefix: str, limit: int | None = 50) -> list[dict[str, Any]]:
+        return _cut(self._both(lambda s: s.symbols_like(prefix, limit)), limit)
+
+    def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
+        wanted = list(ids)
+        return {**self.remote.vectors_of(wanted), **self._local(lambda s: s.vectors_of(wanted), {})}
+
+    def vector_search(
+        self, vector: np.ndarray, k: int, filters: Filters = NO_FILTERS
+    ) -> list[dict[str, Any]]:
+        """Each side's k nearest; together, the k nearest of the merged index."""
+        found = self._both(lambda s: s.vector_search(vector, k, filters))
+        return sorted(found, key=lambda r: r["_distance"])[:k]
+
+    def text_search(self, text: str, k: int, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
+        """Each side's k best by BM25. The two sides' scores use their own term statistics
+        (the overlay is small), so the merged order can differ a little from one index's."""
+        found = self._both(lambda s: s.text_search(text, k, filters))
+        return sorted(found, key=lambda r: -r["_score"])[:k]
+
+    def _both(self, read: Any) -> list[dict[str, Any]]:
+        return list(read(self.remote)) + list(self._local(read, []))
+
+    def live_edges(self) -> list[dict[str, Any]]:
+        return self._both(lambda s: s.live_edges())
+
+    def edges_from(
+        self,
+        srcs: Iterable[str],
+        kinds: Collection[str] | None = None,
+        skip_kinds: Collection[str] = (),
+    ) -> list[dict[str, Any]]:
+        names = list(srcs)
+        return self._both(lambda s: s.edges_from(names, kinds, skip_kinds))
+
+    def edges_to(
+        self,
+        dsts: Iterable[str],
+        kinds: Collection[str] | None = None,
+        skip_kinds: Collection[str] = (),
+    ) -> list[dict[str, Any]]:
+        names = list(dsts)
+        return self._both(lambda s: s.edges_to(names, kinds, skip_kinds))
+
+    # -- reads used by indexing -----------------------------------------------------------
+
+    def cached_vectors(self, content_hashes: Iterable[str]) -> dict[str, np.ndarray]:
+        """The embedding cache of both: content CI embedded is never embedded again."""
+        wanted = set(content_hashes)
+        found = self._local(lambda s: s.cached_vectors(wanted), {})
+        return {**self.remote.cached_vectors(wanted - set(found)), **found}
+
+    def cached_hashes(self) -> frozenset[str]:
+        return self.remote.cached_hashes() | self._local(lambda s: s.cached_hashes(), frozenset())
+
+    def live_ids(self, paths: Sequence[str]) -> dict[str, set[str]]:
+        return self.overlay.live_ids(paths)
+
+    def graph_states(self, keys: Iterable[str]) -> list[bytes]:
+        wanted = list(keys)
+        return self.remote.graph_states(wanted) + self._local(lambda s: s.graph_states(wanted), [])
+
+    # -- writes go to the overlay ---------------------------------------------------------
+
+    def write_files(self, updates: Sequence[FileUpdate], vectors: dict[str, np.ndarray]) -> int:
+        """Files back at their published content leave the overlay; the rest go into it."""
+        self._writable()
+        published = self.remote_records([u.record.path for u in updates])
+        same = [u.record.path for u in updates if _same(u.record, published)]
+        differ = [u for u in updates if not _same(u.record, published)]
+        gained = self._restore(same)
+        return gained + self.overlay.write_files(differ, vectors)
+
+    def record_files(self, records: Sequence[FileRecord]) -> None:
+        self._writable()
+        published = self.remote_records([r.path for r in records])
+        self._restore([r.path for r in records if _same(r, published)])
+        self.overlay.record_files([r for r in records if not _same(r, published)])
+
+    def remove_files(self, paths: Sequence[str], forget: bool) -> int:
+        """Gone files (`forget`) are hidden from the published index as well."""
+        self._writable()
+        removed = self.overlay.remove_files(paths, forget)
+        published = set(self.remote_records(paths))
+        if forget and published:
+            deleted = set(_paths(self.overlay.meta(), DELETED_KEY)) | published
+            self.overlay.set_meta({DELETED_KEY: json.dumps(sorted(deleted))})
+        return removed
+
+    def remote_records(self, paths: Sequence[str]) -> dict[str, FileRecord]:
+        """The published catalog's records of these paths, shadowed or not."""
+        with self._unshadowed():
+            return self.remote.catalog(paths)
+
+    @contextlib.contextmanager
+    def _unshadowed(self) -> Iterator[None]:
+        self.remote.shadow = lambda: Shadow()
+        try:
+            yield
+        finally:
+            self.remote.shadow = self._shadow
+
+    def _restore(self, paths: list[str]) -> int:
+        """These files are as published again: the overlay forgets them. Returns the
+        overlay's chunks that went (the indexer counts the merged view itself)."""
+        held = self._shadow().files & set(paths)
+        if not held:
+            return 0
+        removed = self.overlay.remove_files(sorted(held), forget=True)
+        deleted = set(_paths(self.overlay.meta(), DELETED_KEY))
+        if deleted & held:
+            self.overlay.set_meta({DELETED_KEY: json.dumps(sorted(deleted - held))})
+        return -removed
+
+    def replace_edges(
+        self, rows: list[dict[str, Any]], paths: set[str] | None = None
+    ) -> tuple[int, int]:
+        """The overlay answers for these paths' edges from now on."""
+        self._writable()
+        if paths is None:
+            paths = {row["path"] for row in rows} | set(self.catalog())
+        owned = set(_paths(self.overlay.meta(), EDGE_PATHS_KEY)) | paths
+        result = self.overlay.replace_edges(rows, paths)
+        self.overlay.set_meta({EDGE_PATHS_KEY: json.dumps(sorted(owned))})
+        return result
+
+    def write_graph_states(self, states: Sequence[tuple[str, str, str, bytes]]) -> None:
+        self._writable()
+        self.overlay.write_graph_states(states)
+
+    def drop_graph_states(self) -> None:
+        self.overlay.drop_graph_states()
+
+    def prune_graph_states(self, keep: int, current: set[str]) -> int:
+        return self.overlay.prune_graph_states(keep, current)
+
+    def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
+        self._writable()
+        self.overlay.add_feedback(query, vector, chunk_id, vote)
+
+    def add_run(self, run: dict[str, Any]) -> None:
+        self._writable()
+        self.overlay.add_run(run)
+
+    def maintain(
+        self, force: bool = False, every_versions: int = OPTIMIZE_EVERY_VERSIONS
+    ) -> dict[str, Any]:
+        self._writable()
+        return self.overlay.maintain(force, every_versions)
+
+    def write_lock(self, lease_seconds: float = 60.0, wait_s: float = 0.0) -> Any:
+        return self.overlay.write_lock(lease_seconds, wait_s)
+
+    def refine_lock(self) -> Any:
+        return self.overlay.refine_lock()
+
+
+def _same(record: FileRecord, published: dict[str, FileRecord]) -> bool:
+    """The published index holds this file with this content and status."""
+    old = published.get(record.path)
+    return (
+        old is not None
+        and old.file_hash == record.file_hash
+        and old.status == record.status
+        and old.reason == record.reason
+    )
+
+
+def _paths(meta: dict[str, str], key: str) -> list[str]:
+    return list(json.loads(meta.get(key, "[]")))
+
+
+def _cut(rows: list[dict[str, Any]], limit: int | None) -> list[dict[str, Any]]:
+    return rows if limit is None else rows[:limit]

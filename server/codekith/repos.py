@@ -1,0 +1,184 @@
+"""Several repositories searched together, each hit naming its repository.
+
+Each repository keeps its own index and answers with its own (single-index) search. The
+hits are then fused across indexes by reciprocal rank over two global rankings: the
+indexes' own scores (each a fusion of vector, full-text and symbol rankings, on one scale),
+and the cosine similarity of each hit to the query, which the embedding model makes
+comparable across indexes. Neither alone is enough: a repository whose best hit is
+irrelevant still tops its own list, and similarity alone forgets the exact-name and
+full-text evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from codekith.answers import Answers, SearchAnswer
+from codekith.embedding import Embedder, FastEmbedder
+from codekith.freshness import Freshness
+from codekith.project import Project
+from codekith.search import RRF_K, Hit
+from codekith.store import NO_FILTERS, Filters
+
+
+class UnknownRepositoryError(ValueError):
+    """A `repo` filter names no repository of the workspace."""
+
+
+@dataclass
+class RepoHit:
+    repo: str
+    root: Path
+    hit: Hit
+    stale: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.hit.to_json(),
+            "repo": self.repo,
+            "root": str(self.root),
+            "stale": self.stale,
+        }
+
+
+@dataclass
+class MultiSearchAnswer:
+    query: str
+    hits: list[RepoHit]
+    freshness: dict[str, Freshness]
+
+    def to_json(self) -> dict[str, Any]:
+        """The hits, and per repository how fresh its index is; `fresh` when all are."""
+        return {
+            "query": self.query,
+            "repos": list(self.freshness),
+            "hits": [hit.to_json() for hit in self.hits],
+            "fresh": all(state.fresh for state in self.freshness.values()),
+            "freshness": {repo: state.to_json() for repo, state in self.freshness.items()},
+        }
+
+
+def repository_names(roots: Iterable[Path]) -> list[str]:
+    """Each root's directory name; a repeated name gets its parent's name in front."""
+    roots = list(roots)
+    names = [root.name for root in roots]
+    return [
+        f"{root.parent.name}/{root.name}" if names.count(root.name) > 1 else root.name
+        for root in roots
+    ]
+
+
+class Repositories:
+    """The answers of several repositories (name -> Answers), searched as one."""
+
+    def __init__(self, repos: dict[str, Answers]):
+        if not repos:
+            raise ValueError("a workspace needs at least one repository")
+        self.repos = repos
+
+    def chosen(self, names: Sequence[str] | None) -> dict[str, Answers]:
+        """The repositories a `repo` filter keeps (all when it is empty)."""
+        if not names:
+            return self.repos
+        unknown = [n for n in names if n not in self.repos]
+        if unknown:
+            raise UnknownRepositoryError(
+                f"unknown repository {', '.join(unknown)}; known: {', '.join(self.repos)}"
+            )
+        return {n: self.repos[n] for n in self.repos if n in names}
+
+    def search(
+        self,
+        query: str,
+        k: int | None = None,
+        filters: Filters = NO_FILTERS,
+        mode: str = "hybrid",
+        repos: Sequence[str] | None = None,
+        states: dict[str, Freshness] | None = None,
+    ) -> MultiSearchAnswer:
+        """The k best hits over the chosen repositories (`states` gives the freshness a
+        caller keeps per repository, as the language server does)."""
+        chosen = self.chosen(repos)
+        count = k or max(a.project.settings.k for a in chosen.values())
+
+        def one(item: tuple[str, Answers]) -> tuple[str, SearchAnswer, dict[str, float]]:
+            name, answers = item
+            answer = answers.search(query, count, filters, mode, (states or {}).get(name))
+            return name, answer, _similarities(answers, query, answer.hits)
+
+        with ThreadPoolExecutor(len(chosen), thread_name_prefix="codekith-repos") as pool:
+            results = list(pool.map(one, chosen.items()))
+        candidates = [
+            RepoHit(name, chosen[name].root, hit, answer.freshness.mark(hit.to_json())["stale"])
+            for name, answer, _ in results
+            for hit in answer.hits
+        ]
+        similarity = {(name, i): s for name, _, found in results for i, s in found.items()}
+        fused = fuse_across(candidates, similarity) if len(results) > 1 else candidates
+        return MultiSearchAnswer(query, fused[:count], {n: a.freshness for n, a, _ in results})
+
+
+def _similarities(answers: Answers, query: str, hits: list[Hit]) -> dict[str, float]:
+    """Cosine similarity of each hit to the query, with the repository's own model."""
+    if not hits:
+        return {}
+    project = answers.project
+    vectors = project.read_store.vectors_of(hit.id for hit in hits)
+    query_vector = project.searcher.query_vector(query)
+    return {chunk_id: _cosine(query_vector, vector) for chunk_id, vector in vectors.items()}
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(np.dot(a, b)) / norm if norm else 0.0
+
+
+def fuse_across(hits: list[RepoHit], similarity: dict[tuple[str, str], float]) -> list[RepoHit]:
+    """Reciprocal rank fusion of two global rankings: by each index's own score and by
+    similarity to the query. The fused score replaces the hit's score."""
+    by_score = sorted(hits, key=lambda h: -h.hit.score)
+    by_similarity = sorted(hits, key=lambda h: -similarity.get((h.repo, h.hit.id), -1.0))
+    fused: dict[int, float] = {}
+    for ranking in (by_score, by_similarity):
+        for rank, item in enumerate(ranking):
+            fused[id(item)] = fused.get(id(item), 0.0) + 1.0 / (RRF_K + rank + 1)
+    ordered = sorted(hits, key=lambda h: -fused[id(h)])
+    for item in ordered:
+        item.hit.score = fused[id(item)]
+    return ordered
+
+
+def workspace_roots(root: Path, settings_repos: Sequence[str]) -> list[Path]:
+    """This repository, then the others its `repos` setting lists (relative to it)."""
+    roots = [root.resolve()]
+    for entry in settings_repos:
+        other = (root / Path(entry).expanduser()).resolve()
+        if other not in roots:
+            roots.append(other)
+    return roots
+
+
+def open_repositories(
+    roots: Sequence[Path], project_of: Callable[[Path, Callable[[str], Embedder]], Project]
+) -> Repositories:
+    """Answers for each root, the embedding model loaded once per model for all of them."""
+    missing = [str(root) for root in roots if not root.is_dir()]
+    if missing:
+        raise ValueError(f"not a directory: {', '.join(missing)}")
+    models: dict[str, Embedder] = {}
+
+    def model(name: str) -> Embedder:
+        if name not in models:
+            models[name] = FastEmbedder(name)
+        return models[name]
+
+    names = repository_names(roots)
+    return Repositories(
+        {n: Answers(project_of(r, model)) for n, r in zip(names, roots, strict=True)}
+    )

@@ -1,0 +1,209 @@
+"""A team index: CI publishes the index of the default branch to object storage (a real
+S3-compatible server on 127.0.0.1); a developer's clone answers from it at once, and after a
+local edit stores only what differs in a small local overlay. Every answer must equal a
+local full index of the same tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from codekith.answers import Answers
+from codekith.layered import LayeredStore, RemoteIndexError
+from codekith.project import Project
+from codekith.store import Filters, Store
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
+from tests.objectstore import REGION, S3Server
+
+APP_MODULE = '''
+    """The request handler."""
+    from pkg.headers import parse_header
+    from pkg.mathx import fibonacci
+
+
+    def handle(line: str) -> str:
+        """Answer a request line with the Fibonacci number of its value's length."""
+        name, value = parse_header(line)
+        return f"{name}: {fibonacci(len(value))}"
+'''
+EDITED_APP = APP_MODULE.replace("fibonacci", "is_prime").replace(
+    "the Fibonacci number of", "whether it is prime,"
+)
+OLD_MODULE = '''
+    def legacy_checksum(data: bytes) -> int:
+        """Sum the bytes modulo 255 for clients of the old wire protocol."""
+        return sum(data) % 255
+'''
+NEW_MODULE = '''
+    """Rate limiting."""
+    from pkg.mathx import fibonacci
+
+
+    def backoff_delay(attempt: int) -> float:
+        """Seconds to wait before retrying a throttled request: Fibonacci backoff."""
+        return float(fibonacci(attempt))
+'''
+PUBLISHED = {
+    "pkg/__init__.py": "",
+    "pkg/headers.py": HTTP_MODULE,
+    "pkg/mathx.py": MATH_MODULE,
+    "pkg/app.py": APP_MODULE,
+    "pkg/old.py": OLD_MODULE,
+}
+QUERIES = [
+    "split a header line into name and value",
+    "retry delay for throttled requests",
+    "checksum of bytes for old clients",
+    "is the number prime",
+    "handle a request line",
+]
+NO_JEDI = {"jedi": False}  # the fast resolver's edges: Jedi adds minutes, not coverage here
+
+
+def clone(origin: Path, target: Path) -> Path:
+    git(origin, "clone", "-q", str(origin), str(target))
+    return target
+
+
+@pytest.fixture
+def published(tmp_path: Path, s3_uri: str, embedder) -> tuple[Path, str]:
+    """The team's repository, and its index as CI published it from its own clone."""
+    origin = write_files(init_repo(tmp_path / "origin"), PUBLISHED)
+    git(origin, "add", "-A")
+    git(origin, "commit", "-qm", "first")
+    ci = clone(origin, tmp_path / "ci")
+    project = Project(ci, db=s3_uri, overrides=NO_JEDI, embedder=embedder)
+    with project.store.write_lock():
+        report = project.indexer.run()
+    assert report.embedded > 0 and not report.errors
+    return origin, s3_uri
+
+
+def bucket_objects(server: S3Server, uri: str) -> dict[str, str]:
+    bucket = uri.removeprefix("s3://").split("/", 1)[0]
+    client = boto3.client(
+        "s3",
+        endpoint_url=server.endpoint,
+        region_name=REGION,
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    pages = client.get_paginator("list_objects_v2").paginate(Bucket=bucket)
+    return {o["Key"]: o["ETag"] for page in pages for o in page.get("Contents", [])}
+
+
+def answers_of(project: Project) -> dict[str, Any]:
+    """Everything a client can ask, in comparable form."""
+    answers = Answers(project)
+    out: dict[str, Any] = {}
+    for query in QUERIES:
+        for mode in ("vector", "hybrid"):
+            hits = answers.search(query, k=8, mode=mode).to_json()["hits"]
+            out[f"search {mode} {query}"] = [_hit(h) for h in hits]
+        bundle = answers.related(query).to_json()
+        out[f"related {query}"] = [
+            (i["id"], i["reason"], round(i["score"], 4)) for i in bundle["items"]
+        ]
+    out["filtered"] = [
+        (h.id, h.start_line, round(h.score, 4))
+        for h in project.searcher.search("number", k=5, filters=Filters(path_prefix="pkg/mathx.py"))
+    ]
+    for name in ("pkg.mathx.fibonacci", "pkg.headers.parse_header", "pkg.mathx.is_prime"):
+        graph = answers.call_graph(name, "both", depth=2)
+        out[f"graph {name}"] = sorted(
+            (e["caller"], e["callee"], e["path"], e["line"]) for e in graph.edges
+        )
+    out["symbols"] = sorted(r["id"] for r in answers.symbols("backoff"))
+    out["find legacy"] = [r["id"] for r in answers.find_symbol("legacy_checksum")]
+    out["lenses app"] = [
+        (lens.row["qualname"], lens.callers, lens.callees) for lens in answers.lenses("pkg/app.py")
+    ]
+    status = answers.status()
+    out["status"] = {
+        k: status[k] for k in ("chunks", "edges", "files", "skipped", "fresh", "stale", "head")
+    }
+    return out
+
+
+def assert_same_answers(got: dict[str, Any], expected: dict[str, Any]) -> None:
+    """Equal, except that hybrid search may order near-ties differently: full-text scores
+    are BM25, whose term statistics are each index's own (the overlay is small), so the
+    fused ranks can swap neighbours; the hits and the first one are the same."""
+    assert got.keys() == expected.keys()
+    for key in expected:
+        if key.startswith("search hybrid"):
+            assert got[key][0][0] == expected[key][0][0], key
+            assert sorted(h[0] for h in got[key]) == sorted(h[0] for h in expected[key]), key
+        else:
+            assert got[key] == expected[key], key
+
+
+def _hit(hit: dict[str, Any]) -> tuple[Any, ...]:
+    return (hit["id"], hit["path"], hit["start_line"], round(hit["score"], 4), hit["stale"])
+
+
+def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
+    tmp_path, published, s3_server, embedder
+):
+    origin, uri = published
+    dev = clone(origin, tmp_path / "dev")
+    team = Project(dev, remote_index=uri, overrides=NO_JEDI, embedder=embedder)
+    assert isinstance(team.read_store, LayeredStore)
+
+    # A new clone answers at once, fresh, without indexing anything locally.
+    first = Answers(team).search("split a header line into name and value", k=3).to_json()
+    assert first["hits"][0]["qualname"] == "pkg.headers.parse_header"
+    assert first["fresh"] and first["index_head"] == git(dev, "rev-parse", "HEAD").strip()
+    overlay = Store(str(dev / ".codekith"))
+    assert not overlay.has_index()  # nothing was indexed locally
+
+    # Local work: one edited file, one new, one deleted (not committed).
+    write_files(dev, {"pkg/app.py": EDITED_APP, "pkg/backoff.py": NEW_MODULE})
+    (dev / "pkg/old.py").unlink()
+    assert Answers(team).search("handle a request line").to_json()["stale"] == [
+        "pkg/app.py",
+        "pkg/backoff.py",
+        "pkg/old.py",
+    ]
+    before = bucket_objects(s3_server, uri)
+    with team.store.write_lock():
+        report = team.indexer.run()
+    assert report.mode == "git"
+    assert sorted(report.indexed) == ["pkg/app.py", "pkg/backoff.py"]
+    assert report.deleted == ["pkg/old.py"]
+    # Two chunks per changed file (module rest, function), all new; nothing else embedded.
+    assert report.chunks_written == report.embedded == 4
+    assert bucket_objects(s3_server, uri) == before  # the published index is never written
+    assert sorted(overlay.catalog()) == ["pkg/app.py", "pkg/backoff.py"]
+
+    full = Project(dev, db=str(tmp_path / "full-db"), overrides=NO_JEDI, embedder=embedder)
+    with full.store.write_lock():
+        full.indexer.run()
+    expected, got = answers_of(full), answers_of(team)
+    assert_same_answers(got, expected)
+    assert got["status"]["fresh"] and got["find legacy"] == []
+    assert ("pkg.app.handle", "pkg.mathx.is_prime", "pkg/app.py", 10) in got[
+        "graph pkg.mathx.is_prime"
+    ]
+    assert all(h[1] != "pkg/old.py" for h in got["search vector checksum of bytes for old clients"])
+
+    # Undoing the edit and the deletion leaves the overlay with the new file only.
+    git(dev, "checkout", "--", "pkg/app.py", "pkg/old.py")
+    with team.store.write_lock():
+        again = team.indexer.run()
+    assert again.embedded == 0
+    assert sorted(overlay.catalog()) == ["pkg/backoff.py"]
+    with full.store.write_lock():
+        full.indexer.run()
+    assert_same_answers(answers_of(team), answers_of(full))
+
+
+def test_a_missing_published_index_is_a_clear_error(tmp_path, s3_uri, embedder):
+    root = write_files(init_repo(tmp_path / "ws"), {"a.py": "def f():\n    return 1\n"})
+    team = Project(root, remote_index=s3_uri, embedder=embedder)
+    assert not Answers(team).has_index()
+    with pytest.raises(RemoteIndexError, match="no published index"), team.store.write_lock():
+        team.indexer.run()
