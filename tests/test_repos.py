@@ -3,16 +3,28 @@ across them, each names its repository, and a `repo` filter keeps some."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_lsp
+from lsprotocol import types
+from mcp import Client
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from codekith.answers import Answers
 from codekith.cli import main
+from codekith.mcp import server as mcp_server
 from codekith.project import Project
 from codekith.repos import Repositories, UnknownRepositoryError, repository_names
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
+from tests.lsp_session import end_session
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
 
 WEB = {
     "web/headers.py": HTTP_MODULE,
@@ -122,3 +134,86 @@ def test_cli_searches_repeated_indexes_and_the_configured_list(two_repos, capsys
 
     code, _, err = run("x", "--repo", "nope")
     assert code == 2 and "known: numeric, webapp" in err
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def multi_root(lsp_client: LanguageClient, two_repos):
+    """A language server on a multi-root workspace: both repositories as folders."""
+    lsp_client.roots = two_repos  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        """The server registers its file watchers."""
+
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=two_repos[0].as_uri(),
+            workspace_folders=[types.WorkspaceFolder(r.as_uri(), r.name) for r in two_repos],
+            initialization_options={"jedi": False},
+        )
+    )
+    yield
+    await end_session(lsp_client)
+
+
+async def ready_folders(client: LanguageClient, count: int, timeout: float = 180) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        status = await execute(client, "codekith.status", {})
+        folders = status["folders"]
+        if len(folders) == count and all(f["ready"] and not f["indexing"] for f in folders):
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError("the folders were not ready in time")
+
+
+async def execute(client: LanguageClient, name: str, argument: dict) -> Any:
+    params = types.ExecuteCommandParams(command=name, arguments=[argument])
+    return await client.workspace_execute_command_async(params)
+
+
+@pytest.mark.asyncio
+async def test_language_server_searches_every_folder_of_a_multi_root_workspace(
+    multi_root: LanguageClient,
+):
+    web, numeric = multi_root.roots  # type: ignore[attr-defined]
+    await ready_folders(multi_root, 2)
+    found = await execute(multi_root, "codekith.search", {"query": "the mean of numbers", "k": 8})
+    assert found["repos"] == ["webapp", "numeric"]
+    top = found["hits"][0]
+    assert (top["repo"], top["qualname"]) == ("numeric", "numeric.stats.mean")
+    assert top["uri"] == (numeric / "numeric/stats.py").as_uri()
+    assert {h["repo"] for h in found["hits"]} == {"webapp", "numeric"}
+
+    only = await execute(
+        multi_root, "codekith.search", {"query": "the mean of numbers", "repos": ["webapp"]}
+    )
+    assert only["repos"] == ["webapp"] and {h["repo"] for h in only["hits"]} == {"webapp"}
+    assert all(h["uri"].startswith(web.as_uri()) for h in only["hits"])
+    with pytest.raises(JsonRpcException, match="unknown repository nope"):
+        await execute(multi_root, "codekith.search", {"query": "x", "repos": ["nope"]})
+
+
+@pytest.mark.asyncio
+async def test_mcp_search_code_takes_repos_and_names_each_hit_repository(two_repos, embedder):
+    """numeric's `repos` setting makes webapp part of its workspace."""
+    web, numeric = two_repos
+    server = mcp_server.create_server(numeric, embedder=embedder)
+    async with Client(server) as client:
+        both = await client.call_tool("search_code", {"query": "register a view for a URL"})
+        assert not both.is_error, both.content[0].text
+        data = both.structured_content
+        assert data["repos"] == ["numeric", "webapp"]
+        assert (data["hits"][0]["repo"], data["hits"][0]["qualname"]) == (
+            "webapp",
+            "web.routes.route",
+        )
+        assert data["hits"][0]["root"] == str(web)
+        assert "webapp: web/routes.py:" in both.content[0].text
+        only = await client.call_tool(
+            "search_code", {"query": "register a view for a URL", "repos": ["numeric"]}
+        )
+        assert {h["repo"] for h in only.structured_content["hits"]} == {"numeric"}
+        wrong = await client.call_tool("search_code", {"query": "x", "repos": ["nope"]})
+        assert wrong.is_error and "known: numeric, webapp" in wrong.content[0].text

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from codekith.answers import Answers, SearchAnswer
+from codekith.answers import Answers, NoIndexError, SearchAnswer
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
@@ -105,6 +105,11 @@ class Repositories:
         """The k best hits over the chosen repositories (`states` gives the freshness a
         caller keeps per repository, as the language server does)."""
         chosen = self.chosen(repos)
+        for name, answers in chosen.items():
+            if not answers.has_index():
+                raise NoIndexError(
+                    f"repository {name} has no index; run `codekith index {answers.root}`"
+                )
         count = k or max(a.project.settings.k for a in chosen.values())
 
         def one(item: tuple[str, Answers]) -> tuple[str, SearchAnswer, dict[str, float]]:
@@ -182,3 +187,19 @@ def open_repositories(
     return Repositories(
         {n: Answers(project_of(r, model)) for n, r in zip(names, roots, strict=True)}
     )
+
+
+def workspace_of(main: Answers) -> Repositories:
+    """This repository and the others its `repos` setting lists, sharing its model."""
+    project = main.project
+    roots = workspace_roots(project.root, project.settings.repos)
+    names = repository_names(roots)
+
+    def model(name: str) -> Embedder:
+        return project.embedder() if name == project.settings.model else FastEmbedder(name)
+
+    others = {
+        name: Answers(Project(root, embedder_factory=model))
+        for name, root in zip(names[1:], roots[1:], strict=True)
+    }
+    return Repositories({names[0]: main, **others})

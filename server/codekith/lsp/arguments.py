@@ -33,6 +33,7 @@ class SearchArgs:
     language: str = ""
     kind: str = ""
     mode: str = "hybrid"
+    repos: tuple[str, ...] | None = None  # workspace folder names; none: every folder
 
     def check(self) -> None:
         _require(bool(self.query.strip()), "query must not be empty")
@@ -147,6 +148,9 @@ def _value(hint: Any, raw: Any, name: str) -> Any:
     if raw is None and type(None) in options:
         return None
     for option in options:
+        if typing.get_origin(option) is tuple and isinstance(raw, list):
+            _require(all(isinstance(v, str) for v in raw), f"{name} must be a list of strings")
+            return tuple(raw)
         if option is bool and isinstance(raw, bool):
             return raw
         if option is int and isinstance(raw, int) and not isinstance(raw, bool):

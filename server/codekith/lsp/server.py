@@ -29,6 +29,7 @@ from codekith.lsp.protocol import CodekithProtocol, install_log_filter
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
 from codekith.progress import Step
 from codekith.related import TargetNotFoundError
+from codekith.repos import Repositories, repository_names
 from codekith.search import Filters
 from codekith.workspace import OutsideWorkspaceError
 
@@ -309,23 +310,27 @@ def _ready(ls: CodekithServer) -> list[WorkspaceSession]:
 
 
 async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
-    hits: list[dict[str, Any]] = []
-    states = []
-    sessions = _ready(ls)
-    k = a.k or max(s.project.settings.k for s in sessions)
-    for session in sessions:
-        answer = await asyncio.to_thread(
-            session.answers.search,
-            a.query,
-            k,
-            Filters(a.pathPrefix, a.language, a.kind),
-            a.mode,
-            await session.freshness(),
-        )
-        states.append(answer.freshness)
-        hits += [convert.hit_json(h, session.root, session.dirty) for h in answer.to_json()["hits"]]
-    hits.sort(key=lambda h: -h["score"])
-    return {"query": a.query, "hits": hits[:k], **_merged_state(states)}
+    """Every ready folder's index searched as one (codekith.repos fuses them); each hit
+    names its folder in `repo`, `repos` keeps some folders."""
+    ready = _ready(ls)
+    sessions = dict(zip(repository_names(s.root for s in ready), ready, strict=True))
+    repositories = Repositories({name: s.answers for name, s in sessions.items()})
+    chosen = repositories.chosen(a.repos)
+    states = {name: await sessions[name].freshness() for name in chosen}
+    filters = Filters(a.pathPrefix, a.language, a.kind)
+    found = await asyncio.to_thread(
+        repositories.search, a.query, a.k, filters, a.mode, a.repos, states
+    )
+    hits = [
+        convert.hit_json(hit.to_json(), sessions[hit.repo].root, sessions[hit.repo].dirty)
+        for hit in found.hits
+    ]
+    return {
+        "query": a.query,
+        "hits": hits,
+        "repos": list(chosen),
+        **_merged_state([*states.values()]),
+    }
 
 
 def _merged_state(states: list[Any]) -> dict[str, Any]:

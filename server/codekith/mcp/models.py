@@ -42,12 +42,20 @@ class Chunk(Location):
 class SearchHit(Chunk):
     score: float
     snippet: str = Field(description="the first lines of the code")
+    repo: str | None = Field(
+        default=None,
+        description="the hit's repository (a workspace of several); path is relative to its root",
+    )
+    root: str | None = Field(default=None, description="that repository's root directory")
 
 
 class SearchResult(Budgeted):
     query: str
     mode: str
     hits: list[SearchHit]
+    repos: list[str] | None = Field(
+        default=None, description="the repositories searched (a workspace of several)"
+    )
 
 
 class RelatedItem(Chunk):

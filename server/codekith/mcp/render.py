@@ -46,11 +46,16 @@ def search(data: dict[str, Any]) -> str:
     for rank, hit in enumerate(data["hits"], 1):
         lines += [
             "",
-            f"{rank}. {hit['path']}:{hit['start_line']}-{hit['end_line']} · {hit['kind']} "
-            f"{hit['qualname']} · score {hit['score']:.4f} · id {hit['id']}{_stale(hit)}",
+            f"{rank}. {_repo(hit)}{hit['path']}:{hit['start_line']}-{hit['end_line']} · "
+            f"{hit['kind']} {hit['qualname']} · score {hit['score']:.4f} · id {hit['id']}"
+            f"{_stale(hit)}",
             *_fence(hit["language"], hit["snippet"]),
         ]
     return "\n".join(lines) + "\n" + _freshness_note(data) + _cut_note(data)
+
+
+def _repo(hit: dict[str, Any]) -> str:
+    return f"{hit['repo']}: " if hit.get("repo") else ""
 
 
 def related(data: dict[str, Any]) -> str:

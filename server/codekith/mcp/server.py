@@ -22,12 +22,13 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from codekith import __version__
-from codekith.answers import Answers, UnknownChunkError
+from codekith.answers import Answers, NoIndexError, UnknownChunkError
 from codekith.embedding import Embedder, ModelUnavailableError
 from codekith.freshness import Freshness
 from codekith.mcp import fit, models, render
 from codekith.mcp.state import FRESHNESS_TTL_S, IndexNotReadyError, WorkspaceState
 from codekith.project import Project
+from codekith.repos import workspace_of
 from codekith.search import Filters
 from codekith.store import IndexLockedError, IndexMismatchError
 from codekith.template import code_of
@@ -56,6 +57,7 @@ EXPECTED = (
     ValueError,  # TargetNotFoundError, NotServedError, OutsideWorkspaceError, bad values
     UnknownChunkError,
     IndexNotReadyError,
+    NoIndexError,  # another repository of the workspace without an index
     IndexLockedError,
     IndexMismatchError,
     ModelUnavailableError,
@@ -117,6 +119,20 @@ def _fresh(state: Freshness) -> dict[str, Any]:
     }
 
 
+def _fresh_many(states: dict[str, Freshness]) -> dict[str, Any]:
+    """Several repositories: the first one's commits, fresh when all are, stale files
+    named `repo: path`."""
+    first = next(iter(states.values()))
+    stale = [f"{repo}: {path}" for repo, state in states.items() for path in state.stale]
+    return {
+        "index_head": first.index_head,
+        "head": first.head,
+        "fresh": all(state.fresh for state in states.values()),
+        "stale": stale[:STALE_SHOWN],
+        "stale_count": len(stale),
+    }
+
+
 def _in_root(answers: Answers, path: str) -> str:
     """A root-relative path, or a tool error for one outside the root."""
     try:
@@ -127,6 +143,7 @@ def _in_root(answers: Answers, path: str) -> str:
 
 def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
     answers = state.answers
+    workspace = workspace_of(answers)
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     async def search_code(
@@ -137,11 +154,33 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         language: Annotated[str, Field(description="e.g. python, typescript, markdown")] = "",
         kind: Annotated[Kind, Field(description="only chunks of this kind")] = "",
         mode: Annotated[Mode, Field(description="hybrid (default), vector or text")] = "hybrid",
+        repos: Annotated[
+            list[str] | None,
+            Field(
+                description="only these repositories of the workspace (its `repos` setting "
+                "lists the others); default: all"
+            ),
+        ] = None,
     ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search the repository's code and docs by meaning and by words; hits are chunks
-        (functions, classes, methods, sections) with a snippet and an id."""
+        (functions, classes, methods, sections) with a snippet and an id. In a workspace of
+        several repositories each hit names its `repo`."""
         prefix = _in_root(answers, path_prefix) if path_prefix.strip() else ""
         filters = Filters(prefix, language, kind)
+        if len(workspace.repos) > 1 or repos:
+            many = await _answer(
+                state, ctx, lambda: workspace.search(query, k, filters, mode, repos)
+            )
+            data = {
+                "query": query,
+                "mode": mode,
+                "hits": [hit.to_json() for hit in many.hits],
+                "repos": list(many.freshness),
+                **_fresh_many(many.freshness),
+            }
+            return _result(
+                data, fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, "hits", "snippet")
+            )
         found = await _answer(state, ctx, lambda: answers.search(query, k, filters, mode))
         data = {
             "query": query,
