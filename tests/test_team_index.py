@@ -54,10 +54,8 @@ PUBLISHED = {
     "pkg/old.py": OLD_MODULE,
 }
 QUERIES = [
-    "split a header line into name and value",
     "retry delay for throttled requests",
     "checksum of bytes for old clients",
-    "is the number prime",
     "handle a request line",
 ]
 NO_JEDI = {"jedi": False}  # the fast resolver's edges: Jedi adds minutes, not coverage here

@@ -36,6 +36,7 @@ from codekith.store import (
 DELETED_KEY = "overlay_deleted"  # published paths the overlay deleted (JSON list)
 EDGE_PATHS_KEY = "overlay_edge_paths"  # paths whose edges the overlay answers for (JSON list)
 PUBLISHED_HEAD_KEY = "overlay_published_head"  # the published commit the overlay follows
+SHADOW_TABLES = ("files", "meta")  # what the shadow is read from
 
 
 class RemoteIndexError(RuntimeError):
@@ -51,18 +52,27 @@ class LayeredStore(Store):
         self.overlay = overlay
         self.location = overlay.location
         self.shadow = lambda: Shadow()  # nothing hides this view's own rows
+        self._shadow_cache: tuple[tuple[int, ...], Shadow] | None = None
         remote.shadow = self._shadow
 
     # -- what the overlay answers for -----------------------------------------------------
 
     def _shadow(self) -> Shadow:
         """The published rows the overlay replaces: files it holds or deleted; edges of
-        those and of files whose edges it re-resolved."""
+        those and of files whose edges it re-resolved. Read again only when the overlay's
+        catalog or meta has a new version (every query asks)."""
+        versions = self.overlay.versions(SHADOW_TABLES)
+        cached = self._shadow_cache
+        if versions is not None and cached is not None and cached[0] == versions:
+            return cached[1]
         if not self.overlay.has_index():
             return Shadow()
         meta = self.overlay.meta()
         files = frozenset(self.overlay.catalog()) | frozenset(_paths(meta, DELETED_KEY))
-        return Shadow(files, files | frozenset(_paths(meta, EDGE_PATHS_KEY)))
+        shadow = Shadow(files, files | frozenset(_paths(meta, EDGE_PATHS_KEY)))
+        if versions is not None:
+            self._shadow_cache = (versions, shadow)
+        return shadow
 
     def _published(self) -> dict[str, str]:
         meta = self.remote.meta()

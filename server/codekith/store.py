@@ -391,6 +391,16 @@ class Store:
             self._tables[name] = self.db.open_table(name)
         return self._tables[name]
 
+    def versions(self, names: Sequence[str]) -> tuple[int, ...] | None:
+        """The tables' current versions (None when one is missing): a cheap test whether
+        anything was written since."""
+        try:
+            return tuple(int(self._table(name).version) for name in names)
+        except Exception:  # missing, or dropped and made again by another connection
+            for name in names:
+                self._tables.pop(name, None)
+            return None
+
     def has_index(self) -> bool:
         """All tables exist and `create()` finished (it writes meta last)."""
         names = self._names()
