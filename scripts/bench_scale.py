@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from codekith.config import load_settings
-from codekith.distributed import GROUP_BYTES, Distribution
+from codekith.distributed import GROUP_BYTES, Distribution, start_ray
 from codekith.embedding import DEFAULT_DIM, FastEmbedder
 from codekith.examine import SourceFile, examine
 from codekith.project import Project
@@ -67,10 +67,12 @@ def main() -> None:
     os.environ.setdefault("RAY_worker_niceness", "0")
     with tempfile.TemporaryDirectory() as scratch:
         root = write_files(Path(scratch), FIXTURE) if args.fixture else args.root
-        ray.init(num_cpus=max(args.workers), include_dashboard=False, log_to_driver=False)
-        group = args.group_bytes or (2_000 if args.fixture else GROUP_BYTES)
-        runs = [build(root, args.include, w, args.sample, group) for w in args.workers]
-        ray.shutdown()
+        start_ray(ray, "local", num_cpus=max(args.workers))
+        try:
+            group = args.group_bytes or (2_000 if args.fixture else GROUP_BYTES)
+            runs = [build(root, args.include, w, args.sample, group) for w in args.workers]
+        finally:
+            ray.shutdown()
     tree = chunking_stats(args.lines_from, args.sample) if args.lines_from else runs[0]
     rate = embedding_rate(tree["sample"])
     for run in [*runs, tree] if args.lines_from else runs:
