@@ -47,6 +47,12 @@ NEW_MODULE = '''
         """Seconds to wait before retrying a throttled request: Fibonacci backoff."""
         return float(fibonacci(attempt))
 '''
+LUCAS = '''
+
+    def lucas(n: int) -> int:
+        """Return the n-th Lucas number."""
+        return fibonacci(n - 1) + fibonacci(n + 1)
+'''
 PUBLISHED = {
     "pkg/__init__.py": "",
     "pkg/headers.py": HTTP_MODULE,
@@ -73,12 +79,17 @@ def published(tmp_path: Path, s3_uri: str, embedder) -> tuple[Path, str]:
     origin = write_files(init_repo(tmp_path / "origin"), PUBLISHED)
     git(origin, "add", "-A")
     git(origin, "commit", "-qm", "first")
-    ci = clone(origin, tmp_path / "ci")
-    project = Project(ci, db=s3_uri, overrides=NO_JEDI, embedder=embedder)
+    publish(clone(origin, tmp_path / "ci"), s3_uri, embedder)
+    return origin, s3_uri
+
+
+def publish(ci: Path, uri: str, embedder) -> None:
+    """What CI does on each push to the default branch."""
+    git(ci, "pull", "-q", "--ff-only")
+    project = Project(ci, db=uri, overrides=NO_JEDI, embedder=embedder)
     with project.store.write_lock():
         report = project.indexer.run()
-    assert report.embedded > 0 and not report.errors
-    return origin, s3_uri
+    assert not report.errors
 
 
 def bucket_objects(server: S3Server, uri: str) -> dict[str, str]:
@@ -198,6 +209,22 @@ def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
     with full.store.write_lock():
         full.indexer.run()
     assert_same_answers(answers_of(team, QUERIES[1:]), answers_of(full, QUERIES[1:]))
+
+    # The team publishes a newer commit and the developer pulls it: the overlay follows.
+    write_files(origin, {"pkg/mathx.py": MATH_MODULE + LUCAS})
+    git(origin, "commit", "-qam", "lucas numbers")
+    publish(tmp_path / "ci", uri, embedder)
+    git(dev, "pull", "-q", "--ff-only")
+    with team.store.write_lock():
+        followed = team.indexer.run()
+    assert followed.embedded == 0 and sorted(overlay.catalog()) == ["pkg/backoff.py"]
+    with full.store.write_lock():
+        full.indexer.run()
+    expected, got = answers_of(full, QUERIES[:1]), answers_of(team, QUERIES[:1])
+    assert_same_answers(got, expected)
+    assert ("pkg.mathx.lucas", "pkg.mathx.fibonacci") in {
+        (caller, callee) for caller, callee, _, _ in got["graph pkg.mathx.fibonacci"]
+    }
 
 
 def test_a_missing_published_index_is_a_clear_error(tmp_path, s3_uri, embedder):

@@ -36,6 +36,7 @@ from codekith.store import (
 DELETED_KEY = "overlay_deleted"  # published paths the overlay deleted (JSON list)
 EDGE_PATHS_KEY = "overlay_edge_paths"  # paths whose edges the overlay answers for (JSON list)
 PUBLISHED_HEAD_KEY = "overlay_published_head"  # the published commit the overlay follows
+EDGES_FOR_KEY = "overlay_edges_for"  # the published commit the overlay's edges were made for
 SHADOW_TABLES = ("files", "meta")  # what the shadow is read from
 
 
@@ -111,10 +112,25 @@ class LayeredStore(Store):
         return merged
 
     def set_meta(self, values: dict[str, str]) -> None:
+        """Every run starts and ends here: the overlay follows a newly published commit."""
         self._writable()
+        published = self.remote.meta().get("head", "")
+        if self.overlay.meta().get(EDGES_FOR_KEY, "") != published:
+            self._follow_published(published)
         if "head" in values:
-            values = {**values, PUBLISHED_HEAD_KEY: self.remote.meta().get("head", "")}
+            values = {**values, PUBLISHED_HEAD_KEY: published}
         self.overlay.set_meta(values)
+
+    def _follow_published(self, published: str) -> None:
+        """The team published another commit: edges the overlay re-resolved for files it
+        does not hold were made against the old one, so the new published edges take over
+        (the run that follows re-resolves whatever the overlay's files change)."""
+        owned = set(_paths(self.overlay.meta(), EDGE_PATHS_KEY))
+        held = set(self._shadow().files)
+        if owned - held:
+            self.overlay.replace_edges([], owned - held)
+        kept = json.dumps(sorted(owned & held))
+        self.overlay.set_meta({EDGE_PATHS_KEY: kept, EDGES_FOR_KEY: published})
 
     def check_compatible(self, model_id: str, dim: int, template: str) -> None:
         self.remote.check_compatible(model_id, dim, template)
