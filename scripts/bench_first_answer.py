@@ -75,7 +75,8 @@ def main() -> None:
         uri = f"s3://{server.new_bucket()}/{args.repo.name}"
         with tempfile.TemporaryDirectory() as scratch:
             work = Path(scratch)
-            publish_s = codekith("index", "--db", uri, cwd=clone(args.repo, work / "ci"), env=env)
+            ci = clone(args.repo, work / "ci")  # CI publishes the whole index, Jedi edges included
+            publish_s = codekith("index", "--db", uri, "--wait", cwd=ci, env=env)
             published, edited, embedded = [], [], []
             remote = ("--remote-index", uri)
             for i in range(args.repeat):
