@@ -57,6 +57,11 @@ def timed(*args: str, cwd: Path, env: dict[str, str]) -> tuple[float, str]:
     return time.perf_counter() - started, done.stdout
 
 
+def note(text: str) -> None:
+    """Progress on stderr: a long run that is stopped still leaves its figures."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def clone(repo: Path, into: Path) -> Path:
     subprocess.run(["git", "clone", "-q", str(repo), str(into)], check=True)
     return into
@@ -77,6 +82,7 @@ def main() -> None:
             work = Path(scratch)
             ci = clone(args.repo, work / "ci")  # CI publishes the whole index, Jedi edges included
             publish_s = codekith("index", "--db", uri, "--wait", cwd=ci, env=env)
+            note(f"published in {publish_s:.1f} s")
             published, edited, embedded = [], [], []
             remote = ("--remote-index", uri)
             for i in range(args.repeat):
@@ -89,6 +95,7 @@ def main() -> None:
                 edited.append(
                     index_s + codekith("search", QUERY, *remote, "--json", cwd=fresh, env=env)
                 )
+                note(f"run {i}: published {published[-1]:.2f} s, edited {edited[-1]:.2f} s")
             cold = []
             for i in range(args.cold_repeat):
                 fresh = clone(args.repo, work / f"c{i}")
@@ -96,6 +103,7 @@ def main() -> None:
                     codekith("index", cwd=fresh, env=env)
                     + codekith("search", QUERY, "--json", cwd=fresh, env=env)
                 )
+                note(f"cold run {i}: {cold[-1]:.1f} s")
     finally:
         server.stop()
     result = {
