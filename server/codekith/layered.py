@@ -132,7 +132,7 @@ class LayeredStore(Store):
         kept = json.dumps(sorted(owned & held))
         self.overlay.set_meta({EDGE_PATHS_KEY: kept, EDGES_FOR_KEY: published})
 
-    def check_compatible(self, model_id: str, dim: int, template: str) -> None:
+    def check_compatible(self, model_id: str, dim: int | None, template: str) -> None:
         self.remote.check_compatible(model_id, dim, template)
         self.overlay.check_compatible(model_id, dim, template)
 
@@ -149,7 +149,7 @@ class LayeredStore(Store):
     def damage(self, deep: bool = True) -> dict[str, str]:
         """The overlay's damaged tables, and the published index's as `published <table>`."""
         found = {f"published {t}": p for t, p in self.remote.damage(deep).items()}
-        return {**found, **self._local(lambda s: s.damage(deep), {})}
+        return {**found, **self._in_overlay(lambda s: s.damage(deep), {})}
 
     def repair(self, problems: dict[str, str]) -> None:
         """The overlay is repaired; the published index is CI's to rebuild."""
@@ -185,15 +185,15 @@ class LayeredStore(Store):
         }
 
     def edge_count(self) -> int:
-        return self.remote.edge_count() + self._local(lambda s: s.edge_count(), 0)
+        return self.remote.edge_count() + self._in_overlay(lambda s: s.edge_count(), 0)
 
     def runs(self, limit: int = 10) -> list[dict[str, Any]]:
-        return self._local(lambda s: s.runs(limit), [])
+        return self._in_overlay(lambda s: s.runs(limit), [])
 
     def feedback(self) -> list[dict[str, Any]]:
-        return self._local(lambda s: s.feedback(), [])
+        return self._in_overlay(lambda s: s.feedback(), [])
 
-    def _local(self, read: Any, empty: Any) -> Any:
+    def _in_overlay(self, read: Any, empty: Any) -> Any:
         return read(self.overlay) if self.overlay.has_index() else empty
 
     # -- reads: the overlay wins per path -------------------------------------------------
@@ -202,21 +202,21 @@ class LayeredStore(Store):
         chosen = None if paths is None else list(paths)
         return {
             **self.remote.catalog(chosen),
-            **self._local(lambda s: s.catalog(chosen), {}),
+            **self._in_overlay(lambda s: s.catalog(chosen), {}),
         }
 
     def file_record(self, path: str) -> FileRecord | None:
-        local = self._local(lambda s: s.file_record(path), None)
+        local = self._in_overlay(lambda s: s.file_record(path), None)
         return local if local is not None else self.remote.file_record(path)
 
     def live_file_hashes(self) -> dict[str, set[str]]:
         return {
             **self.remote.live_file_hashes(),
-            **self._local(lambda s: s.live_file_hashes(), {}),
+            **self._in_overlay(lambda s: s.live_file_hashes(), {}),
         }
 
     def count(self, where: str = "deleted = false") -> int:
-        return self.remote.count(where) + self._local(lambda s: s.count(where), 0)
+        return self.remote.count(where) + self._in_overlay(lambda s: s.count(where), 0)
 
     def rows(
         self, where: str, limit: int | None = None, columns: Sequence[str] = RESULT_COLUMNS
@@ -224,7 +224,7 @@ class LayeredStore(Store):
         return _cut(self._both(lambda s: s.rows(where, limit, columns)), limit)
 
     def chunk(self, chunk_id: str) -> dict[str, Any] | None:
-        return self._local(lambda s: s.chunk(chunk_id), None) or self.remote.chunk(chunk_id)
+        return self._in_overlay(lambda s: s.chunk(chunk_id), None) or self.remote.chunk(chunk_id)
 
     def chunks_by_id(
         self, ids: Iterable[str], filters: Filters = NO_FILTERS
@@ -255,7 +255,10 @@ class LayeredStore(Store):
 
     def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
         wanted = list(ids)
-        return {**self.remote.vectors_of(wanted), **self._local(lambda s: s.vectors_of(wanted), {})}
+        return {
+            **self.remote.vectors_of(wanted),
+            **self._in_overlay(lambda s: s.vectors_of(wanted), {}),
+        }
 
     def vector_search(
         self, vector: np.ndarray, k: int, filters: Filters = NO_FILTERS
@@ -271,7 +274,7 @@ class LayeredStore(Store):
         return sorted(found, key=lambda r: -r["_score"])[:k]
 
     def _both(self, read: Any) -> list[dict[str, Any]]:
-        return list(read(self.remote)) + list(self._local(read, []))
+        return list(read(self.remote)) + list(self._in_overlay(read, []))
 
     def live_edges(self) -> list[dict[str, Any]]:
         return self._both(lambda s: s.live_edges())
@@ -299,18 +302,22 @@ class LayeredStore(Store):
     def cached_vectors(self, content_hashes: Iterable[str]) -> dict[str, np.ndarray]:
         """The embedding cache of both: content CI embedded is never embedded again."""
         wanted = set(content_hashes)
-        found = self._local(lambda s: s.cached_vectors(wanted), {})
+        found = self._in_overlay(lambda s: s.cached_vectors(wanted), {})
         return {**self.remote.cached_vectors(wanted - set(found)), **found}
 
     def cached_hashes(self) -> frozenset[str]:
-        return self.remote.cached_hashes() | self._local(lambda s: s.cached_hashes(), frozenset())
+        return self.remote.cached_hashes() | self._in_overlay(
+            lambda s: s.cached_hashes(), frozenset()
+        )
 
     def live_ids(self, paths: Sequence[str]) -> dict[str, set[str]]:
         return self.overlay.live_ids(paths)
 
     def graph_states(self, keys: Iterable[str]) -> list[bytes]:
         wanted = list(keys)
-        return self.remote.graph_states(wanted) + self._local(lambda s: s.graph_states(wanted), [])
+        return self.remote.graph_states(wanted) + self._in_overlay(
+            lambda s: s.graph_states(wanted), []
+        )
 
     # -- writes go to the overlay ---------------------------------------------------------
 
@@ -395,10 +402,13 @@ class LayeredStore(Store):
         self.overlay.add_run(run)
 
     def maintain(
-        self, force: bool = False, every_versions: int = OPTIMIZE_EVERY_VERSIONS
+        self,
+        force: bool = False,
+        every_versions: int = OPTIMIZE_EVERY_VERSIONS,
+        forget: bool = False,
     ) -> dict[str, Any]:
         self._writable()
-        return self.overlay.maintain(force, every_versions)
+        return self.overlay.maintain(force, every_versions, forget)
 
     def write_lock(self, lease_seconds: float = 60.0, wait_s: float = 0.0) -> Any:
         return self.overlay.write_lock(lease_seconds, wait_s)
