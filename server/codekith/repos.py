@@ -23,8 +23,10 @@ from codekith.answers import Answers, NoIndexError, SearchAnswer
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
-from codekith.search import RRF_K, Hit
+from codekith.search import Hit
 from codekith.store import NO_FILTERS, Filters
+
+RRF_K = 60  # reciprocal rank fusion's constant: ranks past the first few weigh alike
 
 
 class UnknownRepositoryError(ValueError):
