@@ -12,6 +12,7 @@ from codekith.cli import main
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex, config_fingerprint, in_graph
 from codekith.graph.model import Edge
+from codekith.graph.syntax_engine import MAX_GRAPH_LINE_CHARS
 from tests.conftest import write_files
 
 MIXED = {
@@ -318,3 +319,25 @@ def test_server_style_runs_keep_the_edge_table_equal_to_a_cold_index(
         row[:3] for row in table(project)
     }
     assert not any(row[3] == "src/checkout.ts" for row in table(project))
+
+
+def test_a_megabyte_line_is_cut_before_parsing(tmp_path: Path) -> None:
+    """Minified code: tree-sitter and the front ends held hundreds of megabytes per megabyte
+    line (scripts/long_line_memory.py); past MAX_GRAPH_LINE_CHARS a line is cut, so a call
+    at its far end is not seen while the calls on other lines still are (though the cut
+    braces may nest them in the cut definition, as the chunks' cut text does)."""
+    padding = " " * MAX_GRAPH_LINE_CHARS
+    root = write_files(
+        tmp_path,
+        {
+            "ok.ts": "export function f() { return 1; }\nexport function g() { return 2; }\n",
+            "min.ts": (
+                "import { f, g } from './ok';\n"
+                f"export function far() {{ {padding} g(); }}\n"
+                "export function near() { f(); }\n"
+            ),
+        },
+    )
+    found = calls(all_edges(GraphIndex(root, files(root))))
+    assert any(src.startswith("min.") and dst == "ok.f" for src, dst in found)
+    assert not any(dst == "ok.g" for _, dst in found)

@@ -50,10 +50,13 @@ from codekith.graph.syntax_model import (
 )
 from codekith.graph.ts_resolve import TsFrontend
 from codekith.languages import language_of
+from codekith.workspace import cap_long_lines, read_source
 
 log = logging.getLogger(__name__)
 FRONTENDS: tuple[type[Frontend], ...] = (TsFrontend, GoFrontend, RustFrontend, JavaFrontend)
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
+MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
+# megabyte line costs tree-sitter and the front ends hundreds of megabytes
 
 
 class SyntaxIndex:
@@ -126,9 +129,10 @@ class SyntaxIndex:
         if frontend is None or language is None:
             return
         try:
-            data = source.encode("utf-8") if source is not None else (self.root / path).read_bytes()
-            facts = frontend.extract(path, language, data)
-        except (OSError, UnicodeError):
+            text = read_source(self.root, path) if source is None else source
+            text, _ = cap_long_lines(text, MAX_GRAPH_LINE_CHARS)
+            facts = frontend.extract(path, language, text.encode("utf-8"))
+        except (OSError, ValueError):  # gone, or not text (workspace.NotIndexableError)
             self.files.pop(path, None)
             self.broken.add(path)
             return
