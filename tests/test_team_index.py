@@ -5,6 +5,7 @@ local full index of the same tree."""
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ import boto3
 import pytest
 
 from codekith.answers import Answers
+from codekith.cli import main
 from codekith.layered import LayeredStore, RemoteIndexError
 from codekith.project import Project
 from codekith.store import Filters, Store
@@ -159,7 +161,7 @@ def _hit(hit: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
-    tmp_path, published, s3_server, embedder
+    tmp_path, published, s3_server, embedder, capsys
 ):
     origin, uri = published
     dev = clone(origin, tmp_path / "dev")
@@ -172,6 +174,9 @@ def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
     assert first["fresh"] and first["index_head"] == git(dev, "rev-parse", "HEAD").strip()
     overlay = Store(str(dev / ".codekith"))
     assert not overlay.has_index()  # nothing was indexed locally
+    query = ["search", "split a header line", "--json", "--root", str(dev)]
+    assert main([*query, "--remote-index", uri]) == 0  # the CLI as a new clone runs it
+    assert json.loads(capsys.readouterr().out)["hits"][0]["qualname"] == "pkg.headers.parse_header"
 
     # Local work: one edited file, one new, one deleted (not committed).
     write_files(dev, {"pkg/app.py": EDITED_APP, "pkg/backoff.py": NEW_MODULE})

@@ -56,8 +56,9 @@ class Project:
 
     def index_exists(self) -> bool:
         """False when the index folder is missing: readers then never open a store, which
-        would create one (object storage: True, the store itself says what it holds)."""
-        location = self.settings.db_location(self.root)
+        would create one (object storage: True, the store itself says what it holds). With
+        a `remote-index` the published index is what must exist."""
+        location = self.settings.remote_index or self.settings.db_location(self.root)
         return is_uri(location) or Path(location).is_dir()
 
     def _connect(self) -> Store:
