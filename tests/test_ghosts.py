@@ -10,6 +10,7 @@ recorded a clean tree. Either way the catalog kept the edited content while git 
 from __future__ import annotations
 
 from codekith import freshness
+from codekith.progress import Step
 from tests.conftest import MATH_MODULE, git, write_files
 
 EDITED = MATH_MODULE + "\ndef frobnicate_quasar_splines():\n    return 42\n"
@@ -31,8 +32,9 @@ def test_revert_while_the_editing_run_finishes_is_caught(workspace, project_for)
     project.indexer.run()
     write_files(root, {"mathx.py": EDITED})
 
-    def revert_meanwhile(done: int, total: int, current: str) -> None:
-        git(root, "checkout", "-q", "--", "mathx.py")  # the user reverts while we finish
+    def revert_meanwhile(step: Step) -> None:
+        if step.phase != "scan":  # the edit was read: the user reverts while we finish
+            git(root, "checkout", "-q", "--", "mathx.py")
 
     project.indexer.run(paths=["mathx.py"], progress=revert_meanwhile)
     assert "mathx.frobnicate_quasar_splines" in qualnames(project)

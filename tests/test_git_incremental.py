@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from codekith import freshness
+from codekith.progress import Step
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
 
 
@@ -224,10 +225,10 @@ def test_a_checkout_while_a_run_writes_is_caught_by_the_next_run(workspace, proj
     write_files(root, {"a.py": "A = 2\n"})
     switched = []
 
-    def checkout_midway(done: int, total: int, path: str) -> None:
-        if not switched:
+    def checkout_midway(step: Step) -> None:
+        if not switched and step.phase in ("embed", "write"):
             git(root, "checkout", "-q", "-f", "other")
-            switched.append(path)
+            switched.append(step.detail)
 
     project.indexer.run(progress=checkout_midway)
     assert switched

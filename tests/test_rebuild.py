@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from codekith.progress import Step
 from codekith.store import Store
 from tests.conftest import MATH_MODULE, write_files
 
@@ -29,7 +30,7 @@ def test_readers_see_the_old_index_until_the_rebuild_is_complete(tmp_path, proje
     reader = project_for(root).read_store
     seen: list[int] = []
 
-    def during_rebuild(done: int, total: int, current: str) -> None:
+    def during_rebuild(step: Step) -> None:
         seen.append(reader.count())  # a reader in the middle of the rebuild
 
     write_files(root, {"more.py": "def extra():\n    return 3\n"})
