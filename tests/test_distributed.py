@@ -46,8 +46,11 @@ def assert_same_index(left: Project, right: Project) -> None:
     rows_b, catalog_b, vectors_b = snapshot(right)
     assert rows_a == rows_b
     assert catalog_a == catalog_b
+    # The default model is dynamically quantized (int8): ONNX Runtime scales activations over
+    # the whole batch, so a chunk's vector depends slightly on the chunks it is embedded with,
+    # and workers batch differently from a local run (seen: cosine 0.9919, CI rehearsal).
     for chunk_id, vector in vectors_a.items():
-        assert float(np.dot(vector, vectors_b[chunk_id])) > 0.9999
+        assert float(np.dot(vector, vectors_b[chunk_id])) > 0.98
 
 
 @pytest.fixture
