@@ -85,10 +85,10 @@ def indexed(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("damage") / "ws"
     files = {f"m{n}.py": MATH_MODULE.replace("fibonacci", f"fibonacci_{n}") for n in range(4)}
     write_files(root, {**files, "README.md": "# Numbers\nFibonacci and primes.\n"})
-    assert codekith("index", str(root)).returncode == 0
+    assert codekith("index", str(root), "--wait").returncode == 0
     for n in range(4):  # more commits: more versions and data files
         write_files(root, {f"m{n}.py": files[f"m{n}.py"] + f"\nCONSTANT_{n} = {n}\n"})
-        assert codekith("index", str(root)).returncode == 0
+        assert codekith("index", str(root), "--wait").returncode == 0
     return root
 
 
@@ -107,7 +107,7 @@ def test_damage_is_one_line_then_repaired_by_the_next_run(indexed, tmp_path, how
         assert search.returncode == 1, (how, search.stdout)
         assert "damaged" in search.stderr and "Traceback" not in search.stderr, search.stderr
         assert len(search.stderr.strip().splitlines()) == 1
-    repair = codekith("index", str(root), "--json")
+    repair = codekith("index", str(root), "--wait", "--json")
     assert repair.returncode == 0, repair.stderr
     report = json.loads(repair.stdout)
     assert report["repaired"], report
@@ -125,6 +125,6 @@ def test_full_always_rebuilds_a_damaged_index(indexed, tmp_path, how):
     db = root / ".codekith"
     expected = live_chunks(db)
     damage(db, how)
-    full = codekith("index", str(root), "--full", "--json")
+    full = codekith("index", str(root), "--full", "--wait", "--json")
     assert full.returncode == 0, full.stderr
     assert live_chunks(db) == expected
