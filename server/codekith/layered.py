@@ -163,20 +163,9 @@ class LayeredStore(Store):
         self.overlay.repair(problems)
 
     def summary(self, runs: int) -> dict[str, Any]:
-        meta = self.meta()
-        catalog = self.catalog()
+        """The store's summary over the merged view, plus where the published index is."""
         return {
-            "model": meta.get("model"),
-            "dim": int(meta.get("dim", 0)),
-            "template": meta.get("template"),
-            "indexed_at": meta.get("indexed_at"),
-            "chunks": self.count(),
-            "edges": self.edge_count(),
-            "jedi_pending": int(meta.get("jedi_pending", "0")),
-            "files": sum(1 for r in catalog.values() if r.status == "indexed"),
-            "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
-            "partial": {p: r.error for p, r in catalog.items() if r.error},
-            "runs": self.runs(runs),
+            **super().summary(runs),
             "remote": {
                 "index": self.remote.location,
                 "head": self.remote.meta().get("head", ""),
