@@ -5,7 +5,6 @@ of a plain `codekith index` finishes in the background."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
@@ -134,22 +133,38 @@ def codekith(*args: str) -> subprocess.Popen[bytes]:
     )
 
 
+# `codekith index --wait` whose Jedi pass stores after every file and is SIGKILLed right after
+# its third store: a kill at a known point of the pass, whatever the machine's speed.
+KILLED_AFTER_THIRD_JEDI_STORE = """
+import os, signal, sys
+from codekith import cli, graphsync
+graphsync.JEDI_WRITE_EVERY_S = 0.0
+apply_jedi, stores = graphsync.GraphSync.apply_jedi, []
+def apply_then_die(self, meta, results):
+    found = apply_jedi(self, meta, results)
+    stores.append(found)
+    if len(stores) == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return found
+graphsync.GraphSync.apply_jedi = apply_then_die
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
 def test_killed_in_the_jedi_pass_then_resumed_equals_a_fresh_index(
     workspace, project_for, tmp_path
 ):
     root = workspace(many_modules(30))
     commit(root, "start")
-    run = codekith("index", str(root), "--wait")
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_AFTER_THIRD_JEDI_STORE, "index", str(root), "--wait"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=600,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
     store = Store(str(root / ".codekith"))
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline and run.poll() is None:  # some Jedi answers stored
-        if store.has_index() and store.meta().get("jedi_pending", "0") not in ("0", ""):
-            break
-        time.sleep(0.05)
-    assert run.poll() is None, "the run finished before its Jedi pass could be interrupted"
-    os.kill(run.pid, signal.SIGKILL)
-    run.wait()
-    assert int(store.meta()["jedi_pending"]) > 0
+    assert 0 < int(store.meta()["jedi_pending"]) < 30
     resumed = codekith("index", str(root), "--wait")
     assert resumed.wait(timeout=600) == 0, resumed.stderr.read() if resumed.stderr else ""
     assert store.meta()["jedi_pending"] == "0"
