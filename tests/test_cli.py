@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from codekith.store import Store
 from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
+from tests.interrupt import signalled_cli
 
 CLI = [sys.executable, "-m", "codekith.cli"]
 
@@ -92,89 +91,58 @@ def test_errors_and_usage(workspace, tmp_path):
     assert result.returncode == 2 and "bad.jsonl:1" in result.stderr
 
 
-def test_kill_9_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
+def numbered_modules(stem: str) -> dict[str, str]:
+    """30 modules of 6 functions, embedded in batches of 7: a run of 26 batch writes."""
     files = {
         f"pkg/mod{i}.py": "\n".join(
-            f"def function_{i}_{j}(value):\n    '''Step {j} of stage {i}.'''\n"
+            f"def {stem}_{i}_{j}(value):\n    '''Step {j} of {stem} {i}.'''\n"
             f"    return value * {j} + {i}\n"
             for j in range(6)
         )
         for i in range(30)
     }
-    config = {".codekith.toml": "batch-chunks = 7\n"}
-    interrupted = write_files(tmp_path / "a", {**files, **config})
-    reference = write_files(tmp_path / "b", {**files, **config})
-    process = subprocess.Popen(
-        [*CLI, "index", "--json"],
-        cwd=interrupted,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+    return {**files, ".codekith.toml": "batch-chunks = 7\n"}
+
+
+def index_snapshot(root: Path) -> tuple[set[tuple[str, int, int]], dict[str, str]]:
+    store = Store(str(root / ".codekith"))
+    rows = store.rows("true", columns=["id", "start_line", "end_line"])
+    catalog = {p: r.file_hash for p, r in store.catalog().items()}
+    return {(r["id"], r["start_line"], r["end_line"]) for r in rows}, catalog
+
+
+def test_kill_9_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
+    files = numbered_modules("function")
+    interrupted = write_files(tmp_path / "a", files)
+    reference = write_files(tmp_path / "b", files)
+    process = signalled_cli(
+        "codekith.store:Store.write_files", 3, signal.SIGKILL, "index", "--json", str(interrupted)
     )
-    store = Store(str(interrupted / ".codekith"))
-    deadline = time.time() + 120
-    while time.time() < deadline and process.poll() is None:
-        if store.has_index() and store.count() >= 20:
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "index finished before it could be interrupted"
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
-    partial = store.count()
+    _, err = process.communicate(timeout=600)
+    assert process.returncode == -signal.SIGKILL, err
+    partial = Store(str(interrupted / ".codekith")).count()
     assert 0 < partial < 30 * 7
     resumed = json.loads(run("index", "--json", cwd=interrupted).stdout)
     assert resumed["embedded"] < 30 * 7  # what was written before the kill is not redone
     run("index", "--json", cwd=reference)
-
-    def snapshot(root: Path) -> tuple[set[tuple[str, int, int]], dict[str, str]]:
-        store = Store(str(root / ".codekith"))
-        rows = store.rows("true", columns=["id", "start_line", "end_line"])
-        catalog = {p: r.file_hash for p, r in store.catalog().items()}
-        return {(r["id"], r["start_line"], r["end_line"]) for r in rows}, catalog
-
-    assert snapshot(interrupted) == snapshot(reference)
+    assert index_snapshot(interrupted) == index_snapshot(reference)
 
 
 def test_ctrl_c_stops_at_a_batch_boundary_and_the_next_run_completes_the_index(tmp_path):
-    files = {
-        f"pkg/mod{i}.py": "\n".join(
-            f"def task_{i}_{j}(value):\n    '''Task {j} of group {i}.'''\n"
-            f"    return value - {j} * {i}\n"
-            for j in range(6)
-        )
-        for i in range(30)
-    }
-    config = {".codekith.toml": "batch-chunks = 7\n"}
-    stopped = write_files(tmp_path / "a", {**files, **config})
-    reference = write_files(tmp_path / "b", {**files, **config})
-    process = subprocess.Popen(
-        [*CLI, "index", "--json"],
-        cwd=stopped,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    files = numbered_modules("task")
+    stopped = write_files(tmp_path / "a", files)
+    reference = write_files(tmp_path / "b", files)
+    process = signalled_cli(
+        "codekith.store:Store.write_files", 1, signal.SIGINT, "index", "--json", str(stopped)
     )
-    store = Store(str(stopped / ".codekith"))
-    deadline = time.time() + 120
-    while time.time() < deadline and process.poll() is None:
-        if store.has_index() and store.count() >= 7:
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "index finished before it could be interrupted"
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=300)
+    out, err = process.communicate(timeout=600)
     assert process.returncode == 0, err
     report = json.loads(out)
     assert report["cancelled"] and 0 < report["chunks_written"] < 30 * 6
+    store = Store(str(stopped / ".codekith"))
     assert "stopped" in err and store.meta()["run_state"] == "cancelled"
     resumed = json.loads(run("index", "--json", cwd=stopped).stdout)
     assert not resumed["cancelled"] and resumed["mode"] == "scan"
     assert set(resumed["indexed_paths"]).isdisjoint(report["indexed_paths"])
     run("index", "--json", cwd=reference)
-
-    def snapshot(root: Path) -> tuple[set[tuple[str, int, int]], dict[str, str]]:
-        store = Store(str(root / ".codekith"))
-        rows = store.rows("true", columns=["id", "start_line", "end_line"])
-        catalog = {p: r.file_hash for p, r in store.catalog().items()}
-        return {(r["id"], r["start_line"], r["end_line"]) for r in rows}, catalog
-
-    assert snapshot(stopped) == snapshot(reference)
+    assert index_snapshot(stopped) == index_snapshot(reference)

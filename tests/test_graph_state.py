@@ -14,6 +14,7 @@ from pathlib import Path
 
 from codekith.store import Store
 from tests.conftest import git, write_files
+from tests.interrupt import signalled_cli
 
 CORE = """
 import functools
@@ -133,36 +134,22 @@ def codekith(*args: str) -> subprocess.Popen[bytes]:
     )
 
 
-# `codekith index --wait` whose Jedi pass stores after every file and is SIGKILLed right after
-# its third store: a kill at a known point of the pass, whatever the machine's speed.
-KILLED_AFTER_THIRD_JEDI_STORE = """
-import os, signal, sys
-from codekith import cli, graphsync
-graphsync.JEDI_WRITE_EVERY_S = 0.0
-apply_jedi, stores = graphsync.GraphSync.apply_jedi, []
-def apply_then_die(self, meta, results):
-    found = apply_jedi(self, meta, results)
-    stores.append(found)
-    if len(stores) == 3:
-        os.kill(os.getpid(), signal.SIGKILL)
-    return found
-graphsync.GraphSync.apply_jedi = apply_then_die
-sys.exit(cli.main(sys.argv[1:]))
-"""
-
-
 def test_killed_in_the_jedi_pass_then_resumed_equals_a_fresh_index(
     workspace, project_for, tmp_path
 ):
     root = workspace(many_modules(30))
     commit(root, "start")
-    killed = subprocess.run(
-        [sys.executable, "-c", KILLED_AFTER_THIRD_JEDI_STORE, "index", str(root), "--wait"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        timeout=600,
+    killed = signalled_cli(  # its Jedi pass stores after every file: killed after the third
+        "codekith.graphsync:GraphSync.apply_jedi",
+        3,
+        signal.SIGKILL,
+        "index",
+        str(root),
+        "--wait",
+        setup="module.JEDI_WRITE_EVERY_S = 0.0",
     )
-    assert killed.returncode == -signal.SIGKILL, killed.stderr.decode()
+    _, err = killed.communicate(timeout=600)
+    assert killed.returncode == -signal.SIGKILL, err
     store = Store(str(root / ".codekith"))
     assert 0 < int(store.meta()["jedi_pending"]) < 30
     resumed = codekith("index", str(root), "--wait")
