@@ -81,6 +81,39 @@ def test_branch_switch_back_and_forth_embeds_nothing_on_the_way_back(workspace, 
     assert again.embedded == 0
 
 
+def test_a_branch_switch_that_moves_redacted_lines_forgets_no_other_vector(workspace, project_for):
+    """A redacted file whose secret moves to another line (its redaction reason changes)
+    removes no secret text: the rules are the same, so no earlier version held the value in
+    clear. The vectors of the other branch stay cached and switching back embeds nothing."""
+    value = "Zq81kXp0vB7mLw92nYt4"
+    doc = "# Config\n\nSet the key:\n\n```\nSECRET_KEY = '" + value + "'\n```\n"
+    root = workspace({"mathx.py": MATH_MODULE, "docs/config.md": doc})
+    commit(root, "base")
+    git(root, "checkout", "-qb", "feature")
+    write_files(
+        root,
+        {
+            "mathx.py": MATH_MODULE.replace("a + b", "b + a"),
+            "web/http.py": HTTP_MODULE,
+            "docs/config.md": doc.replace("Set the key:", "Set the key\n\nbefore starting:"),
+        },
+    )
+    commit(root, "feature work")
+    project = project_for(root)
+    first = project.indexer.run()
+    assert "docs/config.md" in first.redacted
+    git(root, "checkout", "-q", "main")
+    to_main = project.indexer.run()
+    assert to_main.redacted["docs/config.md"] != first.redacted["docs/config.md"]
+    assert not to_main.maintenance.get("old_versions_removed")
+    git(root, "checkout", "-q", "feature")
+    back = project.indexer.run()
+    assert back.mode == "git" and back.embedded == 0
+    assert value.encode() not in b"".join(
+        p.read_bytes() for p in (root / ".codekith").rglob("*") if p.is_file()
+    )
+
+
 def test_rebase_and_detached_head(workspace, project_for):
     root = workspace({"mathx.py": MATH_MODULE})
     commit(root, "base")

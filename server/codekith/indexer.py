@@ -222,7 +222,10 @@ class Indexer:
             state.update(refined)
             report.graph.update(figures)
         report.graph["jedi_pending"] = int({**meta, **state}.get("jedi_pending", "0"))
-        report.maintenance = self.store.maintain(forget=_removes_secrets(report, catalog))
+        rules_changed = (
+            bool(catalog) and meta.get("scan_settings") != self.settings.scan_fingerprint()
+        )
+        report.maintenance = self.store.maintain(forget=_removes_secrets(report, rules_changed))
         if report.maintenance.get("optimized"):
             report.maintenance["graph_states_pruned"] = self.graph.prune()
         report.chunks_total = self._chunks_total(meta, gained, report)
@@ -674,18 +677,15 @@ def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> 
     return {path for path in python if before(path) != names(path)}
 
 
-def _removes_secrets(report: IndexReport, catalog: dict[str, FileRecord]) -> bool:
-    """Whether this run removed secret text that earlier versions of the tables still hold:
-    a file indexed before now has (other) redactions, or became a secret file."""
-    newly_redacted = any(
-        path in catalog and catalog[path].reason != reason
-        for path, reason in report.redacted.items()
-    )
-    now_secret = any(
-        reason.startswith("secret file") and path in catalog and catalog[path].status == "indexed"
-        for path, reason in report.skipped.items()
-    )
-    return newly_redacted or now_secret
+def _removes_secrets(report: IndexReport, rules_changed: bool) -> bool:
+    """Whether earlier versions of the tables may hold text this run redacted (or skipped as
+    a secret file). Only under new rules: the same rules redact the same text in every
+    version of a file, so a redaction that merely moved (a branch switch, an edit) removed
+    nothing, and forgetting would drop the cached vectors of every other branch. Under new
+    rules every file is read again, and any finding counts (an interrupted run may have
+    written some already, so the catalog cannot tell which are new)."""
+    secret_files = any(reason.startswith("secret file") for reason in report.skipped.values())
+    return rules_changed and (bool(report.redacted) or secret_files)
 
 
 @dataclass
