@@ -172,11 +172,11 @@ def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
     first = Answers(team).search("split a header line into name and value", k=3).to_json()
     assert first["hits"][0]["qualname"] == "pkg.headers.parse_header"
     assert first["fresh"] and first["index_head"] == git(dev, "rev-parse", "HEAD").strip()
-    overlay = Store(str(dev / ".codekith"))
-    assert not overlay.has_index()  # nothing was indexed locally
     query = ["search", "split a header line", "--json", "--root", str(dev)]
     assert main([*query, "--remote-index", uri]) == 0  # the CLI as a new clone runs it
     assert json.loads(capsys.readouterr().out)["hits"][0]["qualname"] == "pkg.headers.parse_header"
+    assert not (dev / ".codekith").exists()  # reads created nothing locally
+    overlay = Store(str(dev / ".codekith"))
 
     # Local work: one edited file, one new, one deleted (not committed).
     write_files(dev, {"pkg/app.py": EDITED_APP, "pkg/backoff.py": NEW_MODULE})

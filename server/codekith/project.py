@@ -51,8 +51,9 @@ class Project:
     @cached_property
     def read_store(self) -> Store:
         """A separate connection for queries, so reads never share state with a running
-        index in another thread."""
-        return self._connect()
+        index in another thread. It creates nothing: a team index's overlay folder appears
+        only when something is indexed locally."""
+        return self._connect(create=False)
 
     def index_exists(self) -> bool:
         """False when the index folder is missing: readers then never open a store, which
@@ -61,13 +62,14 @@ class Project:
         location = self.settings.remote_index or self.settings.db_location(self.root)
         return is_uri(location) or Path(location).is_dir()
 
-    def _connect(self) -> Store:
+    def _connect(self, create: bool = True) -> Store:
         """The index, or with `remote-index` the published index under the local overlay."""
         location = self.settings.db_location(self.root)
+        options = self.settings.storage_options
         if not self.settings.remote_index:
-            return Store(location, storage_options=self.settings.storage_options)
-        remote = Store(self.settings.remote_index, storage_options=self.settings.storage_options)
-        return LayeredStore(remote, Store(location))
+            return Store(location, storage_options=options, create=create)
+        remote = Store(self.settings.remote_index, storage_options=options, create=create)
+        return LayeredStore(remote, Store(location, create=create))
 
     def embedder(self) -> Embedder:
         """Loaded on first use: `status`, `graph` and dry runs never pay for the model."""

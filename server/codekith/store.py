@@ -307,19 +307,28 @@ class Store:
         location: str,
         read_consistency: bool = True,
         storage_options: dict[str, str] | None = None,
+        create: bool = True,
     ):
         """`storage_options` go to LanceDB's object store, over the AWS_* (GOOGLE_*,
-        AZURE_*) environment variables it reads itself."""
+        AZURE_*) environment variables it reads itself. With `create` false a missing local
+        folder is not made (a reader creates nothing): the store reads as empty until
+        another connection creates the index there."""
         self.location = location
         self._local = not is_uri(location)
-        if self._local:
+        if self._local and create:
             Path(location).mkdir(parents=True, exist_ok=True)
             ignore = Path(location) / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n")
         self._interval = timedelta(0) if read_consistency else None
         self._storage_options = storage_options or None
-        self._connect(self._current())
+        self.shadow: Callable[[], Shadow] = lambda: NO_SHADOW
+        self.db: Any = None
+        self.generation, self.path = "", location
+        self._tables: dict[str, Any] = {}
+        self._lease: _Lease | None = None
+        if self._exists():
+            self._connect(self._current())
 
     # -- generations ----------------------------------------------------------------------
 
@@ -339,18 +348,24 @@ class Store:
             read_consistency_interval=self._interval,
             storage_options=self._storage_options,
         )
-        self._tables: dict[str, Any] = {}
-        self._lease: _Lease | None = None
-        self.shadow: Callable[[], Shadow] = lambda: NO_SHADOW
+        self._tables = {}
+        self._lease = None
 
     def _visible(self, where: str) -> str:
         """`where` without the chunks of shadowed files."""
         hidden = self.shadow().files
         return f"({where}) AND {_not_in('path', hidden)}" if hidden else where
 
+    def _exists(self) -> bool:
+        return not self._local or Path(self.location).is_dir()
+
     def _follow(self) -> None:
-        """Follow a rebuild that another process (or connection) swapped in."""
-        if self._local and self._current() != self.generation:
+        """Follow a rebuild that another process (or connection) swapped in, or the
+        index that another connection created where this reader found none."""
+        if self.db is None:
+            if self._exists():
+                self._connect(self._current())
+        elif self._local and self._current() != self.generation:
             self._connect(self._current())
 
     def staging(self) -> Store | None:
@@ -383,7 +398,7 @@ class Store:
 
     def _names(self) -> set[str]:
         self._follow()
-        return set(self.db.list_tables().tables)
+        return set(self.db.list_tables().tables) if self.db is not None else set()
 
     def _table(self, name: str) -> Any:
         self._follow()
