@@ -5,13 +5,18 @@ local full index of the same tree."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from codekith.answers import Answers
 from codekith.cli import main
@@ -19,6 +24,7 @@ from codekith.layered import LayeredStore, RemoteIndexError
 from codekith.project import Project
 from codekith.store import Filters, Store
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
+from tests.lsp_session import end_session
 from tests.objectstore import REGION, S3Server
 
 APP_MODULE = '''
@@ -241,3 +247,119 @@ def test_a_missing_published_index_is_a_clear_error(tmp_path, s3_uri, embedder):
     assert not Answers(team).has_index()
     with pytest.raises(RemoteIndexError, match="no published index"), team.store.write_lock():
         team.indexer.run()
+
+
+SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
+
+
+@pytest.fixture
+def published_with_jedi(tmp_path: Path, s3_uri: str, embedder) -> tuple[Path, str]:
+    """The team's index as CI publishes it with the default settings (Jedi included)."""
+    origin = write_files(init_repo(tmp_path / "origin"), PUBLISHED)
+    git(origin, "add", "-A")
+    git(origin, "commit", "-qm", "first")
+    ci = clone(origin, tmp_path / "ci")
+    project = Project(ci, db=s3_uri, embedder=embedder)
+    with project.store.write_lock():
+        assert not project.indexer.run().errors
+    return origin, s3_uri
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def team_server(lsp_client: LanguageClient, published_with_jedi, s3_server, tmp_path: Path):
+    """`codekith serve` on a fresh clone with `remoteIndex` and otherwise default options.
+    The server started before the test's AWS variables were set: the store's credentials
+    and endpoint come as `storageOptions`, the settings' `storage-options`."""
+    origin, uri = published_with_jedi
+    storage = {
+        "aws_endpoint": s3_server.endpoint,
+        "allow_http": "true",
+        "aws_access_key_id": "testing",
+        "aws_secret_access_key": "testing",
+        "aws_region": REGION,
+    }
+    dev = clone(origin, tmp_path / "dev")
+    lsp_client.root = dev  # type: ignore[attr-defined]
+    lsp_client.uri = uri  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        """The server registers its file watchers."""
+
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=dev.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(dev.as_uri(), dev.name)],
+            initialization_options={"remoteIndex": uri, "storageOptions": storage},
+        )
+    )
+    yield
+    await end_session(lsp_client)
+
+
+async def lsp_command(client: LanguageClient, name: str, argument: dict) -> Any:
+    params = types.ExecuteCommandParams(command=name, arguments=[argument])
+    return await client.workspace_execute_command_async(params)
+
+
+async def until_true(check, what: str, timeout: float = 300) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        if await check():
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.mark.asyncio
+async def test_language_server_on_a_team_index_serves_it_and_overlays_a_saved_file(
+    team_server: LanguageClient, s3_server
+):
+    client, dev = team_server, team_server.root  # type: ignore[attr-defined]
+    uri = client.uri  # type: ignore[attr-defined]
+
+    async def idle() -> bool:
+        folder = (await lsp_command(client, "codekith.status", {}))["folders"][0]
+        return bool(folder["ready"]) and not folder["indexing"] and folder["jedi_pending"] == 0
+
+    await until_true(idle, "the server to be ready on the published index")
+    status = (await lsp_command(client, "codekith.status", {}))["folders"][0]
+    assert status["remote"]["index"] == uri and status["fresh"]
+    found = await lsp_command(client, "codekith.search", {"query": "split a header line", "k": 1})
+    assert found["hits"][0]["qualname"] == "pkg.headers.parse_header"
+
+    before = bucket_objects(s3_server, uri)
+    write_files(dev, {"pkg/backoff.py": NEW_MODULE})
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(
+            types.TextDocumentIdentifier((dev / "pkg/backoff.py").as_uri())
+        )
+    )
+
+    async def searchable() -> bool:
+        hits = (
+            await lsp_command(
+                client, "codekith.search", {"query": "retry delay for throttled requests", "k": 1}
+            )
+        )["hits"]
+        return bool(hits) and hits[0]["qualname"] == "pkg.backoff.backoff_delay"
+
+    await until_true(searchable, "the saved file to be searchable from the overlay")
+    await until_true(idle, "the overlay's Jedi pass to finish")
+    math_lines = (dev / "pkg/mathx.py").read_text().splitlines()
+    line = next(i for i, t in enumerate(math_lines) if t.startswith("def fibonacci"))
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(
+            types.TextDocumentIdentifier((dev / "pkg/mathx.py").as_uri()), types.Position(line, 6)
+        )
+    )
+    incoming = await client.call_hierarchy_incoming_calls_async(
+        types.CallHierarchyIncomingCallsParams(items[0])
+    )
+    callers = {call.from_.detail for call in incoming}
+    assert {"pkg.app.handle", "pkg.backoff.backoff_delay"} <= callers  # published + overlay
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="backoff"))
+    assert symbols[0].name == "backoff_delay"
+    assert bucket_objects(s3_server, uri) == before  # the published index is never written
+    assert sorted(Store(str(dev / ".codekith")).catalog()) == ["pkg/backoff.py"]
