@@ -130,6 +130,10 @@ def answers_of(project: Project, queries: list[str] = QUERIES) -> dict[str, Any]
         for h in project.searcher.search("number", k=5, filters=Filters(path_prefix="pkg/mathx.py"))
     ]
     for name in ("pkg.mathx.fibonacci", "pkg.headers.parse_header", "pkg.mathx.is_prime"):
+        bundle = answers.related(name).to_json()  # seeded by the name: no full-text scores
+        out[f"bundle of {name}"] = [
+            (i["id"], i["reason"], round(i["score"], 4)) for i in bundle["items"]
+        ]
         graph = answers.call_graph(name, "both", depth=2)
         out[f"graph {name}"] = sorted(
             (e["caller"], e["callee"], e["path"], e["line"]) for e in graph.edges
@@ -149,9 +153,9 @@ def answers_of(project: Project, queries: list[str] = QUERIES) -> dict[str, Any]
 def assert_same_answers(got: dict[str, Any], expected: dict[str, Any]) -> None:
     """Equal, except where full-text scores enter: they are BM25, whose term statistics are
     each index's own (the overlay is small), so hybrid search may reorder its hits and a
-    related bundle (seeded by hybrid search) may hold a few other items; their first item is
-    the same and most of the rest too. Vector search, the graph, symbols and status are
-    exactly equal."""
+    related bundle for a question (seeded by hybrid search) may hold a few other items; their
+    first item is the same and most of the rest too. Vector search, bundles for a name, the
+    graph, symbols and status are exactly equal."""
     assert got.keys() == expected.keys()
     for key in expected:
         if key.startswith(("search hybrid", "related")):
