@@ -93,6 +93,7 @@ class GraphSync:
             "added": added,
             "removed": gone,
             "files_resolved": update.resolved,
+            "variants_stored": len(update.created),
             "rounds": update.rounds,
             "fast_s": round(update.fast_seconds, 3),
             "unparsed": update.broken,

@@ -256,12 +256,14 @@ class FastGraph:
 
 
 def _same(kept: Variant, variant: Variant) -> bool:
-    """The working variant reused exactly the kept one's results."""
+    """The working variant reproduced exactly the kept one's results. Compared by value: a
+    stored variant is decoded with one object per round, while an update that reuses a
+    round's result for the next round holds the same object twice (by identity, nearly
+    every file of a cold run made a new variant, stored again)."""
     return (
         kept.defines == variant.defines
-        and len(kept.rounds) == len(variant.rounds)
-        and all(a is b for a, b in zip(kept.rounds, variant.rounds, strict=True))
-        and kept.edge_reads is variant.edge_reads
+        and kept.rounds == variant.rounds
+        and kept.edge_reads == variant.edge_reads
     )
 
 
