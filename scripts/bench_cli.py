@@ -2,12 +2,15 @@
 after a branch switch back, and with nothing changed, each as a fresh process.
 
     .venv/bin/python scripts/bench_cli.py --repo /work/bench/flask [--repeat 5] [--steps 50]
+        [--reuse-index]
 
-The repository (a git checkout) is copied to a temp dir with its .git, indexed once in full,
-then every figure is the wall time of one `codekith index --json` process, process start and
-imports included; medians over --repeat runs. "switch back" checks out the commit --steps
-first-parent steps back, indexes (not timed), checks the original commit out again and times
-the index that follows: every chunk it needs was embedded before, so it should embed nothing.
+The repository (a git checkout) is copied to a temp dir with its .git, indexed once in full
+(--reuse-index: its own .codekith, built at its HEAD, is copied instead), then every figure
+is the wall time of one `codekith index --json` process, process start and imports included,
+and its CPU seconds (user + sys: steadier on a busy machine); medians over --repeat runs.
+"switch back" checks out the commit --steps first-parent steps back, indexes (not timed),
+checks the original commit out again and times the index that follows: every chunk it needs
+was embedded before, so it should embed nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import argparse
 import ast
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -37,16 +41,23 @@ def codekith() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "codekith.cli"]
 
 
+def children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def index(root: Path) -> tuple[float, dict[str, Any]]:
-    """Wall seconds of one `codekith index --json` process, and its report."""
-    started = time.perf_counter()
+    """Wall seconds of one `codekith index --json` process, and its report (with the
+    process's CPU seconds, user + sys, under "cpu_s": steadier than wall on a busy machine;
+    the detached Jedi pass it may start is not counted)."""
+    started, cpu = time.perf_counter(), children_cpu_s()
     done = subprocess.run(
         [*codekith(), "index", str(root), "--json"], capture_output=True, text=True, check=False
     )
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"codekith index failed ({done.returncode}): {done.stderr[-2000:]}")
-    return wall, json.loads(done.stdout)
+    return wall, {**json.loads(done.stdout), "cpu_s": children_cpu_s() - cpu}
 
 
 class FunctionEditor:
@@ -83,10 +94,12 @@ def summary(runs: list[tuple[float, dict[str, Any]]]) -> dict[str, Any]:
         "median_s": round(statistics.median(walls), 3),
         "min_s": round(min(walls), 3),
         "max_s": round(max(walls), 3),
+        "cpu_median_s": round(statistics.median(report["cpu_s"] for _, report in runs), 3),
         "embedded": [report["embedded"] for _, report in runs],
         "indexed": [report["indexed"] for _, report in runs],
         "graph_fast_s": [g.get("fast_s") for g in graph],
         "graph_jedi_s": [g.get("jedi_s") for g in graph],
+        "graph_files_resolved": [g.get("files_resolved") for g in graph],
     }
 
 
@@ -96,11 +109,18 @@ def main() -> int:
     parser.add_argument("--file", default="src/flask/helpers.py", help="the file edited")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--steps", type=int, default=50, help="first-parent commits back")
+    parser.add_argument(
+        "--reuse-index",
+        action="store_true",
+        help="copy the repository's own .codekith (built at its HEAD) instead of timing a "
+        "full index; the first run then only catches up",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="codekith-bench-cli-"))
     root = work / args.repo.name
     try:
-        shutil.copytree(args.repo, root, ignore=shutil.ignore_patterns(".codekith"))
+        skipped = () if args.reuse_index else (".codekith",)
+        shutil.copytree(args.repo, root, ignore=shutil.ignore_patterns(*skipped))
         full = index(root)
         noop = [index(root) for _ in range(args.repeat)]
         editor = FunctionEditor(root / args.file)
@@ -120,7 +140,9 @@ def main() -> int:
         result = {
             "repo": str(args.repo),
             "file": args.file,
+            "reused_index": args.reuse_index,
             "full_index_s": round(full[0], 2),
+            "full_index_cpu_s": round(full[1]["cpu_s"], 2),
             "full_index_chunks": full[1]["chunks_total"],
             "noop": summary(noop),
             "one_function_edit": summary(edits),
