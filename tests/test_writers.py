@@ -48,6 +48,56 @@ def test_a_refused_writer_names_the_holder_and_keeps_its_pid(tmp_path: Path):
         assert (Path(location) / "write.lock").read_text() == str(os.getpid())
 
 
+HOLD_AS_REFINER = textwrap.dedent(
+    """
+    import sys
+    from codekith.store import Store
+    store = Store(sys.argv[1])
+    with store.refine_lock() as mine, store.write_lock():
+        print("locked" if mine else "refine lock taken", flush=True)
+        sys.stdin.readline()
+    """
+)
+
+
+def test_an_index_run_waits_for_a_background_jedi_store_but_not_for_another_writer(
+    tmp_path: Path,
+):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "m.py").write_text("def f(x):\n    return x\n")
+    location = str(repo / ".codekith")
+    for script, waits in ((HOLD_LOCK, False), (HOLD_AS_REFINER, True)):
+        holder = subprocess.Popen(
+            [sys.executable, "-c", script, location],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+            run = subprocess.Popen(
+                [sys.executable, "-m", "codekith.cli", "index", str(repo), "--json"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            assert run.stderr is not None
+            said = run.stderr.readline()
+            if waits:
+                assert "waiting for the background Jedi pass" in said
+                holder.communicate("\n", timeout=60)  # the pass's store ends
+                out, err = run.communicate(timeout=600)
+                assert run.returncode == 0, err
+                assert json.loads(out)["indexed"] == 1
+            else:
+                assert f"pid {holder.pid}" in said
+                assert run.wait(timeout=600) == 1
+        finally:
+            if holder.poll() is None:
+                holder.communicate("\n", timeout=60)
+
+
 @pytest.fixture
 def small_disk(tmp_path: Path):
     """A 200 KB tmpfs (root only: CI runs as root); unmounted afterwards."""

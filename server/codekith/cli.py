@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from codekith.search import Hit
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
+REFINER_STORE_WAIT_S = 120.0  # how long an index run waits for that pass's store to end
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but \t and \n
 SIGPIPE_EXIT = 141  # what a shell reports for a command whose reader went away (128 + 13)
 
@@ -373,7 +374,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     for warning in project.settings.warnings:
         print(f"codekith: warning: {warning}", file=sys.stderr)
     with (
-        project.store.write_lock(),
+        _index_lock(project),
         _progress(not args.json) as progress,
         _stop_on_interrupt() as stopped,
     ):
@@ -395,6 +396,25 @@ def cmd_index(args: argparse.Namespace) -> int:
     else:
         _print_index_report(report)
     return 0
+
+
+@contextmanager
+def _index_lock(project: Project) -> Iterator[None]:
+    """The index's write lock for a run. Another writer makes the run fail at once, except
+    the background Jedi pass of an earlier run, which holds the lock only while it stores
+    a batch of answers: the run waits for that (`codekith index` twice in a row worked only
+    when the pass happened not to be storing)."""
+    from codekith.store import IndexLockedError
+
+    with ExitStack() as held:
+        try:
+            held.enter_context(project.store.write_lock())
+        except IndexLockedError:
+            if not project.store.refining():
+                raise
+            print("codekith: waiting for the background Jedi pass to store", file=sys.stderr)
+            held.enter_context(project.store.write_lock(wait_s=REFINER_STORE_WAIT_S))
+        yield
 
 
 @contextmanager

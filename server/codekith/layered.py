@@ -405,6 +405,9 @@ class LayeredStore(Store):
     def refine_lock(self) -> Any:
         return self.overlay.refine_lock()
 
+    def refining(self) -> bool:
+        return self.overlay.refining()
+
 
 def _same(record: FileRecord, published: dict[str, FileRecord]) -> bool:
     """The published index holds this file with this content and status."""

@@ -1096,6 +1096,14 @@ class Store:
                 if mine:
                     fcntl.flock(handle, fcntl.LOCK_UN)
 
+    def refining(self) -> bool:
+        """Whether another process runs this index's background Jedi pass (`codekith
+        refine`): it holds the write lock only while it stores a batch of answers."""
+        if is_uri(self.location) or not (Path(self.location) / "refine.lock").exists():
+            return False
+        with self.refine_lock() as mine:
+            return not mine
+
     @contextlib.contextmanager
     def _leased(self, seconds: float, deadline: float) -> Iterator[None]:
         lease = _Lease(self._lease_table(), self.location, seconds)
