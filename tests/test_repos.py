@@ -20,6 +20,7 @@ from codekith.answers import Answers
 from codekith.cli import main
 from codekith.mcp import server as mcp_server
 from codekith.project import Project
+from codekith.related import TargetNotFoundError
 from codekith.repos import Repositories, UnknownRepositoryError, repository_names
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
 from tests.lsp_session import end_session
@@ -105,6 +106,38 @@ def test_hits_from_both_indexes_are_fused_and_name_their_repository(two_repos, e
     assert list(only.freshness) == ["webapp"]
     with pytest.raises(UnknownRepositoryError, match="known: webapp, numeric"):
         repos.search("anything", repos=["nope"])
+
+
+def test_related_goes_to_the_repository_a_target_names_and_merges_for_a_question(
+    two_repos, embedder
+):
+    web = two_repos[0]
+    repos = workspace(two_repos, embedder)
+    by_name = repos.related("numeric.series.is_prime")
+    assert list(by_name.bundles) == ["numeric"]
+    assert {i.repo for i in by_name.items} == {"numeric"}
+    assert by_name.items[0].item.hit.qualname == "numeric.series.is_prime"
+    lines = (web / "web/headers.py").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "def parse_header" in text)
+    at = repos.related(f"web/headers.py:{line}").to_json()
+    assert at["repos"] == ["webapp"] and at["items"][0]["qualname"] == "web.headers.parse_header"
+    assert at["items"][0]["repo"] == "webapp" and at["items"][0]["root"] == str(web)
+    with pytest.raises(TargetNotFoundError, match="not in the index"):
+        repos.related("nowhere/missing.py:3")
+
+    question = repos.related("split an HTTP header line and tell whether a number is prime")
+    assert list(question.bundles) == ["webapp", "numeric"]
+    assert {i.repo for i in question.items} == {"webapp", "numeric"}
+    scores = [i.item.score for i in question.items]
+    assert scores == sorted(scores, reverse=True)
+    small = repos.related("tell whether a number is prime", budget=60)
+    assert small.truncated and sum(i.item.tokens for i in small.items) <= 60
+
+    found = repos.find_symbol("parse_header")
+    assert [(repo, row["qualname"]) for repo, _, row in found] == [
+        ("webapp", "web.headers.parse_header")
+    ]
+    assert repos.find_symbol("mean", repos=["webapp"]) == []
 
 
 def test_cli_searches_repeated_indexes_and_the_configured_list(two_repos, capsys):
@@ -217,3 +250,28 @@ async def test_mcp_search_code_takes_repos_and_names_each_hit_repository(two_rep
         assert {h["repo"] for h in only.structured_content["hits"]} == {"numeric"}
         wrong = await client.call_tool("search_code", {"query": "x", "repos": ["nope"]})
         assert wrong.is_error and "known: numeric, webapp" in wrong.content[0].text
+
+        related = await client.call_tool(
+            "related_code", {"target": "register a view for a URL path", "budget_tokens": 2000}
+        )
+        assert not related.is_error, related.content[0].text
+        bundle = related.structured_content
+        assert bundle["repos"] == ["numeric", "webapp"]
+        assert (bundle["items"][0]["repo"], bundle["items"][0]["qualname"]) == (
+            "webapp",
+            "web.routes.route",
+        )
+        assert "`webapp: web/routes.py:" in related.content[0].text
+        named = await client.call_tool("related_code", {"target": "numeric.stats.mean"})
+        assert named.structured_content["repos"] == ["numeric"]
+        assert named.structured_content["items"][0]["qualname"] == "numeric.stats.mean"
+
+        symbol = await client.call_tool("find_symbol", {"name": "route"})
+        assert not symbol.is_error, symbol.content[0].text
+        definitions = symbol.structured_content["definitions"]
+        assert (definitions[0]["repo"], definitions[0]["qualname"]) == (
+            "webapp",
+            "web.routes.route",
+        )
+        assert definitions[0]["root"] == str(web)
+        assert "at webapp: web/routes.py:" in symbol.content[0].text

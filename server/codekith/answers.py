@@ -29,6 +29,7 @@ from codekith.search import Hit
 from codekith.store import NO_FILTERS, Filters, IndexMismatchError
 from codekith.workspace import (
     NotIndexableError,
+    OutsideWorkspaceError,
     WorkspaceFilter,
     indexable_source,
     relative_path,
@@ -274,6 +275,20 @@ class Answers:
             depth = settings.depth or None
         bundle = self.project.related.bundle(target, depth, budget or settings.budget)
         return RelatedAnswer(bundle, state or self.freshness())
+
+    def holds(self, target: str) -> bool:
+        """Whether a PATH:LINE, path or qualified-name target points into this index: a
+        workspace of several repositories asks each which one a target belongs to."""
+        target = target.strip()
+        location = location_of(target)
+        if location or _looks_like_path(target):
+            try:
+                path = relative_path(self.root, location[0] if location else target)
+            except OutsideWorkspaceError:
+                return False
+            record = self.project.read_store.file_record(path)
+            return record is not None and record.status == "indexed"
+        return " " not in target and bool(self.project.related.definitions_of(target))
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         return self.project.related.chunk_at(path, line)

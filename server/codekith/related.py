@@ -10,8 +10,9 @@ why it is there.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -32,6 +33,7 @@ GRAPH_MIX = 0.3  # an item's score: (1 - mix) * similarity + mix * sqrt(PageRank
 DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to the seeds
 PAGERANK_STEPS = 8
 CHARS_PER_TOKEN = 4
+T = TypeVar("T")
 NOT_RELATING = ("import",)  # an import alone does not make code related
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
 REEXPORT_HOPS = 4  # pkg.name -> pkg.sub.name -> pkg.sub.impl.name ...
@@ -177,7 +179,7 @@ class Related:
         seed_items = [i for i in items if i.reason == "seed"]
         first = max(seed_items, key=lambda i: i.score) if seed_items else items[0]
         ordered = [first, *(i for i in items if i is not first)]
-        bundle.items, bundle.truncated = _fit(ordered, budget)
+        bundle.items, bundle.truncated = fit_to_budget(ordered, budget, lambda item: item)
         return bundle
 
     def _seeds(self, target: str) -> _Seeds:
@@ -390,17 +392,20 @@ def _merge_nested(items: list[Item]) -> list[Item]:
     return kept
 
 
-def _fit(items: list[Item], budget: int) -> tuple[list[Item], bool]:
+def fit_to_budget(
+    entries: list[T], budget: int, item_of: Callable[[T], Item]
+) -> tuple[list[T], bool]:
     """Greedy by order; the first item is always kept (cut to the budget if needed)."""
-    kept: list[Item] = []
+    kept: list[T] = []
     used = 0
     truncated = False
-    for index, item in enumerate(items):
+    for index, entry in enumerate(entries):
+        item = item_of(entry)
         if index == 0 and item.tokens > budget:
             item.code = item.code[: budget * CHARS_PER_TOKEN]
             truncated = True
         if used + item.tokens <= budget:
-            kept.append(item)
+            kept.append(entry)
             used += item.tokens
         else:
             truncated = True
@@ -431,7 +436,8 @@ def markdown_of(data: dict[str, Any]) -> str:
         lines += [
             "",
             f"## {item['qualname']} ({item['reason']})",
-            f"`{item['path']}:{item['start_line']}-{item['end_line']}` · {item['kind']} · "
+            f"`{_repo_prefix(item)}{item['path']}:{item['start_line']}-{item['end_line']}` · "
+            f"{item['kind']} · "
             f"score {item['score']:.3f}",
             "",
             f"```{item['language']}",
@@ -439,3 +445,8 @@ def markdown_of(data: dict[str, Any]) -> str:
             "```",
         ]
     return "\n".join(lines) + "\n"
+
+
+def _repo_prefix(item: dict[str, Any]) -> str:
+    """A workspace of several repositories names each item's (paths are relative to it)."""
+    return f"{item['repo']}: " if item.get("repo") else ""

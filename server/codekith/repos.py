@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from codekith.answers import Answers, NoIndexError, SearchAnswer
+from codekith.answers import Answers, NoIndexError, RelatedAnswer, SearchAnswer
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
+from codekith.related import Item, fit_to_budget
 from codekith.search import Hit
 from codekith.store import NO_FILTERS, Filters
 
@@ -66,6 +67,51 @@ class MultiSearchAnswer:
         }
 
 
+@dataclass
+class RepoItem:
+    repo: str
+    root: Path
+    item: Item
+    stale: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.item.to_json(),
+            "repo": self.repo,
+            "root": str(self.root),
+            "stale": self.stale,
+        }
+
+
+@dataclass
+class MultiRelatedAnswer:
+    """A related bundle over several repositories: from the one a position or name belongs
+    to, or, for a question, every repository's bundle merged by score within the budget."""
+
+    target: str
+    bundles: dict[str, RelatedAnswer]
+    items: list[RepoItem]
+    budget: int
+    truncated: bool
+
+    def to_json(self) -> dict[str, Any]:
+        first = next(iter(self.bundles.values())).bundle
+        freshness = {repo: answer.freshness for repo, answer in self.bundles.items()}
+        return {
+            "query": first.query,
+            "target": self.target,
+            "intent": first.intent,
+            "depth": first.depth,
+            "repos": list(self.bundles),
+            "items": [item.to_json() for item in self.items],
+            "tokens": sum(item.item.tokens for item in self.items),
+            "budget": self.budget,
+            "truncated": self.truncated,
+            "fresh": all(state.fresh for state in freshness.values()),
+            "freshness": {repo: state.to_json() for repo, state in freshness.items()},
+        }
+
+
 def repository_names(roots: Iterable[Path]) -> list[str]:
     """Each root's directory name; a repeated name gets its parent's name in front."""
     roots = list(roots)
@@ -95,6 +141,16 @@ class Repositories:
             )
         return {n: self.repos[n] for n in self.repos if n in names}
 
+    def indexed(self, names: Sequence[str] | None) -> dict[str, Answers]:
+        """The chosen repositories, each of which must have an index."""
+        chosen = self.chosen(names)
+        for name, answers in chosen.items():
+            if not answers.has_index():
+                raise NoIndexError(
+                    f"repository {name} has no index; run `codekith index {answers.root}`"
+                )
+        return chosen
+
     def search(
         self,
         query: str,
@@ -106,12 +162,7 @@ class Repositories:
     ) -> MultiSearchAnswer:
         """The k best hits over the chosen repositories (`states` gives the freshness a
         caller keeps per repository, as the language server does)."""
-        chosen = self.chosen(repos)
-        for name, answers in chosen.items():
-            if not answers.has_index():
-                raise NoIndexError(
-                    f"repository {name} has no index; run `codekith index {answers.root}`"
-                )
+        chosen = self.indexed(repos)
         count = k or max(a.project.settings.k for a in chosen.values())
 
         def one(item: tuple[str, Answers]) -> tuple[str, SearchAnswer, dict[str, float]]:
@@ -129,6 +180,60 @@ class Repositories:
         similarity = {(name, i): s for name, _, found in results for i, s in found.items()}
         fused = fuse_across(candidates, similarity) if len(results) > 1 else candidates
         return MultiSearchAnswer(query, fused[:count], {n: a.freshness for n, a, _ in results})
+
+    def related(
+        self,
+        target: str,
+        depth: int | None = None,
+        budget: int | None = None,
+        repos: Sequence[str] | None = None,
+        states: dict[str, Freshness] | None = None,
+    ) -> MultiRelatedAnswer:
+        """A position, path or name is answered by the repository that holds it (the
+        first one's error when none does); a question by every repository, the items of
+        their bundles (scored by similarity to the question, one model for all) merged."""
+        chosen = self.indexed(repos)
+        owners = [name for name, answers in chosen.items() if answers.holds(target)]
+        if owners:
+            chosen = {owners[0]: chosen[owners[0]]}
+        elif _names_a_place(target):
+            chosen = dict([next(iter(chosen.items()))])  # its error names the nearest path
+        limit = budget or max(a.project.settings.budget for a in chosen.values())
+
+        def one(item: tuple[str, Answers]) -> tuple[str, RelatedAnswer]:
+            name, answers = item
+            return name, answers.related(target, depth, limit, (states or {}).get(name))
+
+        with ThreadPoolExecutor(len(chosen), thread_name_prefix="codekith-repos") as pool:
+            bundles = dict(pool.map(one, chosen.items()))
+        merged = [
+            RepoItem(name, chosen[name].root, item, answer.freshness.mark(item.to_json())["stale"])
+            for name, answer in bundles.items()
+            for item in answer.bundle.items
+        ]
+        if len(bundles) > 1:
+            merged.sort(key=lambda entry: -entry.item.score)
+        kept, cut = fit_to_budget(merged, limit, lambda entry: entry.item)
+        truncated = cut or any(answer.bundle.truncated for answer in bundles.values())
+        return MultiRelatedAnswer(target, bundles, kept, limit, truncated)
+
+    def find_symbol(
+        self, name: str, kind: str = "", repos: Sequence[str] | None = None, limit: int = 20
+    ) -> list[tuple[str, Answers, dict[str, Any]]]:
+        """Definitions called `name` in every chosen repository: (repo, its answers, row);
+        exact names before prefix matches, then by repository order."""
+        found = [
+            (repo, answers, row)
+            for repo, answers in self.indexed(repos).items()
+            for row in answers.find_symbol(name, kind, limit)
+        ]
+        found.sort(key=lambda entry: entry[2]["qualname"] != name and entry[2]["symbol"] != name)
+        return found[:limit]
+
+
+def _names_a_place(target: str) -> bool:
+    word = target.strip()
+    return " " not in word and ("/" in word or ":" in word)
 
 
 def _similarities(answers: Answers, query: str, hits: list[Hit]) -> dict[str, float]:

@@ -37,16 +37,16 @@ class Chunk(Location):
     kind: str = Field(description="module, class, function, method or section")
     language: str
     stale: bool = Field(description="the file changed since it was indexed")
+    repo: str | None = Field(
+        default=None,
+        description="its repository (a workspace of several); path is relative to its root",
+    )
+    root: str | None = Field(default=None, description="that repository's root directory")
 
 
 class SearchHit(Chunk):
     score: float
     snippet: str = Field(description="the first lines of the code")
-    repo: str | None = Field(
-        default=None,
-        description="the hit's repository (a workspace of several); path is relative to its root",
-    )
-    root: str | None = Field(default=None, description="that repository's root directory")
 
 
 class SearchResult(Budgeted):
@@ -74,6 +74,9 @@ class RelatedResult(Budgeted):
     intent: str = Field(description="usage, implementation or related")
     depth: int
     items: list[RelatedItem]
+    repos: list[str] | None = Field(
+        default=None, description="the repositories searched (a workspace of several)"
+    )
 
 
 class Definition(Chunk):
@@ -85,6 +88,9 @@ class Definition(Chunk):
 class SymbolResult(Budgeted):
     name: str
     definitions: list[Definition]
+    repos: list[str] | None = Field(
+        default=None, description="the repositories searched (a workspace of several)"
+    )
 
 
 class CallEdge(BaseModel):

@@ -69,8 +69,8 @@ def symbols(data: dict[str, Any]) -> str:
     for item in found:
         lines += [
             "",
-            f"- {item['qualname']} ({item['kind']}) at {item['path']}:{item['start_line']}-"
-            f"{item['end_line']} · id {item['id']}{_stale(item)}",
+            f"- {item['qualname']} ({item['kind']}) at {_repo(item)}{item['path']}:"
+            f"{item['start_line']}-{item['end_line']} · id {item['id']}{_stale(item)}",
         ]
         if item["signature"]:
             lines.append(f"  {item['signature']}")

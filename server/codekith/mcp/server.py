@@ -71,6 +71,13 @@ Budget = Annotated[
         description="largest answer to send, in tokens (about 4 characters each)",
     ),
 ]
+Repos = Annotated[
+    list[str] | None,
+    Field(
+        description="only these repositories of the workspace (its `repos` setting lists the "
+        "others); default: all"
+    ),
+]
 
 
 def create_server(
@@ -96,6 +103,10 @@ async def _answer(state: WorkspaceState, ctx: Context, work: Callable[[], T]) ->
         return await asyncio.to_thread(work)
     except EXPECTED as exc:
         raise ToolError(str(exc)) from exc
+
+
+def _states(bundles: dict[str, Any]) -> dict[str, Freshness]:
+    return {repo: answer.freshness for repo, answer in bundles.items()}
 
 
 def _reporter(ctx: Context) -> Callable[[float, float | None, str], Awaitable[None]]:
@@ -154,13 +165,7 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         language: Annotated[str, Field(description="e.g. python, typescript, markdown")] = "",
         kind: Annotated[Kind, Field(description="only chunks of this kind")] = "",
         mode: Annotated[Mode, Field(description="hybrid (default), vector or text")] = "hybrid",
-        repos: Annotated[
-            list[str] | None,
-            Field(
-                description="only these repositories of the workspace (its `repos` setting "
-                "lists the others); default: all"
-            ),
-        ] = None,
+        repos: Repos = None,
     ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search the repository's code and docs by meaning and by words; hits are chunks
         (functions, classes, methods, sections) with a snippet and an id. In a workspace of
@@ -206,13 +211,24 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
             int | None, Field(ge=0, le=5, description="call-graph steps (default: by intent)")
         ] = None,
         budget_tokens: Budget = fit.DEFAULT_BUDGET_TOKENS,
+        repos: Repos = None,
     ) -> Annotated[CallToolResult, models.RelatedResult]:
         """The code related to a question, a position or a definition: the best matches
         plus their callers, callees, bases and subclasses, each with why it is there and its
-        code, cut to the token budget. The context to read before changing code."""
-        bundle = await _answer(state, ctx, lambda: answers.related(target, depth, budget_tokens))
-        data = {**bundle.to_json(), **_fresh(bundle.freshness)}
-        for name in ("tokens", "budget", "dirty"):
+        code, cut to the token budget. The context to read before changing code. In a
+        workspace of several repositories, a position or name is answered by its
+        repository and a question by all of them, each item naming its `repo`."""
+        if len(workspace.repos) > 1 or repos:
+            many = await _answer(
+                state, ctx, lambda: workspace.related(target, depth, budget_tokens, repos)
+            )
+            data = {**many.to_json(), **_fresh_many(_states(many.bundles))}
+        else:
+            bundle = await _answer(
+                state, ctx, lambda: answers.related(target, depth, budget_tokens)
+            )
+            data = {**bundle.to_json(), **_fresh(bundle.freshness)}
+        for name in ("tokens", "budget", "dirty", "freshness"):
             data.pop(name, None)
         for item in data["items"]:
             item.pop("snippet", None)
@@ -226,9 +242,27 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         ctx: Context,
         kind: Annotated[Kind, Field(description="only definitions of this kind")] = "",
         include_body: Annotated[bool, Field(description="add each definition's code")] = False,
+        repos: Repos = None,
     ) -> Annotated[CallToolResult, models.SymbolResult]:
         """Where a function, class or method is defined (names starting with it when none
-        matches exactly), with signature, docstring and optionally the code."""
+        matches exactly), with signature, docstring and optionally the code. In a workspace
+        of several repositories each definition names its `repo`."""
+        if len(workspace.repos) > 1 or repos:
+
+            def everywhere() -> dict[str, Any]:
+                found = workspace.find_symbol(name, kind, repos)
+                states = {repo: a.freshness() for repo, a in workspace.indexed(repos).items()}
+                definitions = [
+                    {**_definition(row, states[repo], include_body), "repo": repo}
+                    | {"root": str(owner.root)}
+                    for repo, owner, row in found
+                ]
+                return {"definitions": definitions, "repos": list(states), **_fresh_many(states)}
+
+            data = {"name": name, **await _answer(state, ctx, everywhere)}
+            return _result(
+                data, fit.fit(data, render.symbols, fit.DEFAULT_BUDGET_TOKENS, "definitions")
+            )
 
         def work() -> tuple[list[dict[str, Any]], Freshness]:
             return answers.find_symbol(name, kind), answers.freshness()
