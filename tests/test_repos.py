@@ -168,6 +168,16 @@ def test_cli_searches_repeated_indexes_and_the_configured_list(two_repos, capsys
     code, _, err = run("x", "--repo", "nope")
     assert code == 2 and "known: numeric, webapp" in err
 
+    # related: a name goes to its repository; a question spans the configured workspace.
+    assert main(["related", "web.routes.route", "--root", str(numeric), "--json"]) == 0
+    bundle = json.loads(capsys.readouterr().out)
+    assert bundle["repos"] == ["webapp"] and bundle["items"][0]["repo"] == "webapp"
+    assert main(["related", "register a view for a URL path", "--root", str(numeric)]) == 0
+    out = capsys.readouterr().out
+    assert "webapp: web/routes.py:" in out and "tokens, intent" in out
+    assert main(["related", "the mean", "--root", str(numeric), "--format", "markdown"]) == 0
+    assert "`numeric: numeric/stats.py:" in capsys.readouterr().out
+
 
 @pytest_lsp.fixture(config=SERVER)
 async def multi_root(lsp_client: LanguageClient, two_repos):

@@ -183,20 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--kind", default="", choices=("", *KINDS))
     search.add_argument("--mode", default="hybrid", choices=MODES)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
-    search.add_argument(
-        "--index",
-        action="append",
-        type=Path,
-        metavar="ROOT",
-        help="search this repository's index (repeat for several; default: ROOT and the "
-        "repositories of its `repos` setting)",
-    )
-    search.add_argument(
-        "--repo",
-        action="append",
-        metavar="NAME",
-        help="only hits of this repository (its directory name; repeat for several)",
-    )
+    _add_workspace_arguments(search)
     search.add_argument("--json", action="store_true")
 
     related = command(
@@ -210,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="graph steps (default: by the question's intent)",
     )
     related.add_argument("--budget", type=_positive, default=None, help="tokens")
+    _add_workspace_arguments(related)
     output = related.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true")
     output.add_argument("--format", choices=("text", "markdown"), default="text")
@@ -617,7 +605,44 @@ def _print_hits(hits: list[Hit], state: Freshness) -> None:
         )
 
 
+def _add_workspace_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--index",
+        action="append",
+        type=Path,
+        metavar="ROOT",
+        help="use this repository's index (repeat for several; default: ROOT and the "
+        "repositories of its `repos` setting)",
+    )
+    parser.add_argument(
+        "--repo",
+        action="append",
+        metavar="NAME",
+        help="only this repository (its directory name; repeat for several)",
+    )
+
+
 def cmd_related(args: argparse.Namespace) -> int:
+    repositories = _repositories(args)
+    if repositories is not None:
+        many = repositories.related(args.target, args.depth, args.budget, args.repo)
+        if args.json:
+            _emit(many.to_json())
+        elif args.format == "markdown":
+            _say(many.markdown())
+        else:
+            for entry in many.items:
+                item, hit = entry.item, entry.item.hit
+                _say(
+                    f"{item.score:.3f}  {entry.repo}: {hit.path}:{hit.start_line}  "
+                    f"{hit.qualname}  [{item.reason}]\n"
+                )
+            data = many.to_json()
+            _say(
+                f"{data['tokens']}/{data['budget']} tokens, intent {data['intent']}, "
+                f"depth {data['depth']}" + (", truncated" if data["truncated"] else "") + "\n"
+            )
+        return 0
     answer = _answers(args).related(args.target, args.depth, args.budget)
     bundle = answer.bundle
     if args.json:

@@ -23,7 +23,7 @@ from codekith.answers import Answers, NoIndexError, RelatedAnswer, SearchAnswer
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
-from codekith.related import Item, fit_to_budget
+from codekith.related import Item, fit_to_budget, markdown_of
 from codekith.search import Hit
 from codekith.store import NO_FILTERS, Filters
 
@@ -110,6 +110,9 @@ class MultiRelatedAnswer:
             "fresh": all(state.fresh for state in freshness.values()),
             "freshness": {repo: state.to_json() for repo, state in freshness.items()},
         }
+
+    def markdown(self) -> str:
+        return markdown_of(self.to_json())
 
 
 def repository_names(roots: Iterable[Path]) -> list[str]:
