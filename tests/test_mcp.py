@@ -17,6 +17,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from codekith.mcp import fit, state
 from codekith.mcp import server as mcp_server
+from codekith.project import Project
 from codekith.store import Store
 from codekith.vocabulary import KINDS, MODES
 from tests.conftest import git, init_repo, write_files
@@ -125,6 +126,21 @@ async def test_first_question_builds_the_index_with_progress(server, root):
             and status["chunks"] > 10
             and status["skipped_reasons"] == {"secret file": 1}
         )
+
+
+@pytest.mark.asyncio
+async def test_an_interrupted_build_is_finished_before_the_first_answer(server, root, embedder):
+    partial = Project(root, overrides={"batch_chunks": 2}, embedder=embedder)
+    with partial.store.write_lock():
+        stopped = partial.indexer.run(cancelled=lambda: partial.store.count() > 0)
+    part = partial.store.count()
+    assert stopped.cancelled and part > 0 and "shop/pricing.py" not in stopped.indexed
+    async with connected(server) as call:
+        found = await call.ok("search_code", {"query": "apply a percentage discount", "k": 3})
+        assert found["hits"][0]["qualname"] == "shop.pricing.apply_discount"
+        assert call.progress[0][2] == "building the index" and found["fresh"]
+        status = await call.ok("index_status")
+        assert status["chunks"] > part + 10 and status["skipped_reasons"] == {"secret file": 1}
 
 
 @pytest.mark.asyncio

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from codekith import freshness, gitrepo
 from codekith.freshness import Freshness
-from codekith.indexer import IndexReport
+from codekith.indexer import INTERRUPTED, IndexReport
 from codekith.languages import language_of
 from codekith.progress import Progress
 from codekith.project import Project
@@ -148,6 +148,11 @@ class Answers:
     def has_index(self) -> bool:
         """Asked without creating anything: a read never leaves an empty index behind."""
         return self.project.index_exists() and self.project.read_store.has_index()
+
+    def unfinished(self) -> bool:
+        """The last index run stopped before the end (killed or cancelled): the index
+        holds only part of the workspace until a run completes it."""
+        return self.project.read_store.meta().get("run_state") in INTERRUPTED
 
     def require_index(self, compatible: bool = True) -> None:
         """NoIndexError unless an index exists and its tables open; IndexMismatchError when

@@ -1,10 +1,11 @@
 """The one workspace an MCP server answers for: its index runs and how long answers wait.
 
-A first question on a root without an index builds it (reporting progress) instead of
-failing. Before each answer, files that changed on disk since the last run are re-indexed;
-the answer waits for that at most CATCH_UP_WAIT_S and otherwise goes out with the changed
-files flagged stale while the run finishes in the background. Index runs happen in a
-worker thread, one at a time; the event loop only waits on them.
+A first question on a root without an index, or with one whose last run was interrupted,
+builds it (reporting progress) instead of failing or answering from a part. Before each
+answer, files that changed on disk since the last run are re-indexed; the answer waits for
+that at most CATCH_UP_WAIT_S and otherwise goes out with the changed files flagged stale
+while the run finishes in the background. Index runs happen in a worker thread, one at a
+time; the event loop only waits on them.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class WorkspaceState:
 
     async def ready(self, report: Report) -> None:
         """An index to answer from, as fresh as CATCH_UP_WAIT_S allows."""
-        if not await asyncio.to_thread(self.answers.has_index):
+        if not await asyncio.to_thread(self._complete):
             run = await self._start(lambda: self.answers.reindex(progress=self._progress.update))
             await self._wait(run, FIRST_BUILD_WAIT_S, report, "building the index")
             if not run.done():
@@ -81,6 +82,13 @@ class WorkspaceState:
             await self._start(lambda: self.answers.catch_up(progress=self._progress.update))
         if self._run is not None:
             await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
+
+    def _complete(self) -> bool:
+        """An index whose last run finished. A run killed or cancelled part way (say, a
+        first build interrupted) is resumed like a first build: answering from it would
+        miss most of the code without saying so. While another process is writing, the
+        resumed run is refused at once and the answer comes from what is there."""
+        return self.answers.has_index() and not self.answers.unfinished()
 
     async def reindex(self, full: bool, report: Report) -> IndexReport:
         """An index run now (after the one under way), however long it takes."""
