@@ -128,7 +128,7 @@ def shipped() -> Fusion:
         search.CANDIDATE_DEPTH,
         symbols="first",
         module_penalty=search.MODULE_SHARE,
-        test_penalty=search.TEST_SHARE,
+        test_penalty=search.SIDE_SHARE,
     )
 
 

@@ -16,7 +16,7 @@ reported on every repository, held-out ones included.
     python scripts/eval_related.py                  # the grid on tuning, the pick on all
     python scripts/eval_related.py --repos flask --top 20
     python scripts/eval_related.py --live           # the real bundles, shipped settings
-    python scripts/eval_related.py --live 0.3:0.2 0.5:0.35   # GRAPH_MIX:floor variants
+    python scripts/eval_related.py --live 0.3:0.2 0.5:0.35:0:1   # MIX:FLOOR[:SIBLING[:REACH]]
 
 The offline grid fills the whole budget (about 30 items, where similarity alone is hard to
 beat); the shipped bundle keeps the best 8 (`related.EXPANDED_ITEMS`, mix 0.3, chosen on
@@ -232,14 +232,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--live",
         nargs="*",
-        metavar="MIX:FLOOR",
-        help="run the real `related` bundles with these GRAPH_MIX:CODE_TARGET_SIMILARITY "
-        "settings instead of the offline grid",
+        metavar="MIX:FLOOR[:SIBLING[:REACH]]",
+        help="run the real `related` bundles with these GRAPH_MIX:CODE_TARGET_SIMILARITY"
+        "[:SIBLING_LINK[:SIBLING_REACH]] settings instead of the offline grid",
+    )
+    parser.add_argument(
+        "--template",
+        help="--live with the vectors of this scripts/eval_template.py variant (its cache)",
     )
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     if args.live is not None:
-        return live(repos, args.bench, args.live)
+        return live(repos, args.bench, args.live, args.template)
     graphs = {}
     cases = {}
     for repo in repos:
@@ -274,30 +278,86 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def live(repos: list[dict[str, Any]], bench: Path, settings: list[str]) -> int:
+def live(
+    repos: list[dict[str, Any]], bench: Path, settings: list[str], template: str | None = None
+) -> int:
     """Co-change recall of the real bundles (as `eval_quality.py table` measures it) for
-    each MIX:FLOOR setting; the shipped constants when none is given."""
+    each MIX:FLOOR setting; the shipped constants when none is given. With `template`, the
+    vectors are those of that eval_template.py variant (from its cache), not the index's."""
     import codekith.related as related
     from codekith.embedding import FastEmbedder
     from codekith.project import Project
     from quality_table import cochange
 
-    shipped = f"{related.GRAPH_MIX}:{related.CODE_TARGET_SIMILARITY}"
+    defaults = [
+        related.GRAPH_MIX,
+        related.CODE_TARGET_SIMILARITY,
+        related.SIBLING_LINK,
+        related.SIBLING_REACH,
+    ]
+    shipped = ":".join(f"{value:g}" for value in defaults)
     for repo in repos:
         paths = Paths(bench, repo["name"])
-        project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+        project: Any = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+        if template:
+            project = _with_template(project, paths, template)
         for setting in settings or [shipped]:
-            mix, floor = (float(x) for x in setting.split(":"))
+            given = [float(x) for x in setting.split(":")]
+            mix, floor, sibling, reach = given + defaults[len(given) :]
             related.GRAPH_MIX, related.CODE_TARGET_SIMILARITY = mix, floor
+            related.SIBLING_LINK, related.SIBLING_REACH = sibling, int(reach)
             r = cochange(project, paths)
             ratio = r["related"] / r["similarity"] if r["similarity"] else 0.0
             print(
-                f"{repo['name']:9} {repo['role']:8} mix={mix:g} floor={floor:g}: related "
+                f"{repo['name']:9} {repo['role']:8} mix={mix:g} floor={floor:g} "
+                f"sibling={sibling:g} reach={reach:g}: related "
                 f"{r['related']:.3f} vs similarity-only {r['similarity']:.3f} ({ratio:.2f}x, "
                 f"{r['items']} items, {r['cases']} cases)",
                 flush=True,
             )
     return 0
+
+
+class _TemplateVectors:
+    """The index's store with each chunk's vector replaced by another template's: what
+    `related` and the similarity baseline read (vectors_of, vector_search, chunk vectors)."""
+
+    def __init__(self, store: Any, vectors: dict[str, np.ndarray]):
+        self.store, self.vectors = store, vectors
+        self.rows = store.rows("true")
+        self.ids = [r["id"] for r in self.rows]
+        self.matrix = np.stack([vectors[i] for i in self.ids])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def vectors_of(self, ids: Any) -> dict[str, np.ndarray]:
+        return {i: self.vectors[i] for i in ids if i in self.vectors}
+
+    def vector_search(self, vector: np.ndarray, k: int, *filters: Any) -> list[dict[str, Any]]:
+        similarity = self.matrix @ vector
+        best = np.argsort(-similarity, kind="stable")[:k].tolist()
+        return [{**self.rows[i], "_distance": 1.0 - float(similarity[i])} for i in best]
+
+    def chunks_by_qualname(self, qualnames: Any, limit: Any = None, with_vectors: bool = False):
+        rows = self.store.chunks_by_qualname(qualnames, limit)
+        return [{**r, "vector": self.vectors[r["id"]]} for r in rows] if with_vectors else rows
+
+
+def _with_template(project: Any, paths: Paths, template: str) -> Any:
+    from types import SimpleNamespace
+
+    from codekith.related import Related
+    from eval_template import VARIANTS, Embeddings, _key, chunk_of
+
+    store = project.read_store
+    cache = Embeddings(paths.root / "template-cache.npz", project.embedder().embed_documents)
+    rows = store.rows("true")
+    documents = [VARIANTS[template](chunk_of(r)) for r in rows]
+    cache.matrix(documents)  # embeds what the cache lacks
+    vectors = {r["id"]: cache.cached[_key(d)] for r, d in zip(rows, documents, strict=True)}
+    proxy = _TemplateVectors(store, vectors)
+    return SimpleNamespace(read_store=proxy, related=Related(proxy, project.searcher))
 
 
 if __name__ == "__main__":

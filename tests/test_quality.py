@@ -131,3 +131,30 @@ def test_related_brings_what_changes_together(
         names = {item.hit.qualname for item in bundle.items}
         recalls.append(sum(1 for e in group["expected"] if e in names) / len(group["expected"]))
     _guard("cochange_recall", sum(recalls) / len(recalls))
+
+
+def test_vendored_copies_and_tests_rank_below_the_projects_own_code(
+    workspace: Callable[[dict[str, str]], Path], project_for: Callable[..., Project]
+) -> None:
+    """The same function in the project, in a vendored copy and in a test: a question about
+    behaviour gets the project's own definition first, the copies give up their share."""
+    body = """
+        def retry_delay(attempt, base=0.5, cap=30.0):
+            delay = base * (2 ** attempt)
+            return min(delay, cap)
+    """
+    root = workspace(
+        {
+            "pkg/__init__.py": "",
+            "pkg/backoff.py": body,
+            "pkg/packages/urllib3/backoff.py": body,
+            "pkg/_vendor/tenacity/backoff.py": body,
+            "tests/test_backoff.py": body,
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+    hits = project.searcher.search("exponential delay before the next retry, capped", 4)
+    assert hits[0].path == "pkg/backoff.py", [h.path for h in hits]
+    own = hits[0].score
+    assert all(h.score <= 0.81 * own for h in hits[1:]), [(h.path, h.score) for h in hits]

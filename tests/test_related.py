@@ -156,6 +156,24 @@ def test_position_and_qualname_targets(shop):
         shop.related.bundle("shop/nowhere.py:3")
 
 
+def test_definitions_next_to_a_code_target_join_its_bundle(shop):
+    """Code changed together is often defined together: the functions right before and
+    after the target in its module come in as such, farther ones only for their own
+    reasons (here similarity: they all log)."""
+    line = next(
+        n
+        for n, text in enumerate((shop.root / "shop/noise.py").read_text().splitlines(), 1)
+        if text.startswith("def resize_thumbnail")
+    )
+    bundle = shop.related.bundle(f"shop/noise.py:{line}")
+    reasons = {i.hit.symbol: i.reason for i in bundle.items}
+    assert reasons["resize_thumbnail"] == "seed"
+    for near in ("open_socket", "parse_cli_flags"):
+        assert reasons.get(near) == "sibling of shop.noise.resize_thumbnail", reasons
+    for far in ("render_html_page", "rotate_log_files", "sync_calendar"):
+        assert reasons.get(far) != "sibling of shop.noise.resize_thumbnail", reasons
+
+
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):
     noise = {
         "render_html_page",

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from codekith.qualnames import constructed, with_constructors
-from codekith.search import Hit, Searcher, hit_from_row
+from codekith.search import Hit, Searcher, hit_from_row, is_side_code
 from codekith.store import Store
 from codekith.template import code_of
 
@@ -30,11 +30,15 @@ RELATIVE_SIMILARITY = 0.5
 SIMILAR_CANDIDATES = 30  # for a code target, its most similar chunks are candidates too
 EXPANDED_ITEMS = 8  # candidates kept besides the seeds (a bundle is a reading list)
 GRAPH_MIX = 0.3  # an item's score: (1 - mix) * similarity + mix * sqrt(PageRank / top)
+SIBLING_LINK = 2.0  # PageRank weight of a seed's link to a definition next to it (a call: 1)
+SIBLING_REACH = 1  # definitions on each side of a seed (same class or module) linked to it
+SIDE_SHARE = 0.2  # share of its score test or vendored code gives up in a bundle
 DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to the seeds
 PAGERANK_STEPS = 8
 CHARS_PER_TOKEN = 4
 T = TypeVar("T")
 NOT_RELATING = ("import",)  # an import alone does not make code related
+DEFINITIONS = ("function", "method", "class")
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
 REEXPORT_HOPS = 4  # pkg.name -> pkg.sub.name -> pkg.sub.impl.name ...
 _QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
@@ -268,6 +272,15 @@ class Related:
                     frontier.append(row["qualname"])
             if not frontier:
                 break
+        sibling_of: dict[str, str] = {}
+        for row, origin in self._siblings(seeds):
+            similarity = _similarity(query_vector, row["vector"])
+            name = row["qualname"]
+            if similarity >= floor and name not in candidates and name not in seed_names:
+                candidates[name] = Item(
+                    hit_from_row(row, 0), f"sibling of {origin}", similarity, _code(row), 1
+                )
+                sibling_of[name] = origin
         first = min(seeds, key=lambda row: row["kind"] == "class")["qualname"]
         alike = self.store.vector_search(query_vector, SIMILAR_CANDIDATES) if similar else []
         for row in alike:
@@ -277,12 +290,46 @@ class Related:
                 candidates[name] = Item(
                     hit_from_row(row, 0), f"similar to {first}", similarity, _code(row), 1
                 )
-        rank = personalized_pagerank(self._links(seed_names | candidates.keys()), seed_names)
+        links = self._links(seed_names | candidates.keys())
+        for name, origin in sibling_of.items():
+            _link(links, name, origin, SIBLING_LINK)
+        rank = personalized_pagerank(links, seed_names)
         top = max((rank.get(name, 0.0) for name in candidates), default=0.0) or 1.0
         for name, item in candidates.items():
             graph = (rank.get(name, 0.0) / top) ** 0.5
             item.score = (1 - GRAPH_MIX) * item.score + GRAPH_MIX * graph
+            if is_side_code(item.hit.path):
+                item.score *= 1 - SIDE_SHARE
         return list(candidates.values())
+
+    def _siblings(self, seeds: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+        """(row with vector, seed qualname) for the definitions right before and after each
+        function or method seed (SIBLING_REACH of each) among the members of its class or the
+        top-level definitions of its module. Code changed together is often defined
+        together, though neither calls nor resembles the other."""
+        found: list[tuple[dict[str, Any], str]] = []
+        for seed in seeds:
+            if seed["kind"] not in ("function", "method"):
+                continue
+            rows = sorted(
+                (
+                    row
+                    for row in self.store.chunks_in_file(seed["path"], DEFINITIONS)
+                    if row["parent"] == seed["parent"]
+                ),
+                key=lambda row: row["start_line"],
+            )
+            at = next((i for i, row in enumerate(rows) if row["id"] == seed["id"]), None)
+            if at is None:
+                continue
+            rows = rows[max(0, at - SIBLING_REACH) : at] + rows[at + 1 : at + 1 + SIBLING_REACH]
+            vectors = self.store.vectors_of(row["id"] for row in rows)
+            found += [
+                ({**row, "vector": vectors[row["id"]]}, seed["qualname"])
+                for row in rows
+                if row["id"] in vectors
+            ]
+        return found
 
     def _links(self, qualnames: set[str]) -> dict[str, dict[str, float]]:
         """The call and inheritance edges among these chunks, both ways (a constructor stands
@@ -292,7 +339,7 @@ class Related:
         for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING):
             src, dst = names[edge["src"]], names.get(edge["dst"], _owner(edge["dst"]))
             if dst in links and src != dst:
-                links[src][dst] = links[dst][src] = 1.0
+                _link(links, src, dst, 1.0)
         return links
 
     def _neighbours(
@@ -321,6 +368,11 @@ class Related:
         if not qualnames:
             return []
         return self.store.chunks_by_qualname(qualnames, with_vectors=True)
+
+
+def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> None:
+    """Link a and b both ways, keeping the stronger weight when they are linked already."""
+    links[a][b] = links[b][a] = max(weight, links[a].get(b, 0.0))
 
 
 def _owner(qualname: str) -> str:

@@ -2,7 +2,7 @@
 
 Each list's scores are divided by its best score and summed with per-list weights, so a
 chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
-module chunks and test code give up a share of their score, since a question about
+module chunks, test code and vendored copies give up a share of their score, since a question about
 behaviour wants the definition. The weights, the candidate depth and the shares were
 chosen on the tuning repositories of scripts/eval_fusion.py (flask, axios) and hold on the
 held-out ones. Exact symbol matches for identifiers in the query are looked up first and
@@ -31,11 +31,14 @@ TEXT_WEIGHT = 0.5
 CANDIDATE_DEPTH = 50  # per list, for k = 10
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
-TEST_SHARE = 0.2  # share of its score test code gives up
+SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
 FEEDBACK_MIN_SIMILARITY = 0.8
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|__tests__|spec)/|(^|/)test_[^/]*$|_test\.go$|\.(test|spec)\.[jt]sx?$"
 )
+# Copies of other projects that stay indexed (the walk skips vendor/ and third_party/):
+# pip's _vendor/, requests/packages/ (a top-level packages/ is a monorepo's own code).
+_VENDORED_PATH = re.compile(r"(^|/)(_vendor|vendored|_vendored)/|[^/]/packages/")
 SNIPPET_LINES = 12
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 
@@ -76,6 +79,11 @@ def hit_from_row(row: dict[str, Any], score: float) -> Hit:
         snippet,
         extra=row,
     )
+
+
+def is_side_code(path: str) -> bool:
+    """Tests and vendored copies: a question about behaviour wants the project's own code."""
+    return bool(_TEST_PATH.search(path) or _VENDORED_PATH.search(path))
 
 
 def query_identifiers(query: str) -> list[str]:
@@ -195,8 +203,8 @@ def fuse(
     for chunk_id, row in rows.items() if vector and text else ():
         if row["kind"] == "module":
             scores[chunk_id] *= 1 - MODULE_SHARE
-        if _TEST_PATH.search(row["path"]):
-            scores[chunk_id] *= 1 - TEST_SHARE
+        if is_side_code(row["path"]):
+            scores[chunk_id] *= 1 - SIDE_SHARE
     for row in symbols:
         rows.setdefault(row["id"], row)
         scores[row["id"]] = scores.get(row["id"], 0.0) + SYMBOL_LEAD

@@ -61,7 +61,8 @@ class SearchResult(Budgeted):
 class RelatedItem(Chunk):
     score: float = Field(description="similarity to the question, mixed with graph rank")
     reason: str = Field(
-        description="seed, caller/callee/base/subclass of <qualname>, or similar to <qualname>"
+        description="seed, caller/callee/base/subclass of <qualname>, "
+        "similar to <qualname> or sibling of <qualname>"
     )
     depth: int = Field(description="graph steps from a seed")
     tokens: int
