@@ -1,0 +1,199 @@
+"""Offline experiments on the embedded document (codekith.template.document).
+
+For each repository of scripts/quality_repos.json whose index `eval_quality.py index` built,
+every live chunk is turned back into a Chunk and embedded under several document
+templates (vectors cached by document text in BENCH/quality/NAME/template-cache.npz, so
+shared documents are embedded once; the index's own vectors and the bare-definition
+baseline's seed it). Each template is scored on the docstring -> definition
+cases: vector mode alone, and hybrid (the shipped `search.fuse` over that vector list, the
+index's full-text list and symbol matches), MRR@10 and Recall@10. The index itself is not
+touched: choose on TUNING repositories, then check HELD-OUT ones, then change the template.
+
+    python scripts/eval_template.py --repos flask axios
+    python scripts/eval_template.py --variants shipped lean --repos requests click gin
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from codekith.chunking import Chunk
+from codekith.evaluation import evaluate, load_cases
+from codekith.search import CANDIDATE_DEPTH, Hit, fuse, hit_from_row, names_a_symbol
+from codekith.template import code_of, document, search_text
+from eval_quality import Paths, load_repos
+
+Row = dict[str, Any]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def chunk_of(row: Row) -> Chunk:
+    return Chunk(
+        path=row["path"],
+        language=row["language"],
+        kind=row["kind"],
+        symbol=row["symbol"],
+        qualname=row["qualname"],
+        code=code_of(row["document"]),
+        start_line=row["start_line"],
+        end_line=row["end_line"],
+        signature=row["signature"] or "",
+        docstring=row["docstring"] or "",
+        imports=list(row["imports"] or []),
+        bases=list(row["bases"] or []),
+        decorators=list(row["decorators"] or []),
+        parent=row["parent"] or "",
+    )
+
+
+def _doc_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[0][:200] if lines else ""
+
+
+def _header(chunk: Chunk, path: bool, imports: bool, kind: bool = True) -> list[str]:
+    lines = [f"# {chunk.path}"] if path else []
+    lines.append(f"# {chunk.kind} {chunk.qualname}" if kind else f"# {chunk.qualname}")
+    if chunk.signature and chunk.signature not in chunk.code:
+        lines.append(f"# {chunk.signature}")
+    if chunk.docstring and chunk.docstring[:40] not in chunk.code:
+        lines.append(f"# {_doc_line(chunk.docstring)}")
+    if imports and chunk.imports:
+        lines.append(f"# imports: {', '.join(chunk.imports[:12])}")
+    return lines
+
+
+def _short(chunk: Chunk) -> str:
+    """The doc line when the code lacks it; a method's class; the code."""
+    lines = []
+    if chunk.docstring and chunk.docstring[:40] not in chunk.code:
+        lines.append(f"# {_doc_line(chunk.docstring)}")
+    if chunk.kind == "method" and chunk.parent:
+        lines.append(f"# {chunk.parent.rpartition('.')[2]}.{chunk.symbol}")
+    return "\n".join([*lines, chunk.code])
+
+
+VARIANTS: dict[str, Callable[[Chunk], str]] = {
+    "short": _short,
+    "shipped": document,
+    "bare": lambda c: c.code,
+    "no-imports": lambda c: "\n".join(_header(c, True, False)) + "\n" + c.code,
+    "no-path": lambda c: "\n".join(_header(c, False, True)) + "\n" + c.code,
+    "lean": lambda c: "\n".join(_header(c, False, False)) + "\n" + c.code,
+    "lean-nokind": lambda c: "\n".join(_header(c, False, False, kind=False)) + "\n" + c.code,
+}
+
+
+def _key(document_text: str) -> str:
+    return hashlib.sha1(document_text.encode()).hexdigest()
+
+
+class Embeddings:
+    """Vectors by document text, kept on disk between runs."""
+
+    def __init__(self, path: Path, embed: Callable[[list[str]], np.ndarray]):
+        self.path, self.embed = path, embed
+        self.cached: dict[str, np.ndarray] = {}
+        if path.exists():
+            data = np.load(path)
+            self.cached = dict(zip(data["keys"].tolist(), data["vectors"], strict=True))
+
+    def seed(self, documents: list[str], vectors: list[np.ndarray | None]) -> None:
+        """Vectors already made elsewhere (the index's, the bare baseline's)."""
+        for document_text, vector in zip(documents, vectors, strict=True):
+            if vector is not None:
+                self.cached.setdefault(_key(document_text), vector)
+
+    def matrix(self, documents: list[str]) -> np.ndarray:
+        keys = [_key(d) for d in documents]
+        missing = sorted(
+            {k: d for k, d in zip(keys, documents, strict=True) if k not in self.cached}.items()
+        )
+        if missing:
+            log(f"  embedding {len(missing)} documents")
+            vectors = self.embed([d for _, d in missing])
+            self.cached.update({k: v for (k, _), v in zip(missing, vectors, strict=True)})
+            ordered = sorted(self.cached)
+            np.savez(
+                self.path,
+                keys=np.array(ordered),
+                vectors=np.stack([self.cached[k] for k in ordered]),
+            )
+        return np.stack([self.cached[k] for k in keys])
+
+
+def score_variant(project: Any, rows: list[Row], matrix: np.ndarray, cases: list[Any]) -> dict:
+    store, searcher = project.read_store, project.searcher
+
+    def vector_rows(query: str) -> list[Row]:
+        similarity = matrix @ searcher.query_vector(query)
+        best = np.argsort(-similarity)[:CANDIDATE_DEPTH].tolist()
+        return [{**rows[i], "_distance": 1.0 - float(similarity[i])} for i in best]
+
+    def vector(case: Any) -> list[Hit]:
+        return [hit_from_row(r, 1 - r["_distance"]) for r in vector_rows(case.query)[:10]]
+
+    def hybrid(case: Any) -> list[Hit]:
+        query = case.query
+        symbols = searcher.symbol_matches(query) if names_a_symbol(query) else []
+        text = store.text_search(search_text(query), CANDIDATE_DEPTH)
+        scores, by_id = fuse(symbols, vector_rows(query), text)
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:10]
+        return [hit_from_row(by_id[i], scores[i]) for i in best]
+
+    return {
+        "vector": evaluate(cases, vector)["summary"],
+        "hybrid": evaluate(cases, hybrid)["summary"],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
+    parser.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    args = parser.parse_args(argv)
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+
+    embedder = FastEmbedder()
+    for repo in load_repos(args.repos):
+        paths = Paths(args.bench, repo["name"])
+        project = Project(paths.workspace, db=str(paths.stripped_db), embedder=embedder)
+        rows = project.read_store.rows("true")
+        chunks = [chunk_of(r) for r in rows]
+        cases = load_cases(paths.case_file("docstring"))
+        cache = Embeddings(paths.root / "template-cache.npz", embedder.embed_documents)
+        stored = project.read_store.vectors_of(r["id"] for r in rows)
+        cache.seed([r["document"] for r in rows], [stored.get(r["id"]) for r in rows])
+        if paths.bare.exists():  # eval_quality.py table's bare-definition baseline
+            data = np.load(paths.bare)
+            bare = dict(zip(data["ids"].tolist(), data["vectors"], strict=True))
+            cache.seed([c.code for c in chunks], [bare.get(r["id"]) for r in rows])
+        log(f"{repo['name']}: {len(rows)} chunks, {len(cases)} cases")
+        for name in args.variants:
+            matrix = cache.matrix([VARIANTS[name](c) for c in chunks])
+            result = score_variant(project, rows, matrix, cases)
+            v, h = result["vector"], result["hybrid"]
+            print(
+                f"{repo['name']:9} {repo['role']:8} {name:12} vector MRR@10 {v['mrr@10']:.3f} "
+                f"R@10 {v['recall@10']:.3f} | hybrid MRR@10 {h['mrr@10']:.3f} "
+                f"R@10 {h['recall@10']:.3f}",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
