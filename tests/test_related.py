@@ -261,6 +261,9 @@ def test_cli_related_graph_and_feedback(shop):
     assert all({"reason", "score", "id", "qualname", "stale"} <= set(i) for i in bundle["items"])
     markdown = cli("related", "shop.pricing.compute_price", "--format", "markdown")
     assert markdown.stdout.startswith("# Code related to: shop.pricing.compute_price")
+    plain = cli("related", "shop.pricing.compute_price").stdout.splitlines()
+    assert "shop/pricing.py:" in plain[0] and "shop.pricing.compute_price  [seed]" in plain[0]
+    assert "tokens, intent related, depth 1" in plain[-1]
     probe = (
         "import sys, json; from codekith.cli import main; main(['graph']); "
         "assert 'fastembed' not in sys.modules and 'onnxruntime' not in sys.modules"

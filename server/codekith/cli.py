@@ -26,12 +26,12 @@ from codekith.vocabulary import KINDS, MODES
 # The engine (LanceDB, numpy, the model) loads only in the commands that use it, so that
 # --help, --version and usage errors answer at once.
 if TYPE_CHECKING:
-    from codekith.answers import Answers
+    from codekith.answers import Answers, RelatedAnswer
     from codekith.distributed import Distribution
     from codekith.freshness import Freshness
     from codekith.indexer import IndexReport
     from codekith.project import Project
-    from codekith.repos import MultiSearchAnswer, Repositories
+    from codekith.repos import MultiRelatedAnswer, MultiSearchAnswer, Repositories
     from codekith.search import Hit
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
@@ -624,42 +624,32 @@ def _add_workspace_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_related(args: argparse.Namespace) -> int:
     repositories = _repositories(args)
-    if repositories is not None:
-        many = repositories.related(args.target, args.depth, args.budget, args.repo)
-        if args.json:
-            _emit(many.to_json())
-        elif args.format == "markdown":
-            _say(many.markdown())
-        else:
-            for entry in many.items:
-                item, hit = entry.item, entry.item.hit
-                _say(
-                    f"{item.score:.3f}  {entry.repo}: {hit.path}:{hit.start_line}  "
-                    f"{hit.qualname}  [{item.reason}]\n"
-                )
-            data = many.to_json()
-            _say(
-                f"{data['tokens']}/{data['budget']} tokens, intent {data['intent']}, "
-                f"depth {data['depth']}" + (", truncated" if data["truncated"] else "") + "\n"
-            )
-        return 0
-    answer = _answers(args).related(args.target, args.depth, args.budget)
-    bundle = answer.bundle
+    answer: RelatedAnswer | MultiRelatedAnswer = (
+        repositories.related(args.target, args.depth, args.budget, args.repo)
+        if repositories is not None
+        else _answers(args).related(args.target, args.depth, args.budget)
+    )
     if args.json:
         _emit(answer.to_json())
     elif args.format == "markdown":
         _say(answer.markdown())
     else:
-        for item in bundle.items:
-            hit = item.hit
-            _say(
-                f"{item.score:.3f}  {hit.path}:{hit.start_line}  {hit.qualname}  [{item.reason}]\n"
-            )
-        _say(
-            f"{bundle.tokens}/{bundle.budget} tokens, intent {bundle.intent}, "
-            f"depth {bundle.depth}" + (", truncated" if bundle.truncated else "") + "\n"
-        )
+        _print_bundle(answer.to_json())
     return 0
+
+
+def _print_bundle(data: dict[str, Any]) -> None:
+    """One line per item (`repo: ` in front in a workspace of several), then the totals."""
+    for item in data["items"]:
+        where = f"{item['repo']}: " if item.get("repo") else ""
+        _say(
+            f"{item['score']:.3f}  {where}{item['path']}:{item['start_line']}  "
+            f"{item['qualname']}  [{item['reason']}]\n"
+        )
+    _say(
+        f"{data['tokens']}/{data['budget']} tokens, intent {data['intent']}, "
+        f"depth {data['depth']}" + (", truncated" if data["truncated"] else "") + "\n"
+    )
 
 
 def cmd_graph(args: argparse.Namespace) -> int:

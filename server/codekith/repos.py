@@ -35,19 +35,24 @@ class UnknownRepositoryError(ValueError):
 
 
 @dataclass
-class RepoHit:
+class FromRepository:
+    """Where an answer's hit or item comes from: its repository, and whether its file
+    changed there since indexing."""
+
     repo: str
     root: Path
-    hit: Hit
     stale: bool
 
+    def _with_origin(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, "repo": self.repo, "root": str(self.root), "stale": self.stale}
+
+
+@dataclass
+class RepoHit(FromRepository):
+    hit: Hit
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            **self.hit.to_json(),
-            "repo": self.repo,
-            "root": str(self.root),
-            "stale": self.stale,
-        }
+        return self._with_origin(self.hit.to_json())
 
 
 @dataclass
@@ -68,19 +73,11 @@ class MultiSearchAnswer:
 
 
 @dataclass
-class RepoItem:
-    repo: str
-    root: Path
+class RepoItem(FromRepository):
     item: Item
-    stale: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            **self.item.to_json(),
-            "repo": self.repo,
-            "root": str(self.root),
-            "stale": self.stale,
-        }
+        return self._with_origin(self.item.to_json())
 
 
 @dataclass
@@ -176,7 +173,7 @@ class Repositories:
         with ThreadPoolExecutor(len(chosen), thread_name_prefix="codekith-repos") as pool:
             results = list(pool.map(one, chosen.items()))
         candidates = [
-            RepoHit(name, chosen[name].root, hit, answer.freshness.mark(hit.to_json())["stale"])
+            RepoHit(name, chosen[name].root, answer.freshness.mark(hit.to_json())["stale"], hit)
             for name, answer, _ in results
             for hit in answer.hits
         ]
@@ -210,7 +207,7 @@ class Repositories:
         with ThreadPoolExecutor(len(chosen), thread_name_prefix="codekith-repos") as pool:
             bundles = dict(pool.map(one, chosen.items()))
         merged = [
-            RepoItem(name, chosen[name].root, item, answer.freshness.mark(item.to_json())["stale"])
+            RepoItem(name, chosen[name].root, answer.freshness.mark(item.to_json())["stale"], item)
             for name, answer in bundles.items()
             for item in answer.bundle.items
         ]
