@@ -81,7 +81,8 @@ def test_help_and_usage_errors_load_no_engine():
     script = (
         "import sys\n"
         "from codekith.cli import main\n"
-        "for argv in (['--help'], ['search', '--help'], ['search', 'x', '-k', '0']):\n"
+        "for argv in (['--help'], ['--version'], ['search', '--help'], ['search'],\n"
+        "             ['search', 'x', '-k', '0'], ['search', 'x', '--bogus'], ['related']):\n"
         "    try:\n"
         "        main(argv)\n"
         "    except SystemExit:\n"
@@ -92,6 +93,68 @@ def test_help_and_usage_errors_load_no_engine():
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
     )
     assert result.stderr.strip().splitlines()[-1] == "[]", result.stderr
+
+
+STATUS_SCRIPT = """
+import json, sys
+from codekith.cli import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "lancedb": "lancedb" in sys.modules}), file=sys.stderr)
+"""
+
+
+def status_in_child(root: Path) -> tuple[dict, dict]:
+    """`codekith status --json` in a new process: its status and how it went (exit code,
+    whether it imported LanceDB, what it said on stderr)."""
+    result = subprocess.run(
+        [sys.executable, "-c", STATUS_SCRIPT, "status", "--json", "--root", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    *said, last = result.stderr.strip().splitlines()
+    how = {**json.loads(last), "said": said}
+    return (json.loads(result.stdout) if result.stdout else {}), how
+
+
+def test_status_starts_without_lancedb_and_stays_true(tmp_path, project_for):
+    """Issue 12 item 10: `status` on an unchanged index reads the snapshot saved beside the
+    tables (no LanceDB import); freshness is still checked against HEAD and the disk, and a
+    commit or a damaged table file sends it back to the tables."""
+    root = init_repo(tmp_path / "ws")
+    write_files(root, {"mathx.py": MATH_MODULE, "web.py": HTTP_MODULE})
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "one")
+    project = project_for(root, jedi=False)
+    project.indexer.run()
+    store = project.read_store
+
+    def truth() -> dict:
+        return {"chunks": store.count(), "files": len(store.catalog()), "edges": store.edge_count()}
+
+    status_in_child(root)  # the first reader after a run reads the tables and saves
+    status, how = status_in_child(root)
+    assert how == {"code": 0, "lancedb": False, "said": []}
+    assert {k: status[k] for k in ("chunks", "files", "edges")} == truth()
+    assert status["fresh"] and status["stale"] == [] and len(status["runs"]) == 1
+
+    (root / "web.py").write_text(HTTP_MODULE + "\n\ndef added():\n    return 1\n")
+    status, how = status_in_child(root)
+    assert how == {"code": 0, "lancedb": False, "said": []}
+    assert status["stale"] == ["web.py"] and not status["fresh"]
+
+    project.indexer.run()
+    status, how = status_in_child(root)
+    assert how["code"] == 0 and status["fresh"] and len(status["runs"]) == 2
+    assert {k: status[k] for k in ("chunks", "files", "edges")} == truth()
+    assert status["chunks"] == truth()["chunks"] > 0
+
+    db = root / ".codekith"
+    data = max((db / "chunks.lance" / "data").glob("*.lance"), key=lambda p: p.stat().st_size)
+    os.truncate(data, 100)
+    status, how = status_in_child(root)
+    assert how["code"] == 1 and how["lancedb"] and status == {}
+    assert len(how["said"]) == 1 and "damaged" in how["said"][0], how
 
 
 def test_a_subfolder_uses_the_enclosing_index_and_reads_create_nothing(

@@ -15,11 +15,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from codekith import freshness, gitrepo
 from codekith.freshness import Freshness
-from codekith.indexer import INTERRUPTED, IndexReport
 from codekith.languages import language_of
 from codekith.progress import Progress
 from codekith.project import Project
@@ -34,6 +33,9 @@ from codekith.workspace import (
     indexable_source,
     relative_path,
 )
+
+if TYPE_CHECKING:  # the indexer loads the chunkers and parsers: `status` needs none
+    from codekith.indexer import IndexReport
 
 FEEDBACK_LOCK_WAIT_S = 10.0
 DEFINITION_KINDS = ("function", "method", "class")
@@ -152,6 +154,8 @@ class Answers:
     def unfinished(self) -> bool:
         """The last index run stopped before the end (killed or cancelled): the index
         holds only part of the workspace until a run completes it."""
+        from codekith.indexer import INTERRUPTED  # the indexer loads the parsers: not at import
+
         return self.project.read_store.meta().get("run_state") in INTERRUPTED
 
     def require_index(self, compatible: bool = True) -> None:

@@ -505,13 +505,13 @@ def _print_index_report(report: IndexReport) -> None:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    if not args.query and not args.queries:  # a usage error, before the engine loads
+        args.parser.error("give a QUERY or --queries FILE")
     from codekith.store import Filters
 
     if args.queries:
         lines = _read_input(args.queries).splitlines()
         return _search_batch(_answers(args, freshness_ttl_s=math.inf), args, lines)
-    if not args.query:
-        args.parser.error("give a QUERY or --queries FILE")
     filters = Filters(args.path_prefix, args.language, args.kind)
     repositories = _repositories(args)
     if repositories is not None:

@@ -25,11 +25,14 @@ import numpy as np
 from codekith.store import (
     NO_FILTERS,
     OPTIMIZE_EVERY_VERSIONS,
+    REQUIRED_TABLES,
     RESULT_COLUMNS,
+    RUNS_KEPT,
     FileRecord,
     FileUpdate,
     Filters,
     Shadow,
+    Snapshot,
     Store,
 )
 
@@ -161,6 +164,17 @@ class LayeredStore(Store):
                 f"{self.remote.location}` where it is published"
             )
         self.overlay.repair(problems)
+
+    def snapshot(self) -> Snapshot:
+        """Read from the merged view every time (never saved: it depends on two indexes)."""
+        return Snapshot(
+            tables=frozenset(REQUIRED_TABLES) if self.has_index() else frozenset(),
+            meta=self.meta(),
+            catalog=self.catalog(),
+            chunks=self.count(),
+            edges=self.edge_count(),
+            runs=self.runs(RUNS_KEPT),
+        )
 
     def summary(self, runs: int) -> dict[str, Any]:
         """The store's summary over the merged view, plus where the published index is."""

@@ -9,15 +9,17 @@ import dataclasses
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codekith.config import Settings, apply_overrides, load_settings
 from codekith.embedding import Embedder, FastEmbedder
-from codekith.indexer import Indexer
 from codekith.layered import LayeredStore
 from codekith.related import Related
 from codekith.search import Searcher
 from codekith.store import Store, is_uri
+
+if TYPE_CHECKING:  # loaded by the first index run: `status` and queries never need it
+    from codekith.indexer import Indexer
 
 
 class Project:
@@ -79,6 +81,8 @@ class Project:
 
     @cached_property
     def indexer(self) -> Indexer:
+        from codekith.indexer import Indexer
+
         return Indexer(self.root, self.settings, self.store, self.embedder)
 
     @cached_property

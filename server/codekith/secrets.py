@@ -23,11 +23,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import PurePosixPath
 
-from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-from detect_secrets.core.scan import scan_line
-from detect_secrets.plugins.base import RegexBasedDetector
-from detect_secrets.settings import transient_settings
-
 RULES_VERSION = "2"  # part of the settings fingerprint: new rules re-check every file
 REDACTED = "[redacted]"
 
@@ -304,6 +299,10 @@ def _entropy(value: str) -> float:
 
 @cache
 def _detectors() -> tuple[list[dict[str, str]], re.Pattern[str]]:
+    """detect-secrets' plugins, loaded on the first file read (not by `status`)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.plugins.base import RegexBasedDetector
+
     known: dict[str, type] = get_mapping_from_secret_type_to_class()
     classes = [cls for cls in known.values() if cls.__name__ not in _EXCLUDED_PLUGINS]
     patterns = [
@@ -319,6 +318,9 @@ def _detectors() -> tuple[list[dict[str, str]], re.Pattern[str]]:
 def _token_lines(text: str) -> dict[int, list[tuple[str, str]]]:
     """detect-secrets' token formats by line: (kind, value). A private key block has every
     line from BEGIN to END redacted."""
+    from detect_secrets.core.scan import scan_line
+    from detect_secrets.settings import transient_settings
+
     plugins, combined = _detectors()
     if not combined.search(text):
         return {}

@@ -1,17 +1,21 @@
 """The index on disk: LanceDB tables `chunks`, `files`, `vectors` and `meta`.
 
-The only module that imports lancedb. Writes follow FIELD-NOTES: one `merge_insert` keyed by
-`id` per batch of whole files, where chunks that vanished from a file are written as
-tombstones (`deleted = true`) in the same commit, so a reader never sees a file half-updated
-and no write scans the whole table. Tombstones are purged and fragments compacted by
-`maintain()`, which the indexer calls at the end of a run.
+The only module that imports lancedb, and only when a table is opened: `status` on an
+unchanged index reads the saved Snapshot instead, so it starts without LanceDB.
+
+Writes follow FIELD-NOTES: one `merge_insert` keyed by `id` per batch of whole files, where
+chunks that vanished from a file are written as tombstones (`deleted = true`) in the same
+commit, so a reader never sees a file half-updated and no write scans the whole table.
+Tombstones are purged and fragments compacted by `maintain()`, at the end of each run.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -26,10 +30,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS, BTree, IvfSq
 
 SCHEMA_VERSION = "1"
 ANN_MIN_ROWS = 50_000
@@ -184,6 +186,7 @@ INDEXED_COLUMNS = {
     "graph": ("id", "key", "path"),
 }
 GENERATION_PREFIX = "gen-"
+SNAPSHOT_FILE = "snapshot.json"
 
 
 def vector_schema(dim: int) -> pa.Schema:
@@ -257,6 +260,45 @@ class Shadow:
 NO_SHADOW = Shadow()
 
 
+def _no_shadow() -> Shadow:
+    return NO_SHADOW
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The index read at one set of table versions: what `status`, freshness checks and
+    readiness tests need, without opening LanceDB again while no table changed."""
+
+    tables: frozenset[str]
+    meta: dict[str, str]
+    catalog: dict[str, FileRecord]
+    chunks: int  # live chunks
+    edges: int  # live edges
+    runs: list[dict[str, Any]]  # newest first
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tables": sorted(self.tables),
+            "meta": self.meta,
+            "catalog": [dataclasses.astuple(r) for r in self.catalog.values()],
+            "chunks": self.chunks,
+            "edges": self.edges,
+            "runs": self.runs,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Snapshot:
+        records = (FileRecord(*row) for row in data["catalog"])
+        return cls(
+            tables=frozenset(data["tables"]),
+            meta=dict(data["meta"]),
+            catalog={r.path: r for r in records},
+            chunks=int(data["chunks"]),
+            edges=int(data["edges"]),
+            runs=list(data["runs"]),
+        )
+
+
 def _not_in(column: str, values: frozenset[str]) -> str:
     return f"NOT {in_list(column, sorted(values))}" if values else "true"
 
@@ -322,13 +364,24 @@ class Store:
                 ignore.write_text("*\n")
         self._interval = timedelta(0) if read_consistency else None
         self._storage_options = storage_options or None
-        self.shadow: Callable[[], Shadow] = lambda: NO_SHADOW
-        self.db: Any = None
-        self.generation, self.path = "", location
-        self._tables: dict[str, Any] = {}
-        self._lease: _Lease | None = None
-        if self._exists():
-            self._connect(self._current())
+        self.shadow: Callable[[], Shadow] = _no_shadow
+        self._db: Any = None
+        self._connect(self._current())
+
+    @property
+    def db(self) -> Any:
+        """The LanceDB connection, made on first use (importing LanceDB takes seconds);
+        None while a reader's folder does not exist."""
+        if self._db is None and self._exists():
+            import lancedb
+
+            connection: Any = lancedb.connect(
+                self.path,
+                read_consistency_interval=self._interval,
+                storage_options=self._storage_options,
+            )
+            self._db = connection
+        return self._db
 
     # -- generations ----------------------------------------------------------------------
 
@@ -343,13 +396,10 @@ class Store:
     def _connect(self, generation: str) -> None:
         self.generation = generation
         self.path = str(Path(self.location) / generation) if generation else self.location
-        self.db = lancedb.connect(
-            self.path,
-            read_consistency_interval=self._interval,
-            storage_options=self._storage_options,
-        )
-        self._tables = {}
-        self._lease = None
+        self._db = None
+        self._tables: dict[str, Any] = {}
+        self._lease: _Lease | None = None
+        self._snapshot: tuple[list[Any], Snapshot] | None = None
 
     def _visible(self, where: str) -> str:
         """`where` without the chunks of shadowed files."""
@@ -360,12 +410,9 @@ class Store:
         return not self._local or Path(self.location).is_dir()
 
     def _follow(self) -> None:
-        """Follow a rebuild that another process (or connection) swapped in, or the
-        index that another connection created where this reader found none."""
-        if self.db is None:
-            if self._exists():
-                self._connect(self._current())
-        elif self._local and self._current() != self.generation:
+        """Follow a rebuild that another process (or connection) swapped in (`db` follows
+        an index that another connection created where this reader found none)."""
+        if self._local and self._current() != self.generation:
             self._connect(self._current())
 
     def staging(self) -> Store | None:
@@ -393,12 +440,14 @@ class Store:
         else:
             for table in base.glob("*.lance"):
                 shutil.rmtree(table, ignore_errors=True)
+            (base / SNAPSHOT_FILE).unlink(missing_ok=True)
 
     # -- tables ---------------------------------------------------------------------------
 
     def _names(self) -> set[str]:
         self._follow()
-        return set(self.db.list_tables().tables) if self.db is not None else set()
+        db = self.db
+        return set(db.list_tables().tables) if db is not None else set()
 
     def _table(self, name: str) -> Any:
         self._follow()
@@ -418,8 +467,78 @@ class Store:
 
     def has_index(self) -> bool:
         """All tables exist and `create()` finished (it writes meta last)."""
+        try:
+            state = self.snapshot()
+        except Exception:  # a table LanceDB cannot read: say what the tables say
+            return set(REQUIRED_TABLES) <= self._names() and "schema" in self.meta()
+        return set(REQUIRED_TABLES) <= state.tables and "schema" in state.meta
+
+    # -- snapshot -------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        """The index as it is now. A local index keeps its last snapshot beside the tables,
+        with the list of table files it was read at: while that is unchanged on disk it is
+        read back without opening LanceDB; any commit, rollback or damaged file changes it
+        and the tables are read again."""
+        key = self._table_files()
+        if key is not None:
+            if self._snapshot is not None and self._snapshot[0] == key:
+                return self._snapshot[1]
+            saved = self._saved_snapshot(key)
+            if saved is not None:
+                self._snapshot = (key, saved)
+                return saved
+        state = self._read_snapshot()
+        if key is not None and "schema" in state.meta and self._table_files() == key:
+            self._snapshot = (key, state)  # no commit while it was read: it is whole
+            self._save_snapshot(key, state)
+        return state
+
+    def _read_snapshot(self) -> Snapshot:
         names = self._names()
-        return {"chunks", "files", "meta", "vectors"} <= names and "schema" in self.meta()
+        for name in sorted(names & set(TABLES)):  # every table opens and counts (damage)
+            self._table(name).count_rows()
+        return Snapshot(
+            tables=frozenset(names),
+            meta=self.meta(),
+            catalog=self.catalog() if "files" in names else {},
+            chunks=self.count() if "chunks" in names else 0,
+            edges=self.edge_count(),
+            runs=self.runs(RUNS_KEPT),
+        )
+
+    def _table_files(self) -> list[Any] | None:
+        """The generation and every file of every table (path, size, mtime): a commit adds
+        a manifest, and a damaged, deleted or replaced file changes its entry. None where a
+        saved snapshot cannot be trusted: object storage, a view that hides rows, a
+        connection that does not read the latest versions."""
+        if not self._local or self.shadow is not _no_shadow or self._interval is None:
+            return None
+        self._follow()
+        found: list[Any] = [self.generation]
+        try:
+            for table in sorted(Path(self.path).glob("*.lance")):
+                found.extend(_files_under(table, table.name))
+        except OSError:  # a file went while it was listed: a writer is at work
+            return None
+        return found
+
+    def _saved_snapshot(self, key: list[Any]) -> Snapshot | None:
+        try:
+            saved = json.loads((Path(self.path) / SNAPSHOT_FILE).read_text(encoding="utf-8"))
+            return Snapshot.from_json(saved["snapshot"]) if saved["key"] == key else None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _save_snapshot(self, key: list[Any], state: Snapshot) -> None:
+        """Best effort: a read-only or full disk only costs the next reader a table read."""
+        target = Path(self.path) / SNAPSHOT_FILE
+        temporary = target.with_name(f"{SNAPSHOT_FILE}.{os.getpid()}.{threading.get_ident()}")
+        try:
+            temporary.write_text(json.dumps({"key": key, "snapshot": state.to_json()}))
+            os.replace(temporary, target)
+        except OSError:
+            temporary.unlink(missing_ok=True)
 
     def meta(self) -> dict[str, str]:
         if "meta" not in self._names():
@@ -431,6 +550,13 @@ class Store:
             return {}
         return {r["key"]: r["value"] for r in rows}
 
+    def _meta_now(self) -> dict[str, str]:
+        """meta through the snapshot (no LanceDB while nothing changed)."""
+        try:
+            return self.snapshot().meta
+        except Exception:
+            return self.meta()
+
     def set_meta(self, values: dict[str, str]) -> None:
         self._check_lease()
         _upsert(self._table("meta"), "key", [{"key": k, "value": v} for k, v in values.items()])
@@ -438,7 +564,7 @@ class Store:
     def check_compatible(self, model_id: str, dim: int | None, template: str) -> None:
         """Raise IndexMismatchError when stored vectors would mix with new ones (writers)
         or be compared with vectors of another model (readers; `dim` None: not checked)."""
-        meta = self.meta()
+        meta = self._meta_now()
         if not meta:
             return
         expected = {"model": model_id, "template": template, "schema": SCHEMA_VERSION}
@@ -491,6 +617,8 @@ class Store:
             "feedback": feedback_schema(dim),
             "graph": GRAPH_SCHEMA,
         }
+        from lancedb.index import FTS, BTree
+
         table = self.db.create_table(name, schema=schemas[name])
         for column in INDEXED_COLUMNS.get(name, ()):
             table.create_index(column, config=BTree())
@@ -505,10 +633,14 @@ class Store:
         reads a column of every row (a deleted or truncated data file). Live chunks that
         do not add up to the catalog's count (a lost manifest rolls a table back to an
         older version) count as damage of `chunks`."""
+        if not deep:
+            with contextlib.suppress(Exception):  # a table that does not open: see below
+                state = self.snapshot()
+                return _shortfall(state.tables, {}, state.meta, state.catalog, state.chunks)
         names = self._names()
         if not names & set(REQUIRED_TABLES):
             return {}
-        problems = {name: "missing" for name in REQUIRED_TABLES if name not in names}
+        problems: dict[str, str] = {}
         for name in sorted(names & set(TABLES)):
             try:
                 table = self._table(name)
@@ -518,15 +650,9 @@ class Store:
             except Exception as exc:  # Lance raises plain RuntimeError/OSError/ValueError
                 problems[name] = _one_line(exc)
                 self._tables.pop(name, None)
-        if (
-            not problems.keys() & {"meta", "files", "chunks"}
-            and self.meta().get("run_state") != "running"
-        ):
-            expected = sum(r.chunks for r in self.catalog().values() if r.status == "indexed")
-            live = self.count()
-            if live != expected:
-                problems["chunks"] = f"{live} live chunks where the catalog lists {expected}"
-        return problems
+        if problems.keys() & {"meta", "files", "chunks"}:
+            return _shortfall(names, problems, {}, {}, 0)
+        return _shortfall(names, problems, self.meta(), self.catalog(), self.count())
 
     def repair(self, problems: dict[str, str]) -> None:
         """Recreate damaged tables from what is intact: the catalog is emptied with the chunks
@@ -682,16 +808,15 @@ class Store:
 
     def summary(self, runs: int) -> dict[str, Any]:
         """What the index holds: model, counts, skipped and partly parsed files, last runs."""
-        meta = self.meta()
-        catalog = self.catalog()
-        edges = self.edge_count()
+        state = self.snapshot()
+        meta, catalog = state.meta, state.catalog
         return {
             "model": meta.get("model"),
             "dim": int(meta.get("dim", 0)),
             "template": meta.get("template"),
             "indexed_at": meta.get("indexed_at"),
-            "chunks": self.count(),
-            "edges": edges,
+            "chunks": state.chunks,
+            "edges": state.edges,
             "jedi_pending": int(meta.get("jedi_pending", "0")),
             "files": sum(1 for r in catalog.values() if r.status == "indexed"),
             "skipped": {p: r.reason for p, r in catalog.items() if r.status == "skipped"},
@@ -699,7 +824,7 @@ class Store:
             "redacted": {
                 p: r.reason for p, r in catalog.items() if r.status == "indexed" and r.reason
             },
-            "runs": self.runs(runs),
+            "runs": state.runs[:runs],
         }
 
     def edge_count(self) -> int:
@@ -1030,6 +1155,8 @@ class Store:
             report.update(old_versions_removed=forget)
         if live >= ANN_MIN_ROWS and not self._has_ann():
             started = time.perf_counter()
+            from lancedb.index import IvfSq
+
             chunks.create_index("vector", config=IvfSq(distance_type="cosine"))
             report.update(ann_built=True, ann_s=round(time.perf_counter() - started, 3))
         if report["optimized"] or report["ann_built"]:
@@ -1252,6 +1379,38 @@ def damage_message(location: str, exc: BaseException) -> str | None:
         f"the index at {location} is damaged ({_one_line(exc)}); "
         "run `codekith index` to repair it (or `codekith index --full`)"
     )
+
+
+def _files_under(folder: Path, prefix: str) -> list[list[Any]]:
+    found: list[list[Any]] = []
+    with os.scandir(folder) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            name = f"{prefix}/{entry.name}"
+            if entry.is_dir(follow_symlinks=False):
+                found.extend(_files_under(Path(entry.path), name))
+            else:
+                stat = entry.stat(follow_symlinks=False)
+                found.append([name, stat.st_size, stat.st_mtime_ns])
+    return found
+
+
+def _shortfall(
+    tables: Collection[str],
+    problems: dict[str, str],
+    meta: dict[str, str],
+    catalog: dict[str, FileRecord],
+    live: int,
+) -> dict[str, str]:
+    """`problems` plus missing tables, and live chunks that do not add up to the catalog
+    (unless a run is under way or meta, files or chunks already failed)."""
+    if not set(tables) & set(REQUIRED_TABLES):
+        return problems
+    found = {name: "missing" for name in REQUIRED_TABLES if name not in tables} | problems
+    if not found.keys() & {"meta", "files", "chunks"} and meta.get("run_state") != "running":
+        expected = sum(r.chunks for r in catalog.values() if r.status == "indexed")
+        if live != expected:
+            found["chunks"] = f"{live} live chunks where the catalog lists {expected}"
+    return found
 
 
 def _tombstone(chunk_id: str, path: str, dim: int) -> dict[str, Any]:

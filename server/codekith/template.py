@@ -7,8 +7,10 @@ and rebuilds. Line numbers are never part of either text, so moving code re-embe
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from codekith.chunking import Chunk
+if TYPE_CHECKING:  # the chunkers load tree-sitter: `status` needs only TEMPLATE_VERSION
+    from codekith.chunking import Chunk
 
 TEMPLATE_VERSION = "1"
 HEADER_END = "\n# ---\n"
