@@ -8,8 +8,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from codekith.progress import PHASES, PhaseClock, Step, format_duration
-from tests.conftest import HTTP_MODULE, MATH_MODULE, git
+from codekith.graph.builder import GraphBuilder
+from codekith.progress import PHASES, PhaseClock, Step, Tally, format_duration
+from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 from tests.test_graph_state import PKG, all_edges
 
 
@@ -36,6 +37,43 @@ def test_steps_are_thinned_but_never_the_first_or_the_last():
         clock("scan", done, 1000)
     assert [s.done for s in steps] == [1, 1000]
     assert format_duration(3725) == "1:02:05" and format_duration(59.6) == "1:00"
+
+
+def test_the_call_graph_counts_its_passes_over_the_files_with_time_left(tmp_path):
+    """Issue 12 item 2: the graph phase moves file by file through its rounds, parsing and
+    resolving, with an estimate, and reads 100% only at its end (time is faked: one second
+    per step; the graph is real)."""
+    scripts = {
+        f"web/w{n}.js": f"import {{ w{n + 1} }} from './w{n + 1}.js';\n"
+        f"export function w{n}() {{ return w{n + 1}(); }}\n"
+        for n in range(4)
+    }
+    files = {**PKG, **scripts, "web/w4.js": "export function w4() { return 4; }\n"}
+    root = write_files(tmp_path / "ws", files)
+    now = [0.0]
+    steps: list[Step] = []
+    clock = PhaseClock(steps.append, clock=lambda: now[0])
+
+    def counts(done: int, total: int, path: str) -> None:
+        now[0] += 1.0
+        clock("graph", done, total, path)
+
+    tally = Tally(counts)
+    tally.start()
+    builder = GraphBuilder(root)
+    update = builder.update(dict.fromkeys(files, "v1"), "", tally)
+    tally.finish()
+    assert update.edges  # a real graph was built
+    python, scripts_count = len(PKG), len(scripts) + 1
+    passes = builder.fast.rounds * python + python + 2 * scripts_count
+    assert builder.fast.rounds >= 2
+    assert steps[-1].done == steps[-1].total == passes
+    assert all(s.done < s.total for s in steps[:-1])
+    assert [s.done for s in steps] == [*range(passes + 1), passes]  # then: finished
+    assert {s.detail for s in steps} >= set(files)  # each file named as it is handled
+    middle = steps[passes // 2]
+    assert middle.eta_s is not None and middle.eta_s > 0
+    assert middle.message().startswith(f"call graph {middle.done}/{middle.total} passes · ")
 
 
 def workspace_of_many_files(root: Path) -> Path:
@@ -65,6 +103,9 @@ def test_a_run_reports_every_phase_in_order_each_reaching_its_own_total(workspac
     assert last["embed"].done == last["embed"].total == report.embedded
     assert last["write"].done == last["write"].total == report.chunks_written
     assert last["jedi"].done == last["jedi"].total == report.graph["jedi_files"]
+    graph = [s for s in steps if s.phase == "graph"]  # counted in file passes, not 0 then 1
+    assert last["graph"].done == last["graph"].total >= len(report.indexed)
+    assert all(s.done < s.total for s in graph[:-1]) and graph[0].done == 0
     for phase in ("embed", "write"):  # several batches: each phase moved more than once
         assert len([s for s in steps if s.phase == phase]) > 2, phase
     assert set(phases) <= set(PHASES)

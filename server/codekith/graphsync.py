@@ -30,6 +30,7 @@ from codekith.graph.incremental import Variant, decode_variant, encode_variant
 from codekith.graph.index import config_fingerprint, in_graph
 from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
 from codekith.graph.model import Edge
+from codekith.progress import Counts, Tally
 from codekith.qualnames import ModuleNames
 from codekith.store import Store
 from codekith.workspace import decode_text
@@ -64,12 +65,33 @@ class GraphSync:
     # -- fast edges -------------------------------------------------------------------------
 
     def update(
-        self, meta: Meta, indexed: dict[str, str], removed: Iterable[str], layout: str = ""
+        self,
+        meta: Meta,
+        indexed: dict[str, str],
+        removed: Iterable[str],
+        layout: str = "",
+        progress: Counts | None = None,
     ) -> tuple[Meta, dict[str, Any]]:
         """Bring the edges in step after a run wrote `indexed` (path -> content hash) and
         dropped `removed`; the meta to record and the run's figures. `layout` identifies the
         package layout the chunks' module names follow (qualnames.Layout as JSON): when it
-        changes, no derivation is reused and every file is resolved again."""
+        changes, no derivation is reused and every file is resolved again. `progress`
+        hears (done, total, path) in file passes (progress.Tally)."""
+        tally = Tally(progress)
+        tally.start()
+        try:
+            return self._update(meta, indexed, removed, layout, tally)
+        finally:
+            tally.finish()
+
+    def _update(
+        self,
+        meta: Meta,
+        indexed: dict[str, str],
+        removed: Iterable[str],
+        layout: str,
+        tally: Tally,
+    ) -> tuple[Meta, dict[str, Any]]:
         if layout != self._layout:
             self._builder, self._layout = None, layout
             self.close()  # Jedi's sys.path follows the layout
@@ -85,9 +107,9 @@ class GraphSync:
             return {}, {}
         if self._warm(meta):
             assert self._builder is not None
-            update, (added, gone) = self._apply(self._builder, config)
+            update, (added, gone) = self._apply(self._builder, config, tally)
         else:
-            update, (added, gone) = self._load(meta, config)
+            update, (added, gone) = self._load(meta, config, tally)
         figures = {
             "edges": self._builder.edge_count() if self._builder else 0,
             "added": added,
@@ -106,7 +128,7 @@ class GraphSync:
         if not self._warm(meta):
             self._layout = meta.get("graph_layout", "")  # as the run that stored it had it
             self._files = self._catalog_files()
-            self._load(meta, self._config())
+            self._load(meta, self._config(), Tally())
         assert self._builder is not None
         return self._builder
 
@@ -122,7 +144,7 @@ class GraphSync:
             and meta.get("graph_layout", "") == self._layout
         )
 
-    def _load(self, meta: Meta, config: str) -> tuple[GraphUpdate, tuple[int, int]]:
+    def _load(self, meta: Meta, config: str, tally: Tally) -> tuple[GraphUpdate, tuple[int, int]]:
         """A cold builder from the stored derivations and edges, brought up to date (what
         the stored ones still cover is reused, the rest re-derived) and stored."""
         if meta.get("graph") != GRAPH_VERSION or meta.get("graph_layout", "") != self._layout:
@@ -136,11 +158,13 @@ class GraphSync:
             for r in self.store.live_edges()
         )
         self._builder = builder
-        return self._apply(builder, config)
+        return self._apply(builder, config, tally)
 
-    def _apply(self, builder: GraphBuilder, config: str) -> tuple[GraphUpdate, tuple[int, int]]:
+    def _apply(
+        self, builder: GraphBuilder, config: str, tally: Tally
+    ) -> tuple[GraphUpdate, tuple[int, int]]:
         """Update and store; the update and the edges (added, removed)."""
-        update = builder.update(self._files, config)
+        update = builder.update(self._files, config, tally)
         written = self._write_edges(update.edges)
         self._write_variants(update.created)
         return update, written

@@ -12,6 +12,7 @@ run (which then re-checks every file, like after an interruption).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -208,10 +209,9 @@ class Indexer:
         removed = [*report.deleted, *purge, *newly_skipped]
         indexed = set(report.indexed)
         hashes = {s.path: s.file_hash for s in sources if s.path in indexed}
-        graph_files = len(hashes) + len(removed)
-        clock("graph", 0, graph_files)
-        state, report.graph = self.graph.update(meta, hashes, removed, layout)
-        clock("graph", graph_files, graph_files)
+        state, report.graph = self.graph.update(
+            meta, hashes, removed, layout, functools.partial(clock, "graph")
+        )
         if report.cancelled:
             return self._cancelled(meta, gained, state, report, started_at, started)
         if refine:

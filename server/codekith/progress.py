@@ -18,7 +18,7 @@ PHASES: dict[str, tuple[str, str, float]] = {
     "chunk": ("chunking", "files", 0.08),
     "embed": ("embedding", "chunks", 0.70),
     "write": ("writing", "chunks", 0.08),
-    "graph": ("call graph", "files", 0.10),
+    "graph": ("call graph", "passes", 0.10),  # a file per resolution round, parse, resolve
     "jedi": ("call graph (Jedi)", "files", 0.0),  # its own pass, after the index is usable
 }
 EMIT_EVERY_S = 0.2  # a phase reports at most this often (and always its first and last step)
@@ -60,6 +60,36 @@ class Step:
 
 
 Progress = Callable[[Step], None]
+Counts = Callable[[int, int, str], None]  # (done, total, detail): a phase's raw counts
+
+
+class Tally:
+    """A phase's units done against the units known so far, for work that grows as it goes
+    (the call graph runs resolution rounds until they agree): `expect` adds to the total,
+    and the total stays above what is done until `finish`, so no step reads 100% early."""
+
+    def __init__(self, report: Counts | None = None) -> None:
+        self._report = report
+        self.done = 0
+        self.total = 0
+
+    def expect(self, units: int) -> None:
+        """More (or, negative, fewer) units ahead."""
+        self.total += units
+
+    def step(self, detail: str = "") -> None:
+        self.done += 1
+        if self._report is not None:
+            self._report(self.done, max(self.total, self.done + 1), detail)
+
+    def start(self) -> None:
+        if self._report is not None:
+            self._report(0, max(self.total, 1), "")
+
+    def finish(self) -> None:
+        self.total = self.done
+        if self._report is not None:
+            self._report(self.done, self.done, "")
 
 
 def format_duration(seconds: float) -> str:

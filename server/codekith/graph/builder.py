@@ -22,6 +22,7 @@ from codekith.graph.index import is_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import SyntaxIndex
+from codekith.progress import Tally
 from codekith.qualnames import ModuleNames
 
 Resolved = tuple[Edge, str]  # an edge and its resolver: fast | jedi
@@ -56,14 +57,21 @@ class GraphBuilder:
         for edge, resolver in stored:
             self.edges.setdefault(edge.path, set()).add((edge, resolver))
 
-    def update(self, files: dict[str, str], config: str = "") -> GraphUpdate:
+    def update(
+        self, files: dict[str, str], config: str = "", tally: Tally | None = None
+    ) -> GraphUpdate:
         """Edges after the graph files became `files` (path -> content hash); `config` is
-        the fingerprint of the project files the other languages' imports depend on."""
+        the fingerprint of the project files the other languages' imports depend on.
+        `tally` counts the files as they are parsed, resolved and finished."""
         started = time.perf_counter()
-        chosen = self.fast.update({p: h for p, h in files.items() if is_python(p)})
-        changed = {p: self._merged(v) for p, v in chosen.items()}
+        counted = tally or Tally()
         others = {p: h for p, h in files.items() if not is_python(p)}
-        changed.update(self._other_languages(others, config))
+        if self._syntax != others or self._config != config:
+            counted.expect(2 * len(others))  # parsed (at most) and resolved
+        python = {p: h for p, h in files.items() if is_python(p)}
+        chosen = self.fast.update(python, tally=counted)
+        changed = {p: self._merged(v) for p, v in chosen.items()}
+        changed.update(self._other_languages(others, config, counted))
         changed = {p: e for p, e in changed.items() if set(e) != self.edges.get(p, set())}
         changed.update({p: [] for p in set(self.edges) - set(files)})
         for path, edges in changed.items():
@@ -77,24 +85,33 @@ class GraphBuilder:
             self.fast.broken(),
         )
 
-    def _other_languages(self, files: dict[str, str], config: str) -> dict[str, list[Resolved]]:
+    def _other_languages(
+        self, files: dict[str, str], config: str, tally: Tally
+    ) -> dict[str, list[Resolved]]:
         """JavaScript, TypeScript, Go, Rust and Java: all of them resolved again whenever one
         of them or a project file changed (so the edges stay exact), else nothing. Only the
         changed files are parsed again: a file's facts depend on its content alone."""
         if self._syntax == files and self._config == config:
             return {}
         before = self._syntax or {}
+        counted_before = tally.done
         if self._index is None or self._config != config:
-            self._index = SyntaxIndex(self.root, sorted(files))
+            self._index = SyntaxIndex(self.root, sorted(files), loaded=tally.step)
         else:
             for path in sorted(set(before) - set(files)):
                 self._index.remove(path)
             for path in sorted(files):
                 if before.get(path) != files[path]:
                     self._index.update(path)
+                    tally.step(path)
+        tally.expect(tally.done - counted_before - len(files))  # unchanged files: no parse
         self._syntax, self._config = dict(files), config
         index = self._index
-        return {p: [(e, "fast") for e in index.resolve(p)] for p in files}
+        resolved: dict[str, list[Resolved]] = {}
+        for path in files:
+            resolved[path] = [(e, "fast") for e in index.resolve(path)]
+            tally.step(path)
+        return resolved
 
     def pending(self) -> list[Variant]:
         """Resolved files Jedi has not answered for yet."""

@@ -43,6 +43,7 @@ from codekith.graph.fast import (
     resolve_file,
 )
 from codekith.graph.model import Edge
+from codekith.progress import Tally
 from codekith.qualnames import ModuleNames
 
 ROUNDS = 8
@@ -103,21 +104,28 @@ class FastGraph:
                 kept.append(variant)
 
     def update(
-        self, files: dict[str, str], sources: dict[str, str] | None = None
+        self,
+        files: dict[str, str],
+        sources: dict[str, str] | None = None,
+        tally: Tally | None = None,
     ) -> dict[str, Variant]:
         """Bring the graph to `files` (path -> content hash; `sources` may give unsaved
         text, whose hash must differ from any other content's). Returns every file's
-        variant; `created` lists the ones this update made."""
+        variant; `created` lists the ones this update made. `tally` counts a step per file
+        of each round and per file finished."""
+        counted = tally or Tally()
         self._sync(files, sources or {})
         self.created, self.recomputed, self._cache = [], 0, {}
         self.resolved = set()
         working = {p: Variant(p, h, self.index.defines(p)) for p, h in sorted(files.items())}
         owned = [p for p in working if self.index.owns(p)]
-        world = self._rounds(working, owned)
+        counted.expect(len(working))
+        world = self._rounds(working, owned, counted)
         self._descendants = {}
         chosen: dict[str, Variant] = {}
         for path, variant in working.items():
             chosen[path] = self._finish(variant, path in owned, world)
+            counted.step(path)
         self.current = chosen
         return chosen
 
@@ -146,17 +154,28 @@ class FastGraph:
                     self.index.know(path, known.defines)
         self._hashes = dict(files)
 
-    def _rounds(self, working: dict[str, Variant], owned: list[str]) -> World:
+    def _rounds(self, working: dict[str, Variant], owned: list[str], tally: Tally) -> World:
+        """Rounds until one changes nothing; the tally expects one round more than those
+        run so far (the round that finds nothing changed), up to ROUNDS."""
         world = World()
+        planned = min(2, ROUNDS)
+        tally.expect(planned * len(owned))
         for number in range(1, ROUNDS + 1):
             self._descendants = {}
-            results = {p: self._round(working[p], number, world) for p in owned}
+            results: dict[str, RoundResult] = {}
+            for path in owned:
+                results[path] = self._round(working[path], number, world)
+                tally.step(path)
             for path, result in results.items():
                 working[path].rounds.append(result)
             self.rounds = number
             joined = _join(results.values())
             if joined == world:
+                tally.expect(-(planned - number) * len(owned))
                 break
+            if number == planned < ROUNDS:
+                planned += 1
+                tally.expect(len(owned))
             world = joined
         return world
 

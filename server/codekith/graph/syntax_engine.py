@@ -62,7 +62,10 @@ MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are 
 class SyntaxIndex:
     """The facts of every tree-sitter-language file of a workspace, kept up to date."""
 
-    def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
+    def __init__(
+        self, root: Path, paths: Iterable[str] = (), loaded: Callable[[str], None] | None = None
+    ) -> None:
+        """`loaded` hears of each file parsed."""
         self.root = root
         self.frontends: dict[str, Frontend] = {}
         for kind in FRONTENDS:
@@ -75,6 +78,8 @@ class SyntaxIndex:
         self.configure(wanted)
         for path in wanted:
             self._load(path, None)
+            if loaded is not None:
+                loaded(path)
 
     def configure(self, paths: Iterable[str]) -> None:
         """(Re)read project files: tsconfig paths, go.mod modules, Cargo crates."""
