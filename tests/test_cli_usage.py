@@ -22,6 +22,7 @@ from codekith.project import Project
 from codekith.related import TargetNotFoundError
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
 
+MAKEFILE = "build:\n\tpython -m build\n\ntest:\n\tpytest -q\n"
 ENGINE = ("lancedb", "numpy", "pyarrow", "fastembed", "onnxruntime")
 
 
@@ -32,10 +33,12 @@ def indexed(tmp_path_factory: pytest.TempPathFactory, embedder) -> Path:
     write_files(
         root,
         {
-            "pkg/__init__.py": "from .sub.mathx import fibonacci\n",
+            "pkg/__init__.py": "from .sub.mathx import fibonacci\n"
+            "from .sub.mathx import is_prime as prime\n",
             "pkg/sub/__init__.py": "",
             "pkg/sub/mathx.py": MATH_MODULE,
             "pkg/web.py": HTTP_MODULE,
+            "Makefile": MAKEFILE,
         },
     )
     git(root, "add", ".")
@@ -195,6 +198,19 @@ def test_targets_that_do_not_exist_are_errors_naming_the_nearest(capsys, monkeyp
         answers.related("nonexistent/path.py")
 
 
+def test_a_line_of_a_file_without_suffix_is_a_location(capsys, monkeypatch, indexed):
+    """`related Makefile:4` is that line of the Makefile (it was free text: a location
+    needed a file suffix); a word that names no indexed file stays text."""
+    monkeypatch.chdir(indexed)
+    code, out, err = run_main(capsys, "related", "Makefile:4", "--json")
+    assert code == 0, err
+    assert json.loads(out)["items"][0]["path"] == "Makefile"
+    code, _, err = run_main(capsys, "related", "Makefile:99")
+    assert code == 1 and err == "codekith: error: Makefile has lines 1 to 6, not 99\n"
+    code, out, err = run_main(capsys, "related", "TODO:3", "--json")
+    assert code == 0 and json.loads(out)["target"] == "TODO:3", err
+
+
 def test_a_re_exported_name_is_its_definition(indexed):
     """`pkg.fibonacci` is `from .sub.mathx import fibonacci` in pkg/__init__.py (issue 12,
     item 7: `codekith related click.echo` landed on some other `_echo`)."""
@@ -202,7 +218,10 @@ def test_a_re_exported_name_is_its_definition(indexed):
     assert [r["qualname"] for r in related.definitions_of("pkg.fibonacci")] == [
         "pkg.sub.mathx.fibonacci"
     ]
-    assert related.definitions_of("pkg.is_prime") == []  # not re-exported
+    assert related.definitions_of("pkg.is_prime") == []  # not re-exported under that name
+    assert [r["qualname"] for r in related.definitions_of("pkg.prime")] == [
+        "pkg.sub.mathx.is_prime"
+    ]  # `from .sub.mathx import is_prime as prime`
     bundle = Answers(Project(indexed)).related("pkg.fibonacci").bundle
     assert bundle.items[0].hit.qualname == "pkg.sub.mathx.fibonacci"
 

@@ -273,7 +273,7 @@ class Answers:
         """A bundle for text, PATH:LINE or a qualified name; depth 0 in the settings means
         "by the question's intent". PATH may be absolute, but not outside the root."""
         settings = self.project.settings
-        location = location_of(target)
+        location = location_of(target, self.project.related.is_indexed)
         if location:
             path = relative_path(self.root, location[0])
             self._check_position(path, location[1])
@@ -289,7 +289,7 @@ class Answers:
         """Whether a PATH:LINE, path or qualified-name target points into this index: a
         workspace of several repositories asks each which one a target belongs to."""
         target = target.strip()
-        location = location_of(target)
+        location = location_of(target, self.project.related.is_indexed)
         if location or _looks_like_path(target):
             try:
                 path = relative_path(self.root, location[0] if location else target)

@@ -22,6 +22,7 @@ a leading `src/` dropped (`src/web/cart.js` -> `web.cart`).
 
 from __future__ import annotations
 
+import ast
 import json
 import tomllib
 from collections.abc import Iterable
@@ -213,6 +214,24 @@ def _parent(directory: str) -> str:
 
 def join(*names: str) -> str:
     return ".".join(n for n in names if n)
+
+
+def import_table(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
+    """Local alias -> absolute dotted name, for the file's top-level and nested imports."""
+    table: dict[str, str] = {}
+    package_parts = module.split(".") if is_package else module.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                table[local] = alias.name if alias.asname else local
+        elif isinstance(node, ast.ImportFrom):
+            anchor = package_parts[: len(package_parts) - node.level + 1] if node.level else []
+            base = join(*anchor, node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    table[alias.asname or alias.name] = join(base, alias.name)
+    return table
 
 
 CONSTRUCTORS = ("__init__", "constructor")  # Python, JavaScript/TypeScript

@@ -9,14 +9,16 @@ why it is there.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any, TypeVar
 
 import numpy as np
 
-from codekith.qualnames import constructed, with_constructors
+from codekith.qualnames import constructed, import_table, with_constructors
 from codekith.search import Hit, Searcher, hit_from_row, is_side_code
 from codekith.store import Store
 from codekith.template import code_of
@@ -39,7 +41,7 @@ CHARS_PER_TOKEN = 4
 T = TypeVar("T")
 NOT_RELATING = ("import",)  # an import alone does not make code related
 DEFINITIONS = ("function", "method", "class")
-_LOCATION = re.compile(r"^(?P<path>[^\s:]+\.[A-Za-z0-9]+):(?P<line>\d+)$")
+_LOCATION = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+)$")
 REEXPORT_HOPS = 4  # pkg.name -> pkg.sub.name -> pkg.sub.impl.name ...
 _QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
 _USAGE = re.compile(
@@ -123,10 +125,19 @@ class TargetNotFoundError(ValueError):
     pass
 
 
-def location_of(target: str) -> tuple[str, int] | None:
-    """(path, line) when the target is written PATH:LINE."""
+def location_of(
+    target: str, indexed: Callable[[str], bool] = lambda path: False
+) -> tuple[str, int] | None:
+    """(path, line) when the target is written PATH:LINE: a PATH with a folder or a file
+    suffix, or a bare name that `indexed` knows as a file (`Makefile:3`, `.env:2`; else a
+    word like `TODO:3` stays text)."""
     match = _LOCATION.match(target.strip())
-    return (match["path"], int(match["line"])) if match else None
+    if match is None:
+        return None
+    path = match["path"]
+    if "/" in path or PurePosixPath(path).suffix or indexed(path):
+        return path, int(match["line"])
+    return None
 
 
 @dataclass
@@ -188,7 +199,7 @@ class Related:
 
     def _seeds(self, target: str) -> _Seeds:
         """Seed rows, the vector that measures relevance, and the query text for intent."""
-        location = location_of(target)
+        location = location_of(target, self.is_indexed)
         if location:
             row = self.chunk_at(*location)
             if row is None:
@@ -207,26 +218,38 @@ class Related:
 
     def definitions_of(self, qualname: str) -> list[dict[str, Any]]:
         """Chunks named `qualname`, following re-exports: `from .utils import echo` in
-        click/__init__.py makes `click.echo` name `click.utils.echo` (a few hops at most)."""
+        click/__init__.py makes `click.echo` name `click.utils.echo`, and `from .utils
+        import echo as say` makes `click.say` name it too (a few hops at most)."""
         name = qualname
         for _ in range(REEXPORT_HOPS):
             rows = self.store.chunks_by_qualname([name], limit=SEEDS)
             if rows:
                 return rows
             module, _, last = name.rpartition(".")
-            imported = sorted(
-                {
-                    source
-                    for row in self.store.chunks_by_qualname([module])
-                    if row["kind"] == "module"
-                    for source in row["imports"]
-                    if source.rpartition(".")[2] == last and source != name
-                }
-            )
-            if not imported:
+            imported = self._bound_by_imports(module, last)
+            if imported is None or imported == name:
                 return []
-            name = imported[0]
+            name = imported
         return []
+
+    def _bound_by_imports(self, module: str, name: str) -> str | None:
+        """What the imports in `module`'s indexed code bind `name` to (aliases included).
+        Code that does not parse on its own: the import whose last part is `name`."""
+        for row in self.store.chunks_by_qualname([module]):  # a long module: its parts
+            if row["kind"] != "module":
+                continue
+            package = PurePosixPath(row["path"]).stem == "__init__"
+            try:
+                bound = import_table(ast.parse(code_of(row["document"])), module, package)
+            except (SyntaxError, ValueError):
+                bound = {s.rpartition(".")[2]: s for s in sorted(row["imports"], reverse=True)}
+            if name in bound:
+                return bound[name]
+        return None
+
+    def is_indexed(self, path: str) -> bool:
+        record = self.store.file_record(path)
+        return record is not None and record.status == "indexed"
 
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class); on a line no

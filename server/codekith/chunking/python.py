@@ -16,7 +16,7 @@ from parso.python import tree as parso_tree
 from codekith.chunking.model import Chunk, ChunkResult
 from codekith.chunking.split import split_oversized
 from codekith.chunking.text import chunk_windows
-from codekith.qualnames import join, module_name
+from codekith.qualnames import import_table, join, module_name
 
 DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -47,7 +47,7 @@ def _chunk_parsed(path: str, source: str, module: str) -> ChunkResult:
         error = f"syntax error: {getattr(exc, 'msg', exc)}" + (f" (line {line})" if line else "")
         return ChunkResult(_recover_with_parso(path, source, module), error=error)
     is_package = path.endswith(("__init__.py", "__init__.pyi"))
-    ctx = _Context(path, source.splitlines(), _import_table(tree, module, is_package), [])
+    ctx = _Context(path, source.splitlines(), import_table(tree, module, is_package), [])
     covered: set[int] = set()
     for node in tree.body:
         if isinstance(node, DefNode):
@@ -63,24 +63,6 @@ def _start(node: DefNode) -> int:
 
 def _end(node: ast.stmt) -> int:
     return node.end_lineno or node.lineno
-
-
-def _import_table(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
-    """Local alias -> absolute dotted name, for the file's top-level and nested imports."""
-    table: dict[str, str] = {}
-    package_parts = module.split(".") if is_package else module.split(".")[:-1]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                local = alias.asname or alias.name.split(".")[0]
-                table[local] = alias.name if alias.asname else local
-        elif isinstance(node, ast.ImportFrom):
-            anchor = package_parts[: len(package_parts) - node.level + 1] if node.level else []
-            base = join(*anchor, node.module or "")
-            for alias in node.names:
-                if alias.name != "*":
-                    table[alias.asname or alias.name] = join(base, alias.name)
-    return table
 
 
 def _used_imports(node: ast.AST, imports: dict[str, str]) -> list[str]:
