@@ -7,6 +7,7 @@ stdout; progress and messages go to stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -377,6 +378,8 @@ def cmd_index(args: argparse.Namespace) -> int:
         )
     if report.cancelled:
         print("codekith: stopped; the next 'codekith index' goes on from here", file=sys.stderr)
+    if not args.dry_run:
+        _save_status(project)
     if not args.dry_run and report.graph.get("jedi_pending"):
         _refine_in_background(project)
     if args.json:
@@ -384,6 +387,14 @@ def cmd_index(args: argparse.Namespace) -> int:
     else:
         _print_index_report(report)
     return 0
+
+
+def _save_status(project: Project) -> None:
+    """Read what `status` shows once more and save it (Store.snapshot), so that the next
+    `status` starts without LanceDB. Best effort: a problem here is the next reader's to
+    report, not this finished run's."""
+    with contextlib.suppress(OSError, RuntimeError, ValueError):
+        project.store.snapshot()
 
 
 @contextmanager
@@ -480,6 +491,7 @@ def cmd_refine(args: argparse.Namespace) -> int:
                 return 0
             figures = project.indexer.refine_graph(lock=lock)
         if not figures.get("jedi_files") or not figures.get("jedi_pending"):
+            _save_status(project)
             return 0
 
 
