@@ -53,8 +53,7 @@ def check(
     root: Path, settings: Settings, store: Store, dirty_buffers: set[str] | None = None
 ) -> Freshness:
     """Compare the catalog with the workspace; `dirty_buffers` are unsaved editor files."""
-    state = store.snapshot()
-    meta = state.meta
+    meta, catalog = store.meta_and_catalog()
     index_head = meta.get("head", "")
     head = gitrepo.head(root) or ""
     only: set[str] | None = None
@@ -62,7 +61,6 @@ def check(
         changed = gitrepo.changes_since(root, index_head)
         if changed is not None:
             only = changed | set(json.loads(meta.get("dirty", "[]")))
-    catalog = state.catalog
     if only is not None:
         only |= diverged_from_head(root, catalog)
     stale: set[str] = set()

@@ -165,6 +165,9 @@ class LayeredStore(Store):
             )
         self.overlay.repair(problems)
 
+    def _keeps_snapshot(self) -> bool:
+        return False  # it depends on two indexes: read every time
+
     def snapshot(self) -> Snapshot:
         """Read from the merged view every time (never saved: it depends on two indexes)."""
         return Snapshot(

@@ -467,11 +467,15 @@ class Store:
 
     def has_index(self) -> bool:
         """All tables exist and `create()` finished (it writes meta last)."""
-        try:
-            state = self.snapshot()
-        except Exception:  # a table LanceDB cannot read: say what the tables say
+        state = self._kept_snapshot()
+        if state is None:
             return set(REQUIRED_TABLES) <= self._names() and "schema" in self.meta()
         return set(REQUIRED_TABLES) <= state.tables and "schema" in state.meta
+
+    def meta_and_catalog(self) -> tuple[dict[str, str], dict[str, FileRecord]]:
+        """What freshness checks compare with the workspace."""
+        state = self._kept_snapshot()
+        return (state.meta, state.catalog) if state else (self.meta(), self.catalog())
 
     # -- snapshot -------------------------------------------------------------------------
 
@@ -494,6 +498,22 @@ class Store:
             self._save_snapshot(key, state)
         return state
 
+    def _keeps_snapshot(self) -> bool:
+        """A saved snapshot can be trusted: a local index, read whole (no rows hidden), at
+        its latest versions."""
+        return self._local and self.shadow is _no_shadow and self._interval is not None
+
+    def _kept_snapshot(self) -> Snapshot | None:
+        """The snapshot where the index keeps one; None elsewhere (object storage, a
+        layered view: they read the few tables they need) or when a table cannot be read
+        (the caller's own reads say what is wrong)."""
+        if not self._keeps_snapshot():
+            return None
+        try:
+            return self.snapshot()
+        except Exception:  # Lance raises plain RuntimeError/OSError/ValueError
+            return None
+
     def _read_snapshot(self) -> Snapshot:
         names = self._names()
         for name in sorted(names & set(TABLES)):  # every table opens and counts (damage)
@@ -512,7 +532,7 @@ class Store:
         a manifest, and a damaged, deleted or replaced file changes its entry. None where a
         saved snapshot cannot be trusted: object storage, a view that hides rows, a
         connection that does not read the latest versions."""
-        if not self._local or self.shadow is not _no_shadow or self._interval is None:
+        if not self._keeps_snapshot():
             return None
         self._follow()
         found: list[Any] = [self.generation]
@@ -551,11 +571,9 @@ class Store:
         return {r["key"]: r["value"] for r in rows}
 
     def _meta_now(self) -> dict[str, str]:
-        """meta through the snapshot (no LanceDB while nothing changed)."""
-        try:
-            return self.snapshot().meta
-        except Exception:
-            return self.meta()
+        """meta through the kept snapshot (no LanceDB while nothing changed)."""
+        state = self._kept_snapshot()
+        return state.meta if state is not None else self.meta()
 
     def set_meta(self, values: dict[str, str]) -> None:
         self._check_lease()
@@ -633,10 +651,9 @@ class Store:
         reads a column of every row (a deleted or truncated data file). Live chunks that
         do not add up to the catalog's count (a lost manifest rolls a table back to an
         older version) count as damage of `chunks`."""
-        if not deep:
-            with contextlib.suppress(Exception):  # a table that does not open: see below
-                state = self.snapshot()
-                return _shortfall(state.tables, {}, state.meta, state.catalog, state.chunks)
+        state = None if deep else self._kept_snapshot()
+        if state is not None:
+            return _shortfall(state.tables, {}, state.meta, state.catalog, state.chunks)
         names = self._names()
         if not names & set(REQUIRED_TABLES):
             return {}
