@@ -100,6 +100,14 @@ def publish(ci: Path, uri: str, embedder) -> None:
     assert not report.errors
 
 
+def fresh_index(root: Path, db: Path, embedder) -> Project:
+    """A local full index of the tree as it is now, built from nothing."""
+    project = Project(root, db=str(db), overrides=NO_JEDI, embedder=embedder)
+    with project.store.write_lock():
+        project.indexer.run()
+    return project
+
+
 def bucket_objects(server: S3Server, uri: str) -> dict[str, str]:
     bucket = uri.removeprefix("s3://").split("/", 1)[0]
     client = boto3.client(
@@ -151,19 +159,25 @@ def answers_of(project: Project, queries: list[str] = QUERIES) -> dict[str, Any]
 
 
 def assert_same_answers(got: dict[str, Any], expected: dict[str, Any]) -> None:
-    """Equal, except where full-text scores enter: they are BM25, whose term statistics are
-    each index's own (the overlay is small), so hybrid search may reorder its hits and a
-    related bundle for a question (seeded by hybrid search) may hold a few other items; their
-    first item is the same and most of the rest too. Vector search, bundles for a name, the
-    graph, symbols and status are exactly equal."""
+    """Equal to a fresh local index: the same items in the same order, the same everything
+    else; scores within 1e-3 (BM25 sums its floats in another order over the text mirror's
+    storage than over the full index's)."""
     assert got.keys() == expected.keys()
     for key in expected:
-        if key.startswith(("search hybrid", "related")):
-            assert got[key][0][0] == expected[key][0][0], key
-            mine, theirs = {h[0] for h in got[key]}, {h[0] for h in expected[key]}
-            assert len(mine & theirs) >= 0.6 * len(mine | theirs), key
-        else:
-            assert got[key] == expected[key], key
+        assert _close(got[key], expected[key]), "\n".join(
+            [key, *(f"{g} | {e}" for g, e in zip(got[key], expected[key], strict=False))]
+        )
+
+
+def _close(a: Any, b: Any) -> bool:
+    """Equal, floats within 1e-3."""
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, abs_tol=1e-3)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    return bool(a == b)
 
 
 def _hit(hit: dict[str, Any]) -> tuple[Any, ...]:
@@ -207,9 +221,7 @@ def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
     assert bucket_objects(s3_server, uri) == before  # the published index is never written
     assert sorted(overlay.catalog()) == ["pkg/app.py", "pkg/backoff.py"]
 
-    full = Project(dev, db=str(tmp_path / "full-db"), overrides=NO_JEDI, embedder=embedder)
-    with full.store.write_lock():
-        full.indexer.run()
+    full = fresh_index(dev, tmp_path / "full-db", embedder)
     expected, got = answers_of(full), answers_of(team)
     assert_same_answers(got, expected)
     assert got["status"]["fresh"] and got["find legacy"] == []
@@ -224,9 +236,8 @@ def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
         again = team.indexer.run()
     assert again.embedded == 0
     assert sorted(overlay.catalog()) == ["pkg/backoff.py"]
-    with full.store.write_lock():
-        full.indexer.run()
-    assert_same_answers(answers_of(team, QUERIES[1:]), answers_of(full, QUERIES[1:]))
+    full = fresh_index(dev, tmp_path / "full-after-undo", embedder)
+    assert_same_answers(answers_of(team), answers_of(full))
 
     # The team publishes a newer commit and the developer pulls it: the overlay follows.
     write_files(origin, {"pkg/mathx.py": MATH_MODULE + LUCAS})
@@ -236,9 +247,8 @@ def test_a_clone_answers_from_the_published_index_and_overlays_only_its_changes(
     with team.store.write_lock():
         followed = team.indexer.run()
     assert followed.embedded == 0 and sorted(overlay.catalog()) == ["pkg/backoff.py"]
-    with full.store.write_lock():
-        full.indexer.run()
-    expected, got = answers_of(full, QUERIES[:1]), answers_of(team, QUERIES[:1])
+    full = fresh_index(dev, tmp_path / "full-after-pull", embedder)
+    expected, got = answers_of(full), answers_of(team)
     assert_same_answers(got, expected)
     assert ("pkg.mathx.lucas", "pkg.mathx.fibonacci") in {
         (caller, callee) for caller, callee, _, _ in got["graph pkg.mathx.fibonacci"]

@@ -16,7 +16,9 @@ a newer commit; the overlay's own `head`, `dirty` and graph meta take over after
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import logging
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -40,6 +42,7 @@ DELETED_KEY = "overlay_deleted"  # published paths the overlay deleted (JSON lis
 EDGE_PATHS_KEY = "overlay_edge_paths"  # paths whose edges the overlay answers for (JSON list)
 PUBLISHED_HEAD_KEY = "overlay_published_head"  # the published commit the overlay follows
 EDGES_FOR_KEY = "overlay_edges_for"  # the published commit the overlay's edges were made for
+log = logging.getLogger(__name__)
 SHADOW_TABLES = ("files", "meta")  # what the shadow is read from
 
 
@@ -274,10 +277,58 @@ class LayeredStore(Store):
         return sorted(found, key=lambda r: r["_distance"])[:k]
 
     def text_search(self, text: str, k: int, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
-        """Each side's k best by BM25. The two sides' scores use their own term statistics
-        (the overlay is small), so the merged order can differ a little from one index's."""
+        """BM25 over the text mirror when it is current: one corpus, so one set of term
+        statistics, as in a single index. Otherwise (before the first local run, or
+        between a write and the end of its run) each side's k best merged by score, whose
+        statistics are each side's own (the overlay is small): a slightly different order."""
+        key = self._mirror_key()
+        if key is not None and self.overlay.text_mirror_state().get("key") == key:
+            try:
+                return self.overlay.mirror_text_search(text, k, filters)
+            except Exception:  # derived data: a damaged mirror costs exactness, not answers
+                log.warning("the text mirror of %s is unreadable", self.location, exc_info=True)
         found = self._both(lambda s: s.text_search(text, k, filters))
         return sorted(found, key=lambda r: -r["_score"])[:k]
+
+    # -- the text mirror ------------------------------------------------------------------
+
+    def _mirror_key(self) -> str | None:
+        """What the merged text depends on: both chunk tables' versions, the hidden paths."""
+        remote, overlay = self.remote.versions(["chunks"]), self.overlay.versions(["chunks"])
+        if remote is None or overlay is None:
+            return None
+        hidden = hashlib.sha1("\n".join(sorted(self._shadow().files)).encode()).hexdigest()
+        return f"{remote}|{overlay}|{hidden}"
+
+    def _held(self) -> dict[str, str]:
+        """Each path the overlay answers for, with its content hash ('' when deleted)."""
+        deleted = _paths(self.overlay.meta(), DELETED_KEY)
+        held = {path: record.file_hash for path, record in self.overlay.catalog().items()}
+        return {**dict.fromkeys(deleted, ""), **held}
+
+    def _sync_text_mirror(self, rebuild: bool = False) -> None:
+        """Bring the mirror to the merged view after a run: rebuilt when the published
+        index changed (or a secret was forgotten: no old version may keep its text),
+        otherwise only the paths whose owner or content changed are rewritten."""
+        key = self._mirror_key()
+        state = self.overlay.text_mirror_state()
+        if key is None or (state.get("key") == key and not rebuild):
+            return
+        remote = str(self.remote.versions(["chunks"]))
+        held = self._held()
+        new_state = {"key": key, "remote": remote, "held": held}
+        if rebuild or state.get("remote") != remote:
+            rows = self.remote.text_rows() + self.overlay.text_rows()
+            self.overlay.write_text_mirror(rows, None, new_state)
+            return
+        old: dict[str, str] = state.get("held", {})
+        changed = sorted(p for p in set(old) | set(held) if old.get(p) != held.get(p))
+        published = [p for p in changed if p not in held]  # back to the published content
+        local = [p for p in changed if held.get(p)]
+        rows = (self.remote.text_rows(published) if published else []) + (
+            self.overlay.text_rows(local) if local else []
+        )
+        self.overlay.write_text_mirror(rows, changed, new_state)
 
     def _both(self, read: Any) -> list[dict[str, Any]]:
         return list(read(self.remote)) + list(self._in_overlay(read, []))
@@ -414,7 +465,9 @@ class LayeredStore(Store):
         forget: bool = False,
     ) -> dict[str, Any]:
         self._writable()
-        return self.overlay.maintain(force, every_versions, forget)
+        report = self.overlay.maintain(force, every_versions, forget)
+        self._sync_text_mirror(rebuild=forget)
+        return report
 
     def write_lock(self, lease_seconds: float = 60.0, wait_s: float = 0.0) -> Any:
         return self.overlay.write_lock(lease_seconds, wait_s)

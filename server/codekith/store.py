@@ -62,6 +62,9 @@ CHUNK_COLUMNS = (
     "search_text",
 )
 RESULT_COLUMNS = [c for c in CHUNK_COLUMNS if c not in ("search_text",)]
+TEXT_MIRROR = "text_mirror"  # a team index's live chunk text, published and local merged
+TEXT_MIRROR_STATE = "text_mirror.json"  # what the mirror was last synced to
+TEXT_MIRROR_COLUMNS = [*CHUNK_COLUMNS, "deleted"]  # a chunk row without its vector
 
 
 class IndexMismatchError(RuntimeError):
@@ -1120,6 +1123,69 @@ class Store:
             self._table("chunks")
             .search(text, query_type="fts", fts_columns="search_text")
             .where(self._visible(filters.where()), prefilter=True)
+            .select([*RESULT_COLUMNS, "_score"])
+        )
+        return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)
+
+    # -- the full-text mirror of a layered index -------------------------------------------
+
+    def text_rows(self, paths: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Live chunks without their vectors (of `paths`, or all): what a text mirror holds."""
+        if paths is None:
+            return self.rows("true", columns=TEXT_MIRROR_COLUMNS)
+        return [
+            row
+            for batch in _batches(sorted(paths), 500)
+            for row in self.rows(in_list("path", batch), columns=TEXT_MIRROR_COLUMNS)
+        ]
+
+    def text_mirror_state(self) -> dict[str, Any]:
+        """What the mirror was synced to ({} when there is none, or in object storage)."""
+        if not self._local or TEXT_MIRROR not in self._names():
+            return {}
+        try:
+            state: dict[str, Any] = json.loads((Path(self.path) / TEXT_MIRROR_STATE).read_text())
+        except (OSError, ValueError):
+            return {}
+        return state
+
+    def write_text_mirror(
+        self, rows: list[dict[str, Any]], replace: Sequence[str] | None, state: dict[str, Any]
+    ) -> None:
+        """Put `rows` into the mirror in place of the rows of the paths `replace` (None: of
+        every path), then record `state`. The state is removed first, so a mirror left
+        half-written by a crash is never taken for current."""
+        self._check_lease()
+        marker = Path(self.path) / TEXT_MIRROR_STATE
+        marker.unlink(missing_ok=True)
+        if replace is None or TEXT_MIRROR not in self._names():
+            if TEXT_MIRROR in self._names():
+                self._drop(TEXT_MIRROR)
+            schema = pa.schema([f for f in chunk_schema(1) if f.name != "vector"])
+            table = self.db.create_table(TEXT_MIRROR, data=rows or None, schema=schema)
+            table.create_index("search_text", config=FTS())
+            self._tables[TEXT_MIRROR] = table
+        else:
+            table = self._table(TEXT_MIRROR)
+            for batch in _batches(sorted(replace), 500):
+                table.delete(in_list("path", batch))
+            if rows:
+                table.add(rows)
+            table.optimize()  # deleted rows out of the BM25 statistics, new rows into them
+        temporary = marker.with_suffix(".tmp")
+        temporary.write_text(json.dumps(state))
+        os.replace(temporary, marker)
+
+    def mirror_text_search(
+        self, text: str, k: int, filters: Filters = NO_FILTERS
+    ) -> list[dict[str, Any]]:
+        """`text_search` over the mirror: one corpus, so one set of BM25 statistics."""
+        if not text.strip():
+            return []
+        query = (
+            self._table(TEXT_MIRROR)
+            .search(text, query_type="fts", fts_columns="search_text")
+            .where(filters.where(), prefilter=True)
             .select([*RESULT_COLUMNS, "_score"])
         )
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)
