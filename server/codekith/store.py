@@ -1161,6 +1161,8 @@ class Store:
         if replace is None or TEXT_MIRROR not in self._names():
             if TEXT_MIRROR in self._names():
                 self._drop(TEXT_MIRROR)
+            from lancedb.index import FTS  # lancedb only where a table is made (module doc)
+
             schema = pa.schema([f for f in chunk_schema(1) if f.name != "vector"])
             table = self.db.create_table(TEXT_MIRROR, data=rows or None, schema=schema)
             table.create_index("search_text", config=FTS())
