@@ -265,10 +265,10 @@ def _root(args: argparse.Namespace) -> Path:
     return given.resolve()
 
 
-def _project(args: argparse.Namespace) -> Project:
+def _project(args: argparse.Namespace, snapshots: bool = False) -> Project:
     from codekith.project import Project
 
-    return Project(_root(args), db=args.db, remote_index=args.remote_index)
+    return Project(_root(args), db=args.db, remote_index=args.remote_index, snapshots=snapshots)
 
 
 def _read_input(path: Path) -> str:
@@ -281,13 +281,16 @@ def _read_input(path: Path) -> str:
 
 
 def _answers(
-    args: argparse.Namespace, freshness_ttl_s: float = 0.0, compatible: bool = True
+    args: argparse.Namespace,
+    freshness_ttl_s: float = 0.0,
+    compatible: bool = True,
+    snapshots: bool = False,
 ) -> Answers:
     """The answers of an indexed workspace (NoIndexError when it has no index or a damaged
     one; IndexMismatchError when `compatible` and it was built with another model)."""
     from codekith.answers import Answers
 
-    answers = Answers(_project(args), freshness_ttl_s=freshness_ttl_s)
+    answers = Answers(_project(args, snapshots), freshness_ttl_s=freshness_ttl_s)
     answers.require_index(compatible)
     return answers
 
@@ -698,7 +701,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    status = _answers(args, compatible=False).status(runs=10)
+    status = _answers(args, compatible=False, snapshots=True).status(runs=10)
     if status["problem"]:
         print(f"codekith: warning: {status['problem']}", file=sys.stderr)
     if args.json:

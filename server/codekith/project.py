@@ -31,7 +31,10 @@ class Project:
         embedder: Embedder | None = None,
         embedder_factory: Callable[[str], Embedder] | None = None,
         remote_index: str | None = None,
+        snapshots: bool = False,
     ):
+        """`snapshots`: answer has_index, meta and freshness from the index's saved
+        snapshot (Store) - for short read-only processes such as `codekith status`."""
 
         self.root = root.resolve()
         settings = load_settings(self.root)
@@ -43,6 +46,7 @@ class Project:
             settings = dataclasses.replace(settings, remote_index=remote_index)
         self.settings: Settings = settings
         self._embedder = embedder
+        self._snapshots = snapshots
         self._embedder_factory = embedder_factory or FastEmbedder
 
     @cached_property
@@ -69,7 +73,9 @@ class Project:
         location = self.settings.db_location(self.root)
         options = self.settings.storage_options
         if not self.settings.remote_index:
-            return Store(location, storage_options=options, create=create)
+            return Store(
+                location, storage_options=options, create=create, snapshots=self._snapshots
+            )
         remote = Store(self.settings.remote_index, storage_options=options, create=create)
         return LayeredStore(remote, Store(location, create=create))
 

@@ -353,13 +353,18 @@ class Store:
         read_consistency: bool = True,
         storage_options: dict[str, str] | None = None,
         create: bool = True,
+        snapshots: bool = False,
     ):
         """`storage_options` go to LanceDB's object store, over the AWS_* (GOOGLE_*,
         AZURE_*) environment variables it reads itself. With `create` false a missing local
         folder is not made (a reader creates nothing): the store reads as empty until
-        another connection creates the index there."""
+        another connection creates the index there. With `snapshots`, has_index, meta and
+        the freshness check answer from the saved snapshot (see `snapshot`): for a short
+        process such as `status`; a long-lived one, which writes and then reads again,
+        would re-read every table after each write."""
         self.location = location
         self._local = not is_uri(location)
+        self._snapshots = snapshots
         if self._local and create:
             Path(location).mkdir(parents=True, exist_ok=True)
             ignore = Path(location) / ".gitignore"
@@ -507,10 +512,11 @@ class Store:
         return self._local and self.shadow is _no_shadow and self._interval is not None
 
     def _kept_snapshot(self) -> Snapshot | None:
-        """The snapshot where the index keeps one; None elsewhere (object storage, a
-        layered view: they read the few tables they need) or when a table cannot be read
-        (the caller's own reads say what is wrong)."""
-        if not self._keeps_snapshot():
+        """The snapshot where this connection answers from one; None elsewhere (object
+        storage, a layered view: they read the few tables they need; a connection made
+        without `snapshots`) or when a table cannot be read (the caller's own reads say
+        what is wrong)."""
+        if not (self._snapshots and self._keeps_snapshot()):
             return None
         try:
             return self.snapshot()
