@@ -62,6 +62,7 @@ CHUNK_COLUMNS = (
     "search_text",
 )
 RESULT_COLUMNS = [c for c in CHUNK_COLUMNS if c not in ("search_text",)]
+SNAPSHOT_READ_ATTEMPTS = 3  # reads of a snapshot that a concurrent writer may spoil
 TEXT_MIRROR = "text_mirror"  # a team index's live chunk text, published and local merged
 TEXT_MIRROR_STATE = "text_mirror.json"  # what the mirror was last synced to
 TEXT_MIRROR_COLUMNS = [*CHUNK_COLUMNS, "deleted"]  # a chunk row without its vector
@@ -491,20 +492,30 @@ class Store:
         """The index as it is now. A local index keeps its last snapshot beside the tables,
         with the list of table files it was read at: while that is unchanged on disk it is
         read back without opening LanceDB; any commit, rollback or damaged file changes it
-        and the tables are read again."""
-        key = self._table_files()
-        if key is not None:
-            if self._snapshot is not None and self._snapshot[0] == key:
-                return self._snapshot[1]
-            saved = self._saved_snapshot(key)
-            if saved is not None:
-                self._snapshot = (key, saved)
-                return saved
-        state = self._read_snapshot()
-        if key is not None and "schema" in state.meta and self._table_files() == key:
-            self._snapshot = (key, state)  # no commit while it was read: it is whole
-            self._save_snapshot(key, state)
-        return state
+        and the tables are read again. A read that fails while a writer changes the tables
+        (a table being made again) is tried again; one that fails on unchanged files is
+        damage, and raises."""
+        for attempt in range(SNAPSHOT_READ_ATTEMPTS):
+            key = self._table_files()
+            if key is not None:
+                if self._snapshot is not None and self._snapshot[0] == key:
+                    return self._snapshot[1]
+                saved = self._saved_snapshot(key)
+                if saved is not None:
+                    self._snapshot = (key, saved)
+                    return saved
+            try:
+                state = self._read_snapshot()
+            except Exception:  # Lance raises plain RuntimeError/OSError/ValueError
+                last = attempt == SNAPSHOT_READ_ATTEMPTS - 1
+                if key is None or last or self._table_files() == key:
+                    raise
+                continue
+            if key is not None and "schema" in state.meta and self._table_files() == key:
+                self._snapshot = (key, state)  # no commit while it was read: it is whole
+                self._save_snapshot(key, state)
+            return state
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _keeps_snapshot(self) -> bool:
         """A saved snapshot can be trusted: a local index, read whole (no rows hidden), at
