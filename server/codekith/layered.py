@@ -57,6 +57,7 @@ class LayeredStore(Store):
     def __init__(self, remote: Store, overlay: Store):  # no Store.__init__: it composes two
         self.remote = remote
         self.overlay = overlay
+        self._snapshots = False  # a merged view reads its tables (Store.snapshot)
         self.location = overlay.location
         self.shadow = lambda: Shadow()  # nothing hides this view's own rows
         self._shadow_cache: tuple[tuple[int, ...], Shadow] | None = None
