@@ -12,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.conftest import HTTP_MODULE, git, init_repo, write_files
-from tests.lsp_session import end_session
+from tests.lsp_session import command, end_session, until
 from tests.test_related import SHOP
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
@@ -57,13 +57,6 @@ async def client(lsp_client: LanguageClient, request, tmp_path):
     await end_session(lsp_client)
 
 
-async def command(client: LanguageClient, name: str, argument=None):
-    params = types.ExecuteCommandParams(
-        command=name, arguments=None if argument is None else [argument]
-    )
-    return await client.workspace_execute_command_async(params)
-
-
 async def wait_ready(client: LanguageClient, timeout: float = 180) -> dict:
     deadline = asyncio.get_running_loop().time() + timeout
     while asyncio.get_running_loop().time() < deadline:
@@ -73,18 +66,6 @@ async def wait_ready(client: LanguageClient, timeout: float = 180) -> dict:
             return status
         await asyncio.sleep(0.2)
     raise AssertionError("the index was not ready in time")
-
-
-async def until(check, what: str, timeout: float = 300) -> None:
-    """Poll `check` (an async callable) until it is true; a generous deadline, because a
-    loaded machine may take a minute to index what a quiet one does in a second."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while loop.time() < deadline:
-        if await check():
-            return
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
 
 
 def uri(client, path: str) -> str:

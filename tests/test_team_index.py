@@ -5,7 +5,6 @@ local full index of the same tree."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import sys
@@ -24,7 +23,7 @@ from codekith.layered import LayeredStore, RemoteIndexError
 from codekith.project import Project
 from codekith.store import Filters, Store
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
-from tests.lsp_session import end_session
+from tests.lsp_session import command, end_session, until
 from tests.objectstore import REGION, S3Server
 
 APP_MODULE = '''
@@ -312,20 +311,6 @@ async def team_server(lsp_client: LanguageClient, published_with_jedi, s3_server
     await end_session(lsp_client)
 
 
-async def lsp_command(client: LanguageClient, name: str, argument: dict) -> Any:
-    params = types.ExecuteCommandParams(command=name, arguments=[argument])
-    return await client.workspace_execute_command_async(params)
-
-
-async def until_true(check, what: str, timeout: float = 300) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while asyncio.get_running_loop().time() < deadline:
-        if await check():
-            return
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.mark.asyncio
 async def test_language_server_on_a_team_index_serves_it_and_overlays_a_saved_file(
     team_server: LanguageClient, s3_server
@@ -334,13 +319,13 @@ async def test_language_server_on_a_team_index_serves_it_and_overlays_a_saved_fi
     uri = client.uri  # type: ignore[attr-defined]
 
     async def idle() -> bool:
-        folder = (await lsp_command(client, "codekith.status", {}))["folders"][0]
+        folder = (await command(client, "codekith.status", {}))["folders"][0]
         return bool(folder["ready"]) and not folder["indexing"] and folder["jedi_pending"] == 0
 
-    await until_true(idle, "the server to be ready on the published index")
-    status = (await lsp_command(client, "codekith.status", {}))["folders"][0]
+    await until(idle, "the server to be ready on the published index")
+    status = (await command(client, "codekith.status", {}))["folders"][0]
     assert status["remote"]["index"] == uri and status["fresh"]
-    found = await lsp_command(client, "codekith.search", {"query": "split a header line", "k": 1})
+    found = await command(client, "codekith.search", {"query": "split a header line", "k": 1})
     assert found["hits"][0]["qualname"] == "pkg.headers.parse_header"
 
     before = bucket_objects(s3_server, uri)
@@ -353,14 +338,14 @@ async def test_language_server_on_a_team_index_serves_it_and_overlays_a_saved_fi
 
     async def searchable() -> bool:
         hits = (
-            await lsp_command(
+            await command(
                 client, "codekith.search", {"query": "retry delay for throttled requests", "k": 1}
             )
         )["hits"]
         return bool(hits) and hits[0]["qualname"] == "pkg.backoff.backoff_delay"
 
-    await until_true(searchable, "the saved file to be searchable from the overlay")
-    await until_true(idle, "the overlay's Jedi pass to finish")
+    await until(searchable, "the saved file to be searchable from the overlay")
+    await until(idle, "the overlay's Jedi pass to finish")
     math_lines = (dev / "pkg/mathx.py").read_text().splitlines()
     line = next(i for i, t in enumerate(math_lines) if t.startswith("def fibonacci"))
     items = await client.text_document_prepare_call_hierarchy_async(
