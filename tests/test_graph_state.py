@@ -173,3 +173,36 @@ def test_index_returns_before_jedi_and_the_background_pass_completes_it(
         time.sleep(0.2)
     assert store.meta()["jedi_pending"] == "0"
     assert all_edges(store) == fresh_edges(root, tmp_path, project_for)
+
+
+def test_a_save_is_searchable_before_its_edges_and_no_edge_is_lost(
+    workspace, project_for, tmp_path
+):
+    """A save's run (`edges_later`, as the language server makes it) writes the chunks and
+    leaves the edges to `update_graph`; until then the graph's snapshot is behind, so a
+    process that never updates them (killed, or another writer) still ends with a fresh
+    index's edges."""
+    root = workspace(PKG)
+    commit(root, "start")
+    project = project_for(root, jedi=False)
+    project.indexer.run()
+    before = all_edges(project.store)
+    (root / "app/other.py").write_text(
+        "import os\nfrom pkg.core import helper\n\n\ndef here():\n    return os.getcwd()\n\n\n"
+        "def fold_the_maple_leaves():\n    return helper()\n"
+    )
+    saved = project.indexer.run(paths=["app/other.py"], refine=False, edges_later=True)
+    assert saved.graph["deferred"] == 1 and saved.indexed == ["app/other.py"]
+    assert all_edges(project.store) == before  # not yet
+    hits = project.searcher.search("fold the maple leaves", 3, mode="hybrid")
+    assert hits[0].qualname == "app.other.fold_the_maple_leaves"
+    fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+    cold = project_for(root, jedi=False)  # another process: its run re-derives them
+    assert cold.indexer.run().graph["files_resolved"] >= 1
+    assert {e[:5] for e in all_edges(cold.store)} == fresh
+    figures = project.indexer.update_graph()  # the warm builder brings them too
+    assert {e[:5] for e in all_edges(project.store)} == fresh
+    assert ("app.other.fold_the_maple_leaves", "pkg.core.helper") in {
+        e[:2] for e in all_edges(project.store)
+    }
+    assert project.indexer.update_graph() == {}, figures  # nothing left behind

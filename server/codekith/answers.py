@@ -222,10 +222,11 @@ class Answers:
         progress: Progress | None = None,
         refine: bool = True,
         cancelled: Callable[[], bool] | None = None,
+        edges_later: bool = False,
     ) -> IndexReport:
         """An index run under the write lock (IndexLockedError when another one writes);
         `refine=False` leaves the Jedi pass to the caller (the language server runs it in
-        the background)."""
+        the background), `edges_later` a save's fast edges too (`update_graph`)."""
         try:
             with self.project.store.write_lock():
                 return self.project.indexer.run(
@@ -236,6 +237,7 @@ class Answers:
                     progress=progress,
                     refine=refine,
                     cancelled=cancelled,
+                    edges_later=edges_later,
                 )
         finally:
             self.forget_freshness()

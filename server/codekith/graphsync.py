@@ -122,6 +122,15 @@ class GraphSync:
         }
         return self._state(done), figures
 
+    def defer(self, indexed: dict[str, str], removed: Iterable[str]) -> None:
+        """Files a run wrote without bringing their edges in step: the next `update` does.
+        A warm builder notes them now; a cold one reads the catalog, which has them."""
+        if self._builder is None:
+            return
+        self._files.update({p: h for p, h in indexed.items() if in_graph(p)})
+        for path in removed:
+            self._files.pop(path, None)
+
     def builder(self, meta: Meta) -> GraphBuilder:
         """The warm builder, or a cold one loaded from the store (when this process never
         built one, or another process wrote the graph since)."""

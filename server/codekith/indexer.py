@@ -138,6 +138,7 @@ class Indexer:
         distribution: Distribution | None = None,
         refine: bool = True,
         cancelled: Cancelled | None = None,
+        edges_later: bool = False,
     ) -> IndexReport:
         """Bring the index up to date with the workspace, or with just `paths`.
 
@@ -147,8 +148,9 @@ class Indexer:
         stat-ed and its size and mtime compared with the catalog. A run with `paths` (a
         save) reads and writes only those files' rows and scans no table. A `distribution`
         chunks and embeds on worker processes or a Ray cluster. `refine=False` leaves the
-        call graph's Jedi pass to `refine_graph`. When `cancelled()` turns true the run
-        stops at the next batch boundary (report.cancelled).
+        call graph's Jedi pass to `refine_graph`; `edges_later` (a save's run) leaves the
+        fast edges too, to `update_graph`, so the files are searchable sooner. When
+        `cancelled()` turns true the run stops at the next batch boundary (report.cancelled).
         """
         if paths is not None and since is not None:
             raise ValueError("give either paths or since, not both")
@@ -209,9 +211,14 @@ class Indexer:
         removed = [*report.deleted, *purge, *newly_skipped]
         indexed = set(report.indexed)
         hashes = {s.path: s.file_hash for s in sources if s.path in indexed}
-        state, report.graph = self.graph.update(
-            meta, hashes, removed, layout, functools.partial(clock, "graph")
-        )
+        state: dict[str, str]
+        if edges_later and paths is not None:
+            self.graph.defer(hashes, removed)
+            state, report.graph = {}, {"deferred": len(hashes) + len(removed)}
+        else:
+            state, report.graph = self.graph.update(
+                meta, hashes, removed, layout, functools.partial(clock, "graph")
+            )
         if report.cancelled:
             return self._cancelled(meta, gained, state, report, started_at, started)
         if refine:
@@ -236,6 +243,16 @@ class Indexer:
         head = start.head or gitrepo.head(self.root) or ""
         self.store.add_run(report.run_record(started_at, head))
         return report
+
+    def update_graph(self) -> dict[str, Any]:
+        """The fast edges of the files that runs with `edges_later` left behind (nothing
+        when none did: the graph's snapshot in meta already matches); the figures. Until
+        then the meta's graph snapshot is behind, so any other process re-derives them."""
+        meta = self.store.meta()
+        state, figures = self.graph.update(meta, {}, [], meta.get("modules", ""))
+        if state:
+            self.store.set_meta(state)
+        return figures
 
     def refine_graph(
         self,

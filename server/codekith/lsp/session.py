@@ -4,10 +4,10 @@ All domain work runs in worker threads (`asyncio.to_thread`) so the event loop k
 answering requests while an index runs. Index runs are serialised per folder; saves that
 arrive during a run, or within the short debounce window, are coalesced into the next run.
 
-A save is made searchable first and refined afterwards: its run writes the file's chunks
-and fast edges only; the Jedi pass (in a child process, holding no lock while it thinks)
-and the store's compaction run in the background when no save is waiting, and give way
-to the next save.
+A save is made searchable first and its edges follow: its run writes the file's chunks
+only; the fast edges (for every save since the last update at once), the Jedi pass (in a
+child process, holding no lock while it thinks) and the store's compaction run in the
+background when no save is waiting, and give way to the next save.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ LOCK_RETRY_S = 2.0
 FRESHNESS_TTL_S = 2.0
 MAX_DEBOUNCE_S = 0.5  # a steady stream of saves still starts a run this often
 IDLE_BEFORE_MAINTENANCE_S = 2.0
+EDGES_AFTER_S = 0.25  # a save's first questions come right after it: the edges wait this long
 IDLE_COMPACT = 5  # an idle folder compacts once this many versions piled up
 JEDI_STORE_EVERY_S = 1.0
 SILENT_RUN_FILES = 20  # runs over fewer saved files report no $/progress
@@ -221,6 +222,7 @@ class WorkspaceSession:
             progress=reporter.report,
             refine=False,
             cancelled=reporter.cancelled,
+            edges_later=not whole,
         )
 
     # -- background: Jedi refinement, then compaction ---------------------------------------
@@ -252,21 +254,31 @@ class WorkspaceSession:
             if complete and not self._refine_wanted:
                 await self._maintain_when_idle()
 
-    async def _maintain_when_idle(self) -> None:
-        idle = IDLE_BEFORE_MAINTENANCE_S - (time.monotonic() - self._last_run)
+    async def _after_last_run(self, seconds: float) -> None:
+        """Wait until the last run ended `seconds` ago: the edges' and Jedi's pure-Python
+        work competes with the queries a save is followed by (for the GIL), compaction
+        with the next save's writes."""
+        idle = seconds - (time.monotonic() - self._last_run)
         if idle > 0:
             await asyncio.sleep(idle)
+
+    async def _maintain_when_idle(self) -> None:
+        await self._after_last_run(IDLE_BEFORE_MAINTENANCE_S)
         if self._yield_to_saves() or self._refine_wanted:
             return
         async with self._lock:
             await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
 
     async def _refine(self) -> bool:
-        """Refine until no file waits or a pass stores nothing new (files that changed on
-        disk since their run wait for the next one); False when a save interrupted it."""
+        """The saves' fast edges, then Jedi until no file waits or a pass stores nothing new
+        (files that changed on disk since their run wait for the next one); False when a
+        save interrupted it."""
         graph = self.project.indexer.graph
+        await self._after_last_run(EDGES_AFTER_S)
         while not self._yield_to_saves():
             async with self._lock:
+                if not await self._update_edges():
+                    return False
                 jobs = await asyncio.to_thread(lambda: graph.jedi_jobs(self.project.store.meta()))
             if not jobs:
                 return True
@@ -292,6 +304,19 @@ class WorkspaceSession:
             if not stored or reporter.cancelled():
                 break  # a cancelled pass waits for the next save's
         return not self._yield_to_saves()
+
+    async def _update_edges(self) -> bool:
+        """The fast edges of the files saved since the last update (under the caller's
+        lock); False when another process holds the index (its next run brings them)."""
+        try:
+            await self._locked(self.project.indexer.update_graph)
+        except IndexLockedError:
+            return False
+        except Exception as exc:  # the server must survive it; the next save tries again
+            log.exception("updating the call graph of %s failed", self.root)
+            self.last_error = f"call graph: {type(exc).__name__}: {exc}"
+            return False
+        return True
 
     async def _store_refined(self, results: list[JediResult]) -> int:
         """Store Jedi's answers between runs; how many files it stored (0 while another
