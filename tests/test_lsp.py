@@ -34,9 +34,12 @@ def make_workspace(base: Path) -> Path:
     return root
 
 
-@pytest_lsp.fixture(config=SERVER, params=["visual-studio-code", "neovim"])
-async def client(lsp_client: LanguageClient, request, tmp_path):
-    root = make_workspace(tmp_path)
+PROFILES = ["visual-studio-code", "neovim"]
+
+
+async def start(lsp_client: LanguageClient, profile: str, base: Path) -> None:
+    """Initialize a server on a fresh workspace under `base` and wait for its first index."""
+    root = make_workspace(base)
     lsp_client.root = root  # type: ignore[attr-defined]
     lsp_client.registrations = []  # type: ignore[attr-defined]
 
@@ -46,13 +49,28 @@ async def client(lsp_client: LanguageClient, request, tmp_path):
 
     await lsp_client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities(request.param),
+            capabilities=client_capabilities(profile),
             root_uri=root.as_uri(),
             workspace_folders=[types.WorkspaceFolder(root.as_uri(), "ws")],
             initialization_options={"debounceMs": 50, "codeLens": True, "k": "many"},
         )
     )
     await wait_ready(lsp_client)
+
+
+@pytest_lsp.fixture(config=SERVER, params=PROFILES, scope="module")
+async def shared(lsp_client: LanguageClient, request, tmp_path_factory):
+    """One server per client profile for the tests that leave the workspace's files as they
+    found them (a test that saves writes a file of its own; buffers opened are closed)."""
+    await start(lsp_client, request.param, tmp_path_factory.mktemp("lsp"))
+    yield
+    await end_session(lsp_client)
+
+
+@pytest_lsp.fixture(config=SERVER, params=PROFILES)
+async def client(lsp_client: LanguageClient, request, tmp_path):
+    """A server of its own, for a test that deletes files and switches branches."""
+    await start(lsp_client, request.param, tmp_path)
     yield
     await end_session(lsp_client)
 
@@ -72,8 +90,9 @@ def uri(client, path: str) -> str:
     return (client.root / path).as_uri()
 
 
-@pytest.mark.asyncio
-async def test_search_related_status_and_progress(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_search_related_status_and_progress(shared: LanguageClient):
+    client = shared
     result = await command(
         client, "codekith.search", {"query": "apply a percentage discount", "k": 3}
     )
@@ -114,8 +133,9 @@ async def test_search_related_status_and_progress(client: LanguageClient):
         assert "WorkDoneProgressBegin" in kinds and "WorkDoneProgressEnd" in kinds
 
 
-@pytest.mark.asyncio
-async def test_related_at_cursor_and_dirty_buffers(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_related_at_cursor_and_dirty_buffers(shared: LanguageClient):
+    client = shared
     path = client.root / "shop/pricing.py"
     text = path.read_text()
     line = next(i for i, t in enumerate(text.splitlines()) if "percent = 10" in t)
@@ -138,18 +158,28 @@ async def test_related_at_cursor_and_dirty_buffers(client: LanguageClient):
     )
     assert as_markdown["markdown"].startswith("# Code related to: shop.pricing.compute_price")
 
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(version=2, uri=uri(client, "shop/pricing.py")),
-            [types.TextDocumentContentChangeWholeDocument(text + "\n# edited\n")],
+    try:
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(2, uri(client, "shop/pricing.py")),
+                [types.TextDocumentContentChangeWholeDocument(text + "\n# edited\n")],
+            )
         )
-    )
-    again = await command(client, "codekith.related", {"symbol": "shop.pricing.compute_price"})
-    assert again["items"][0]["dirty"] is True and again["dirty"] == ["shop/pricing.py"]
+        again = await command(client, "codekith.related", {"symbol": "shop.pricing.compute_price"})
+        assert again["items"][0]["dirty"] is True and again["dirty"] == ["shop/pricing.py"]
+    finally:  # the shared server's other tests see no unsaved buffer
+        client.text_document_did_close(
+            types.DidCloseTextDocumentParams(
+                types.TextDocumentIdentifier(uri(client, "shop/pricing.py"))
+            )
+        )
+    closed = await command(client, "codekith.related", {"symbol": "shop.pricing.compute_price"})
+    assert closed["items"][0]["dirty"] is False and closed["dirty"] == []
 
 
-@pytest.mark.asyncio
-async def test_did_save_makes_new_code_searchable(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_did_save_makes_new_code_searchable(shared: LanguageClient):
+    client = shared
     path = client.root / "shop/refunds.py"
     path.write_text(
         'def issue_refund(order_id):\n    """Give the customer their money back '
@@ -199,8 +229,9 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
     await until(mail_hits, "the restored file to be indexed after the HEAD change")
 
 
-@pytest.mark.asyncio
-async def test_workspace_symbols_call_hierarchy_and_code_lens(client: LanguageClient):
+@pytest.mark.asyncio(loop_scope="module")
+async def test_workspace_symbols_call_hierarchy_and_code_lens(shared: LanguageClient):
+    client = shared
     symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="compute"))
     assert symbols[0].name == "compute_price"
     assert symbols[0].location.uri == uri(client, "shop/pricing.py")

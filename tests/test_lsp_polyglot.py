@@ -1,4 +1,6 @@
-"""Call hierarchy and code lenses for Go and TypeScript through a real LSP client."""
+"""Call hierarchy and code lenses for Go and TypeScript through a real LSP client.
+
+The tests only read, so one server per client profile serves the module."""
 
 from __future__ import annotations
 
@@ -71,9 +73,9 @@ WORKSPACE = {
 }
 
 
-@pytest_lsp.fixture(config=SERVER, params=["neovim", "visual-studio-code"])
-async def client(lsp_client: LanguageClient, request, tmp_path: Path):
-    root = init_repo(tmp_path / "ws")
+@pytest_lsp.fixture(config=SERVER, params=["neovim", "visual-studio-code"], scope="module")
+async def client(lsp_client: LanguageClient, request, tmp_path_factory: pytest.TempPathFactory):
+    root = init_repo(tmp_path_factory.mktemp("polyglot") / "ws")
     write_files(root, WORKSPACE)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
@@ -108,7 +110,7 @@ async def prepare(client: LanguageClient, path: str, text: str) -> types.CallHie
     return items[0]
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_go_call_hierarchy_and_lenses(client: LanguageClient):
     root = client.root  # type: ignore[attr-defined]
     item = await prepare(client, "stock/stock.go", "func Load")
@@ -135,7 +137,7 @@ async def test_go_call_hierarchy_and_lenses(client: LanguageClient):
     assert titles[item.range.start.line].startswith("2 callers · 2 callees")
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_typescript_class_callers_are_its_constructor_callers(client: LanguageClient):
     item = await prepare(client, "web/order.ts", "class Order")
     assert item.detail == "web.order.Order"
