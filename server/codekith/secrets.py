@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import PurePosixPath
 
 RULES_VERSION = "2"  # part of the settings fingerprint: new rules re-check every file
@@ -97,6 +97,7 @@ _ASSIGNMENT = re.compile(
     re.IGNORECASE,
 )
 MAX_SPLIT_LINES = 8  # lines of string literals a split value may span
+LINES_REMEMBERED = 1 << 16  # per-line verdicts kept: a save re-reads mostly the same lines
 _STRING = re.compile(r"""(?P<q>["'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 _JOINED_STRINGS = re.compile(r"""^[rbfu]*(["']).*\1(?:\s*\+?\s*[rbfu]*(["']).*\2)*\)?$""")
 _URL_CREDENTIALS = re.compile(
@@ -142,11 +143,17 @@ def redact(path: str, text: str, extra_patterns: Iterable[str] = ()) -> tuple[st
     lines = text.split("\n")
     findings: list[Finding] = []
     for index, line in enumerate(lines):
-        new, kinds = _redact_line(line, tokens.get(index + 1, []), extras, config)
+        line_tokens = tokens.get(index + 1, [])
+        if line_tokens or extras:
+            new, kinds = _redact_line(line, line_tokens, extras, config)
+            opens = True
+        else:
+            new, plain_kinds, opens = _plain_line(line, config)
+            kinds = list(plain_kinds)
         if kinds:
             lines[index] = new
             findings.extend(Finding(index + 1, kind) for kind in kinds)
-        else:
+        elif opens:
             for number in _split_value(lines, index):
                 lines[number] = _STRING.sub(_redacted_string, lines[number])
                 findings.append(Finding(number + 1, "secret-named value split over lines"))
@@ -186,6 +193,15 @@ def _redact_line(
         line = entropic
         kinds.append("high-entropy value")
     return line, kinds
+
+
+@lru_cache(maxsize=LINES_REMEMBERED)
+def _plain_line(line: str, config: bool) -> tuple[str, tuple[str, ...], bool]:
+    """`_redact_line` of a line without detector tokens or extra patterns, and whether it
+    may open a split value (`_split_value` then looks at the lines below)."""
+    new, kinds = _redact_line(line, [], [], config)
+    match = _ASSIGNMENT.search(line)
+    return new, tuple(kinds), match is not None and match.group("value") in ("(", "\\")
 
 
 def _split_value(lines: list[str], index: int) -> list[int]:
@@ -321,19 +337,26 @@ def _token_lines(text: str) -> dict[int, list[tuple[str, str]]]:
     from detect_secrets.core.scan import scan_line
     from detect_secrets.settings import transient_settings
 
-    plugins, combined = _detectors()
-    if not combined.search(text):
+    plugins = _detectors()[0]
+    lines = text.split("\n")
+    suspects = [(number, line) for number, line in enumerate(lines, 1) if _suspect(line)]
+    if not suspects and not ("PRIVATE KEY" in text and _detectors()[1].search(text)):
         return {}
     found: dict[int, list[tuple[str, str]]] = {}
     with transient_settings({"plugins_used": plugins}):
-        lines = text.split("\n")
-        for number, line in enumerate(lines, 1):
-            if combined.search(line):
-                for secret in scan_line(line):
-                    found.setdefault(number, []).append((secret.type, secret.secret_value or ""))
+        for number, line in suspects:
+            for secret in scan_line(line):
+                found.setdefault(number, []).append((secret.type, secret.secret_value or ""))
         for number, line in _private_key_bodies(lines):
             found.setdefault(number, []).append(("Private Key", line.strip()))
     return found
+
+
+@lru_cache(maxsize=LINES_REMEMBERED)
+def _suspect(line: str) -> bool:
+    """Whether a detector's pattern matches somewhere in the line (then detect-secrets
+    scans it); remembered, so a save scans only the lines it changed."""
+    return _detectors()[1].search(line) is not None
 
 
 def _private_key_bodies(lines: list[str]) -> Iterator[tuple[int, str]]:

@@ -323,10 +323,10 @@ def _kinds_clause(kinds: Collection[str] | None, skip_kinds: Collection[str]) ->
     return " AND ".join(clauses)
 
 
-def _upsert(table: Any, key: str, rows: Sequence[dict[str, Any]]) -> None:
+def _upsert(table: Any, key: str, rows: Sequence[dict[str, Any]], schema: pa.Schema) -> None:
     """Insert or replace rows by `key`, one commit per batch of at most WRITE_BATCH_ROWS."""
     for batch in _batches(rows, WRITE_BATCH_ROWS):
-        data = pa.Table.from_pylist(list(batch), schema=table.schema)
+        data = pa.Table.from_pylist(list(batch), schema=schema)
         table.merge_insert(key).when_matched_update_all().when_not_matched_insert_all().execute(
             data
         )
@@ -407,6 +407,7 @@ class Store:
         self.path = str(Path(self.location) / generation) if generation else self.location
         self._db = None
         self._tables: dict[str, Any] = {}
+        self._schemas: dict[int, tuple[Any, pa.Schema]] = {}
         self._lease: _Lease | None = None
         self._snapshot: tuple[list[Any], Snapshot] | None = None
 
@@ -463,6 +464,19 @@ class Store:
         if name not in self._tables:
             self._tables[name] = self.db.open_table(name)
         return self._tables[name]
+
+    def _schema(self, name: str) -> pa.Schema:
+        """A table's schema, read once per open handle: `table.schema` asks the storage for
+        the latest version each time, about 15 times in a one-file save."""
+        table = self._table(name)
+        kept = self._schemas.get(id(table))
+        if kept is None or kept[0] is not table:
+            kept = self._schemas[id(table)] = (table, table.schema)
+        return kept[1]
+
+    def _upsert(self, name: str, key: str, rows: Sequence[dict[str, Any]]) -> None:
+        if rows:
+            _upsert(self._table(name), key, rows, self._schema(name))
 
     def versions(self, names: Sequence[str]) -> tuple[int, ...] | None:
         """The tables' current versions (None when one is missing): a cheap test whether
@@ -597,7 +611,7 @@ class Store:
 
     def set_meta(self, values: dict[str, str]) -> None:
         self._check_lease()
-        _upsert(self._table("meta"), "key", [{"key": k, "value": v} for k, v in values.items()])
+        self._upsert("meta", "key", [{"key": k, "value": v} for k, v in values.items()])
 
     def check_compatible(self, model_id: str, dim: int | None, template: str) -> None:
         """Raise IndexMismatchError when stored vectors would mix with new ones (writers)
@@ -793,7 +807,8 @@ class Store:
             }
             for i in live - wanted.keys()
         ]
-        _upsert(self._edges(), "id", added + removed)
+        self._edges()
+        self._upsert("edges", "id", added + removed)
         return len(added), len(removed)
 
     # -- the call graph's per-file derivations (opaque blobs, see graph/incremental) -------
@@ -819,7 +834,7 @@ class Store:
             {"id": i, "key": f"{path}|{file_hash}", "path": path, "written_at": now, "state": blob}
             for i, path, file_hash, blob in states
         ]
-        _upsert(self._table("graph"), "id", rows)
+        self._upsert("graph", "id", rows)
 
     def drop_graph_states(self) -> None:
         self._drop("graph")
@@ -998,7 +1013,7 @@ class Store:
             rows.extend(update.rows)
             rows.extend(_tombstone(i, update.record.path, dim) for i in old_ids - new_ids)
             gained += len(new_ids) - len(old_ids)
-        _upsert(self._table("chunks"), "id", rows)
+        self._upsert("chunks", "id", rows)
         self.record_files([u.record for u in updates])
         return gained
 
@@ -1011,7 +1026,7 @@ class Store:
         previous = self.live_ids(paths)
         dim = self._dim()
         tombstones = [_tombstone(i, p, dim) for p, ids in previous.items() for i in ids]
-        _upsert(self._table("chunks"), "id", tombstones)
+        self._upsert("chunks", "id", tombstones)
         if forget:
             for batch in _batches(list(paths), 500):
                 self._table("files").delete(in_list("path", batch))
@@ -1019,17 +1034,17 @@ class Store:
 
     def record_files(self, records: Sequence[FileRecord]) -> None:
         self._check_lease()
-        _upsert(self._table("files"), "path", [r.__dict__ for r in records])
+        self._upsert("files", "path", [r.__dict__ for r in records])
 
     def _dim(self) -> int:
-        return int(self._table("chunks").schema.field("vector").type.list_size)
+        return int(self._schema("chunks").field("vector").type.list_size)
 
     def _add_vectors(self, vectors: dict[str, np.ndarray]) -> None:
-        table = self._table("vectors")
+        table, schema = self._table("vectors"), self._schema("vectors")
         items = list(vectors.items())
         for batch in _batches(items, WRITE_BATCH_ROWS):
             data = pa.Table.from_pylist(
-                [{"content_hash": h, "vector": v} for h, v in batch], schema=table.schema
+                [{"content_hash": h, "vector": v} for h, v in batch], schema=schema
             )
             table.merge_insert("content_hash").when_not_matched_insert_all().execute(data)
 
