@@ -6,8 +6,10 @@ import shutil
 
 import pytest
 
+from codekith.project import Project
 from codekith.search import Filters
 from codekith.store import IndexMismatchError
+from codekith.template import TEXT_VERSION, code_of, search_text
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 
 
@@ -162,6 +164,41 @@ def test_model_or_template_change_is_detected_never_mixed(workspace, project_for
     rebuilt = project_for(root).indexer.run(full=True)
     assert rebuilt.embedded == rebuilt.chunks_total
     assert project_for(root).store.meta()["template"] == "999"
+
+
+def old_full_text_rule(row: dict) -> str:
+    """The full-text rule before TEXT_VERSION 2 (path in, the name once)."""
+    code = code_of(row["document"])
+    return search_text(f"{row['path']} {row['qualname']} {row['docstring']} {code}")
+
+
+def test_a_new_full_text_rule_rewrites_stored_texts_without_embedding(
+    workspace, project_for, embedder, tmp_path
+):
+    root = workspace({"mathx.py": MATH_MODULE, "headers.py": HTTP_MODULE})
+    project = project_for(root)
+    project.indexer.run()
+    # As an index written before the rule changed: old texts, no text version in meta.
+    with project.store.write_lock():
+        assert project.store.rewrite_search_text(old_full_text_rule) > 0
+    project.store._table("meta").delete("key = 'text'")
+    columns = ["id", "search_text"]
+    texts = {r["id"]: r["search_text"] for r in project.store.rows("true", columns=columns)}
+
+    report = project.indexer.run()
+    assert report.embedded == 0 and report.chunks_written == 0
+    assert project.store.meta()["text"] == TEXT_VERSION
+    fresh = Project(root, db=str(tmp_path / "fresh-db"), embedder=embedder)
+    fresh.indexer.run()
+    rewritten = {r["id"]: r["search_text"] for r in project.store.rows("true", columns=columns)}
+    assert rewritten == {
+        r["id"]: r["search_text"] for r in fresh.store.rows("true", columns=columns)
+    }
+    assert rewritten != texts
+    query = "fibonacci number"
+    ids = [h.id for h in project.searcher.search(query, 5, mode="text")]
+    assert ids == [h.id for h in fresh.searcher.search(query, 5, mode="text")]
+    assert project.searcher.search(query, 1, mode="text")[0].qualname == "mathx.fibonacci"
 
 
 def test_ghost_chunks_without_a_catalog_entry_are_removed(workspace, project_for):

@@ -31,7 +31,7 @@ from codekith.graphsync import GraphSync
 from codekith.progress import PhaseClock, Progress
 from codekith.qualnames import PROJECT_FILES, Layout, ModuleNames
 from codekith.store import FileRecord, FileUpdate, Store
-from codekith.template import TEMPLATE_VERSION
+from codekith.template import TEMPLATE_VERSION, TEXT_VERSION, row_search_text
 from codekith.workspace import Candidate, scan
 
 LAYOUT_FILES = ("__init__.py", *PROJECT_FILES)  # files whose coming or going renames modules
@@ -421,8 +421,13 @@ class Indexer:
         model, template = self.settings.model, TEMPLATE_VERSION
         if not meta:
             self.store.create(model, self.embedder().dim, template)
+            self.store.set_meta({"text": TEXT_VERSION})
             return self.store.meta()
         self.store.check_compatible(model, int(meta.get("dim", 0)), template)
+        if meta.get("text", "1") != TEXT_VERSION:  # a new full-text rule: no re-embedding
+            self.store.rewrite_search_text(row_search_text)
+            self.store.set_meta({"text": TEXT_VERSION})
+            return self.store.meta()
         return meta
 
     def _unconfirmed_chunks(self, catalog: dict[str, FileRecord]) -> set[str]:

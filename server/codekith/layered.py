@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,6 +37,7 @@ from codekith.store import (
     Snapshot,
     Store,
 )
+from codekith.template import TEXT_VERSION, row_search_text
 
 DELETED_KEY = "overlay_deleted"  # published paths the overlay deleted (JSON list)
 EDGE_PATHS_KEY = "overlay_edge_paths"  # paths whose edges the overlay answers for (JSON list)
@@ -317,19 +318,33 @@ class LayeredStore(Store):
             return
         remote = str(self.remote.versions(["chunks"]))
         held = self._held()
-        new_state = {"key": key, "remote": remote, "held": held}
-        if rebuild or state.get("remote") != remote:
-            rows = self.remote.text_rows() + self.overlay.text_rows()
+        new_state = {"key": key, "remote": remote, "held": held, "text": TEXT_VERSION}
+        if rebuild or state.get("remote") != remote or state.get("text") != TEXT_VERSION:
+            rows = self._published_text_rows(None) + self.overlay.text_rows()
             self.overlay.write_text_mirror(rows, None, new_state)
             return
         old: dict[str, str] = state.get("held", {})
         changed = sorted(p for p in set(old) | set(held) if old.get(p) != held.get(p))
         published = [p for p in changed if p not in held]  # back to the published content
         local = [p for p in changed if held.get(p)]
-        rows = (self.remote.text_rows(published) if published else []) + (
+        rows = (self._published_text_rows(published) if published else []) + (
             self.overlay.text_rows(local) if local else []
         )
         self.overlay.write_text_mirror(rows, changed, new_state)
+
+    def _published_text_rows(self, paths: Sequence[str] | None) -> list[dict[str, Any]]:
+        """The published chunks' rows under this version's full-text rule (CI may have
+        built the index under an older one; the overlay's runs rewrite their own rows)."""
+        rows = self.remote.text_rows(paths)
+        if self.remote.meta().get("text", "1") != TEXT_VERSION:
+            for row in rows:
+                row["search_text"] = row_search_text(row)
+        return rows
+
+    def rewrite_search_text(self, text_of: Callable[[dict[str, Any]], str]) -> int:
+        """The overlay's chunks (the published index is CI's; the mirror rewrites its rows)."""
+        self._writable()
+        return self.overlay.rewrite_search_text(text_of) if self.overlay.has_index() else 0
 
     def _both(self, read: Any) -> list[dict[str, Any]]:
         return list(read(self.remote)) + list(self._in_overlay(read, []))

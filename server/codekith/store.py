@@ -1017,6 +1017,21 @@ class Store:
         self.record_files([u.record for u in updates])
         return gained
 
+    def rewrite_search_text(self, text_of: Callable[[dict[str, Any]], str]) -> int:
+        """Give every live chunk the full-text text `text_of(row)` (a new full-text rule:
+        vectors and everything else stay). The rows land in the full-text index at the next
+        `maintain`, which finds them unindexed. Returns how many chunks were rewritten."""
+        self._check_lease()
+        paths = sorted({r.path for r in self.catalog().values() if r.status == "indexed"})
+        rewritten = 0
+        for batch in _batches(paths, 500):
+            rows = self.rows(in_list("path", batch), columns=[*CHUNK_COLUMNS, "vector", "deleted"])
+            for row in rows:
+                row["search_text"] = text_of(row)
+            self._upsert("chunks", "id", rows)
+            rewritten += len(rows)
+        return rewritten
+
     def remove_files(self, paths: Sequence[str], forget: bool) -> int:
         """Tombstone every chunk of these files; `forget` also drops their catalog entry.
         Returns how many live chunks went."""

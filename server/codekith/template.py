@@ -1,18 +1,22 @@
 """The text that is embedded for a chunk, and the text the full-text index sees.
 
 Changing `TEMPLATE_VERSION` invalidates every stored vector: the store notices the mismatch
-and rebuilds. Line numbers are never part of either text, so moving code re-embeds nothing.
+and rebuilds. Changing `TEXT_VERSION` (the full-text rule) re-embeds nothing: the next index
+run rewrites every stored chunk's full-text text from its row (`row_search_text`). Line
+numbers are never part of either text, so moving code re-embeds nothing.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the chunkers load tree-sitter: `status` needs only TEMPLATE_VERSION
     from codekith.chunking import Chunk
 
 TEMPLATE_VERSION = "1"
+TEXT_VERSION = "2"  # the full-text rule of chunk_search_text (an index without one has "1")
+NAME_WEIGHT = 4  # how often a definition's own name counts in its full-text text
 HEADER_END = "\n# ---\n"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -53,4 +57,20 @@ def search_text(text: str) -> str:
 
 
 def chunk_search_text(chunk: Chunk) -> str:
-    return search_text(f"{chunk.path} {chunk.qualname} {chunk.docstring} {chunk.code}")
+    return _definition_text(chunk.qualname, chunk.symbol, chunk.docstring, chunk.code)
+
+
+def row_search_text(row: dict[str, Any]) -> str:
+    """`chunk_search_text` of a stored chunk row (the rule may have changed since it was
+    written)."""
+    code = code_of(row["document"])
+    return _definition_text(row["qualname"], row["symbol"] or "", row["docstring"] or "", code)
+
+
+def _definition_text(qualname: str, symbol: str, docstring: str, code: str) -> str:
+    """Qualname, docstring and code, with the definition's own name NAME_WEIGHT times: BM25
+    has no field weights, and a question about a definition matches its name best (chosen
+    on the tuning repositories with scripts/eval_fulltext.py). The path is left out: the
+    qualname carries the module's name."""
+    text = search_text(f"{qualname} {docstring} {code}")
+    return f"{text} {search_text(' '.join([symbol] * (NAME_WEIGHT - 1)))}" if symbol else text
