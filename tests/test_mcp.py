@@ -3,8 +3,10 @@ against the real command. The real model, LanceDB and git repositories throughou
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import shutil
 import sys
 import typing
 from collections.abc import AsyncIterator
@@ -56,6 +58,31 @@ def root(tmp_path: Path) -> Path:
 @pytest.fixture
 def server(root: Path, embedder):
     return mcp_server.create_server(root, embedder=embedder)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, embedder) -> Path:
+    """The shop repository indexed once, by the server's own first build (Jedi included:
+    it runs in the build). A test that needs an index gets a copy (`ready_root`)."""
+    root = shop_repo(tmp_path_factory.mktemp("built"))
+
+    async def first_question() -> None:
+        async with connected(mcp_server.create_server(root, embedder=embedder)) as call:
+            await call.ok("search_code", {"query": "discount"})
+
+    asyncio.run(first_question())
+    return root
+
+
+@pytest.fixture
+def ready_root(built: Path, tmp_path: Path) -> Path:
+    """A folder of its own with the built index (files keep their mtimes: it is fresh)."""
+    return Path(shutil.copytree(built, tmp_path / "ws", symlinks=True))
+
+
+@pytest.fixture
+def ready_server(ready_root: Path, embedder):
+    return mcp_server.create_server(ready_root, embedder=embedder)
 
 
 class Calls:
@@ -154,8 +181,8 @@ async def test_a_build_longer_than_the_wait_says_so_then_answers(server, monkeyp
 
 
 @pytest.mark.asyncio
-async def test_search_code_filters_budget_and_bad_arguments(server):
-    async with connected(server) as call:
+async def test_search_code_filters_budget_and_bad_arguments(ready_server):
+    async with connected(ready_server) as call:
         docs = await call.ok("search_code", {"query": "ledger", "path_prefix": "docs", "k": 5})
         assert {h["path"] for h in docs["hits"]} == {"docs/ledger.md"}
         methods = await call.ok("search_code", {"query": "price", "kind": "method"})
@@ -174,14 +201,16 @@ async def test_search_code_filters_budget_and_bad_arguments(server):
 
 
 @pytest.mark.asyncio
-async def test_related_code_targets_budget_and_errors(server, root):
-    async with connected(server) as call:
+async def test_related_code_targets_budget_and_errors(ready_server, ready_root):
+    async with connected(ready_server) as call:
         bundle = await call.ok("related_code", {"target": "who calls send_receipt"})
         reasons = {i["qualname"]: i["reason"] for i in bundle["items"]}
         assert reasons["shop.mail.send_receipt"] == "seed" and bundle["intent"] == "usage"
         assert bundle["_text"].startswith("# Code related to: who calls send_receipt")
         line = 12  # inside compute_price
-        absolute = await call.ok("related_code", {"target": f"{root / 'shop/pricing.py'}:{line}"})
+        absolute = await call.ok(
+            "related_code", {"target": f"{ready_root / 'shop/pricing.py'}:{line}"}
+        )
         assert absolute["items"][0]["qualname"] == "shop.pricing.compute_price"
         small = await call.ok(
             "related_code",
@@ -199,8 +228,8 @@ async def test_related_code_targets_budget_and_errors(server, root):
 
 
 @pytest.mark.asyncio
-async def test_find_symbol_and_call_graph(server):
-    async with connected(server) as call:
+async def test_find_symbol_and_call_graph(ready_server):
+    async with connected(ready_server) as call:
         found = await call.ok("find_symbol", {"name": "Item.total", "include_body": True})
         definition = found["definitions"][0]
         assert (
@@ -231,8 +260,8 @@ async def test_find_symbol_and_call_graph(server):
 
 
 @pytest.mark.asyncio
-async def test_get_code_reads_the_disk_pages_and_refuses(server, root):
-    async with connected(server) as call:
+async def test_get_code_reads_the_disk_pages_and_refuses(ready_server, ready_root):
+    async with connected(ready_server) as call:
         code = await call.ok(
             "get_code", {"path": "shop/pricing.py", "start_line": 5, "end_line": 8}
         )
@@ -261,18 +290,20 @@ async def test_get_code_reads_the_disk_pages_and_refuses(server, root):
 
 
 @pytest.mark.asyncio
-async def test_changed_files_are_reindexed_first_or_flagged_stale(server, root, monkeypatch):
+async def test_changed_files_are_reindexed_first_or_flagged_stale(
+    ready_server, ready_root, monkeypatch
+):
     monkeypatch.setattr(state, "CATCH_UP_WAIT_S", 600.0)  # a loaded machine is slow: no race
-    async with connected(server) as call:
+    async with connected(ready_server) as call:
         await call.ok("search_code", {"query": "discount"})
         refund = 'def issue_refund(order):\n    """Refund a cancelled order."""\n    return 1\n'
-        write_files(root, {"shop/refunds.py": refund})
+        write_files(ready_root, {"shop/refunds.py": refund})
         found = await call.ok("search_code", {"query": "refund a cancelled order", "k": 1})
         assert found["fresh"] is True
         assert found["hits"][0]["qualname"] == "shop.refunds.issue_refund"
-        pricing = root / "shop/pricing.py"
+        pricing = ready_root / "shop/pricing.py"
         pricing.write_text(pricing.read_text() + "\n# edited\n")
-        writer = Store(str(root / ".codekith"))
+        writer = Store(str(ready_root / ".codekith"))
         with writer.write_lock():  # another process (an editor's server) is writing
             held = await call.ok("search_code", {"query": "apply a percentage discount", "k": 1})
             code = await call.ok("get_code", {"path": "shop/pricing.py", "start_line": 1})
@@ -284,8 +315,8 @@ async def test_changed_files_are_reindexed_first_or_flagged_stale(server, root, 
 
 
 @pytest.mark.asyncio
-async def test_reindex_status_and_feedback(server):
-    async with connected(server) as call:
+async def test_reindex_status_and_feedback(ready_server):
+    async with connected(ready_server) as call:
         await call.ok("search_code", {"query": "discount"})
         call.progress.clear()
         rebuilt = await call.ok("reindex", {"full": True})
