@@ -65,6 +65,38 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         reap(base)
 
 
+# The slowest modules first (measured with --durations, slowest first): the suite runs on two
+# pytest-xdist workers, one module per worker at a time (--dist loadfile, no reordering), so
+# starting the long modules early keeps one worker from ending the run alone on a long one.
+SLOWEST_FIRST = (
+    "test_cli.py",
+    "test_mcp.py",
+    "test_rebuild.py",
+    "test_object_storage.py",
+    "test_lsp.py",
+    "test_faults.py",
+    "test_graph_state.py",
+    "test_writers.py",
+    "test_bad_input.py",
+    "test_neovim.py",
+    "test_lsp_fuzz.py",
+    "test_team_index.py",
+    "test_lsp_control.py",
+    "test_related.py",
+    "test_distributed.py",
+    "test_git_incremental.py",
+    "test_lsp_polyglot.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Modules in SLOWEST_FIRST order, then the rest as collected (a stable sort: the tests
+    of a module keep their order)."""
+    rank = {name: number for number, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 @pytest.fixture(scope="session")
 def embedder() -> FastEmbedder:
     return FastEmbedder()
