@@ -27,6 +27,7 @@ from codekith.freshness import Freshness
 from codekith.graph.jedi_worker import JediResult
 from codekith.indexer import IndexReport
 from codekith.lsp.options import DEBOUNCE_MS
+from codekith.memory import release_free_memory
 from codekith.progress import PhaseClock, Step
 from codekith.project import Project
 from codekith.store import IndexLockedError, storage_problem
@@ -253,6 +254,7 @@ class WorkspaceSession:
                 self.refining = False
             if complete and not self._refine_wanted:
                 await self._maintain_when_idle()
+            await asyncio.to_thread(release_free_memory)  # what the runs freed
 
     async def _after_last_run(self, seconds: float) -> None:
         """Wait until the last run ended `seconds` ago: the edges' and Jedi's pure-Python
