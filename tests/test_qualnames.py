@@ -3,12 +3,13 @@ folder's name; chunks and edges carry the same names, and a layout change rename
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from codekith.graph import GraphIndex
-from codekith.qualnames import Layout, ModuleNames
+from codekith.qualnames import NAMES_RULE, Layout, ModuleNames
 from tests.conftest import git, init_repo, write_files
 
 
@@ -28,6 +29,12 @@ from tests.conftest import git, init_repo, write_files
             "codekith.template",
         ),
         ({"server/codekith/__init__.py": ""}, "server/codekith/__init__.py", "codekith"),
+        # a folder without __init__.py below a package is a namespace portion of it
+        (
+            {"pyproject.toml": "", "src/flask/__init__.py": "", "src/flask/sansio/app.py": ""},
+            "src/flask/sansio/app.py",
+            "flask.sansio.app",
+        ),
         # a folder named src that is a package is a package like any other
         ({"src/__init__.py": "", "src/app.py": ""}, "src/app.py", "src.app"),
         # a module in no package: from the project directory (here the root)
@@ -160,3 +167,39 @@ def test_chunks_and_edges_share_the_names_and_follow_a_layout_change(
 
 def qualnames(project) -> set[str]:
     return {r["qualname"] for r in project.store.rows("true")}
+
+
+def test_an_index_named_under_an_older_rule_is_named_anew(tmp_path: Path, project_for) -> None:
+    """A package's folder without `__init__.py` was named from the project directory
+    (`src.flask.sansio.app`) before naming rule 2; its next run, even one git says has
+    nothing to do, names every Python file anew and embeds only what the names changed."""
+    root = init_repo(tmp_path / "ws")
+    write_files(
+        root,
+        {
+            "pyproject.toml": "[project]\nname = 'x'\n",
+            "src/flask/__init__.py": "from .sansio.app import App\n",
+            "src/flask/sansio/app.py": "class App:\n    def route(self):\n        return 1\n",
+            "src/flask/views.py": "from .sansio.app import App\n\n\ndef index():\n"
+            "    return App().route()\n",
+        },
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+    project = project_for(root, jedi=False)
+    project.indexer.run()
+    assert "flask.sansio.app.App.route" in qualnames(project)
+    edges = {(e["src"], e["dst"]) for e in project.store.live_edges() if e["kind"] == "call"}
+    assert ("flask.views.index", "flask.sansio.app.App.route") in edges
+    layout = json.loads(project.store.meta()["modules"])
+    assert layout.pop("rule") == NAMES_RULE
+    project.store.set_meta({"modules": json.dumps(layout)})  # as rule 1 stored it
+    again = project_for(root, jedi=False).indexer.run()
+    assert set(again.indexed) == {
+        "src/flask/__init__.py",
+        "src/flask/sansio/app.py",
+        "src/flask/views.py",
+    }
+    assert again.embedded == 0  # the names did not change here: every vector is reused
+    assert Layout.current_rule(project.store.meta()["modules"])
+    assert project_for(root, jedi=False).indexer.run().indexed == []

@@ -462,11 +462,12 @@ class Indexer:
 
     def _layout_check(self, meta: dict[str, str], paths: Sequence[str] | None) -> list[str] | None:
         """The indexed Python files, when this run checks the package layout (qualnames.Layout)
-        against the one the index was named under: a run over everything, or one whose paths
-        (git's changes, a save) include a file that can change it; None: no check."""
+        against the one the index was named under: a run over everything, one whose paths
+        (git's changes, a save) include a file that can change it, or any run of an index
+        named under an older naming rule; None: no check."""
         stored = meta.get("modules")
         shaping = paths is None or any(PurePosixPath(p).name in LAYOUT_FILES for p in paths)
-        if not meta or (stored is not None and not shaping):
+        if not meta or (stored is not None and not shaping and Layout.current_rule(stored)):
             return None
         return [
             p for p, r in self.store.catalog().items() if r.status == "indexed" and is_python(p)
@@ -693,8 +694,11 @@ def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> 
     """The Python files among `python` whose module name under `names` differs from the one
     their chunks carry: an `__init__.py` or a project file appeared or went (an index from
     before the layout rule was named by the path rule). They are re-chunked although their
-    content did not change."""
+    content did not change. Under an older naming rule every one is (what they are
+    called then is only known to that rule); only the changed documents are embedded."""
     stored = meta.get("modules")
+    if stored and not Layout.current_rule(stored):
+        return set(python)
     before = ModuleNames(Layout.from_json(stored) if stored else None)
     return {path for path in python if before(path) != names(path)}
 

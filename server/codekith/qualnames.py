@@ -11,7 +11,9 @@ packaging find it, never from a folder's name:
    `packages.from`, pdm `package-dir`, maturin `python-source`, uv `module-root`);
 2. else, inside a package (a directory holding `__init__.py`), the directory above the
    outermost package of the unbroken chain: `src/click/utils.py` -> `click.utils`,
-   `server/codekith/cli.py` -> `codekith.cli`;
+   `server/codekith/cli.py` -> `codekith.cli`; folders without `__init__.py` below a package
+   are namespace portions of it, as Python imports them: `src/flask/sansio/app.py` ->
+   `flask.sansio.app`;
 3. else (a module in no package), the directory of the nearest enclosing project file
    (`pyproject.toml`, `setup.py`, `setup.cfg`), or the workspace root:
    `scripts/bench.py` -> `scripts.bench`.
@@ -31,6 +33,8 @@ from pathlib import Path, PurePosixPath
 SOURCE_ROOTS = ("src",)
 PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 PYTHON_SUFFIXES = (".py", ".pyi")
+NAMES_RULE = 2  # 2: namespace portions below a package; a layout stored under another rule
+# names its files anew (indexer: every Python file is re-chunked, re-embedding what changed)
 
 
 def module_name(path: str) -> str:
@@ -92,9 +96,10 @@ class Layout:
             return max(declared, key=_depth)
         top = None
         for directory in parents:
-            if not self.is_package(directory):
-                break
-            top = directory
+            if self.is_package(directory):
+                top = directory
+            elif top is not None:
+                break  # the chain of packages ended; folders below the first are portions
         if top is not None:
             return _parent(top)
         return next((d for d in enclosing if self.declared_by(d) is not None), "")
@@ -126,7 +131,12 @@ class Layout:
     def to_json(self) -> str:
         packages = sorted(d for d, yes in self._packages.items() if yes)
         projects = {d: sorted(r) for d, r in sorted(self._projects.items()) if r is not None}
-        return json.dumps({"packages": packages, "projects": projects})
+        return json.dumps({"packages": packages, "projects": projects, "rule": NAMES_RULE})
+
+    @staticmethod
+    def current_rule(text: str) -> bool:
+        """Whether a stored layout was named under this NAMES_RULE."""
+        return bool(json.loads(text).get("rule") == NAMES_RULE)
 
     @classmethod
     def from_json(cls, text: str) -> Layout:
