@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import textwrap
 import threading
+import time
 from pathlib import Path
+
+import pytest
 
 from codekith.graph import merge_edges
 from codekith.graph.builder import JEDI_RETRIES, GraphBuilder
@@ -75,6 +79,32 @@ def test_time_limit_interrupts_cleanly(tmp_path: Path) -> None:
     assert "big.py" in resolver.timed_out
     resolver.time_limit = 20.0
     assert ("main.run", "pkg.core.Engine.start") in pairs(resolver.resolve_file("main.py"))
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_time_limit_holds_when_its_signal_lands_in_a_gc_callback(tmp_path: Path) -> None:
+    """The limit's signal raises in whatever code runs; in a garbage-collector callback
+    (hypothesis installs one) the exception is swallowed, and the CPU-time poll between
+    names must still end the file (a CI run lost its timeout this way)."""
+    write(tmp_path)
+    body = "".join(f"def f{i}():\n    return f{i - 1}() if {i} else 0\n" for i in range(400))
+    (tmp_path / "big.py").write_text(body)
+    calls = []
+
+    def slow_hook(phase: str, info: dict[str, int]) -> None:  # a library's gc callback
+        if phase == "start" and len(calls) < 3:
+            calls.append(phase)
+            end = time.thread_time() + 0.2
+            while time.thread_time() < end:
+                pass
+
+    resolver = JediResolver(tmp_path, time_limit=0.05)
+    gc.callbacks.append(slow_hook)
+    try:
+        resolver.resolve_file("big.py")
+    finally:
+        gc.callbacks.remove(slow_hook)
+    assert calls and "big.py" in resolver.timed_out
 
 
 def test_time_limit_off_the_main_thread(tmp_path: Path) -> None:

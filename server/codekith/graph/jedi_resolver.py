@@ -201,8 +201,10 @@ def _walk(node: NodeOrLeaf) -> Iterator[NodeOrLeaf]:
 
 class _time_limit:
     """A CPU-time limit, so that a loaded machine does not cut files short: a profiling
-    timer signal on the main thread (it interrupts a slow inference), else the thread's
-    CPU time polled between names."""
+    timer signal on the main thread (it interrupts a slow inference), and the thread's
+    CPU time polled between names (off the main thread the only check; on it, the one that
+    still holds when the signal's exception fell into code that swallows exceptions, such as
+    a garbage-collector callback)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
@@ -214,7 +216,6 @@ class _time_limit:
         if self.use_signal:
             self.previous = signal.signal(signal.SIGPROF, _raise_timeout)
             signal.setitimer(signal.ITIMER_PROF, self.seconds)
-            return lambda: False
         return lambda: time.thread_time() > self.deadline
 
     def __exit__(self, *exc: object) -> None:
