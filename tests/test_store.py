@@ -90,3 +90,33 @@ def test_maintenance_purges_tombstones_and_builds_ann(tmp_path, monkeypatch):
     assert store.text_search("word17", 20)
     quiet = store.maintain()
     assert not quiet["optimized"] and not quiet["ann_built"]
+
+
+def test_remembered_vectors_never_outlive_the_model_they_came_from(tmp_path):
+    store = Store(str(tmp_path / "db"))
+    store.create("model-a", 16, "1")
+    vector = np.ones(16, dtype=np.float32) / 4
+    rows = [{**_fake_rows(1, 16, 0)[0], "vector": vector}]
+    record = FileRecord("f0.py", "x", 0, 0, "python", "indexed", chunks=1)
+    store.write_files([FileUpdate(record, rows)], {"h0-0": vector})
+    assert np.array_equal(store.cached_vectors(["h0-0"])["h0-0"], vector)
+    assert np.array_equal(Store(store.location).cached_vectors(["h0-0"])["h0-0"], vector)
+    store.create("model-b", 8, "1")  # another model: every vector of the old one is gone
+    assert store.cached_vectors(["h0-0"]) == {}
+
+
+def test_run_records_are_trimmed_in_steps_to_the_newest(tmp_path, monkeypatch):
+    monkeypatch.setattr(store_module, "RUNS_KEPT", 5)
+    monkeypatch.setattr(store_module, "RUNS_TRIM", 3)
+    store = Store(str(tmp_path / "db"))
+    store.create("fake", 16, "1")
+    for number in range(7):
+        store.add_run(_run_record(number))
+    assert len(store.runs(100)) == 7  # a step not yet full: no trimming commit
+    store.add_run(_run_record(7))
+    runs = store.runs(100)
+    assert [r["started_at"] for r in runs] == [7.0, 6.0, 5.0, 4.0, 3.0]  # the newest 5
+
+
+def _run_record(number: int) -> dict:
+    return {**dict.fromkeys(store_module.RUN_SCHEMA.names), "started_at": float(number)}

@@ -24,6 +24,7 @@ import threading
 import time
 import uuid
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -38,6 +39,7 @@ ANN_MIN_ROWS = 50_000
 WRITE_BATCH_ROWS = 8_000
 OPTIMIZE_EVERY_VERSIONS = 40
 CLEANUP_AFTER = timedelta(minutes=10)
+VECTOR_MEMO = 4096  # vectors a process keeps in memory (~6 MB at 384 dimensions)
 LEASE_SECONDS = 60.0
 LEASE_TABLE = "lease"
 
@@ -178,6 +180,7 @@ RUN_SCHEMA = pa.schema(
     ]
 )
 RUNS_KEPT = 200
+RUNS_TRIM = 50
 CURRENT_FILE = "CURRENT"
 TABLES = ("meta", "files", "chunks", "vectors", "edges", "runs", "feedback", "graph")
 OPTIMIZED_TABLES = ("chunks", "files", "vectors", "meta", "runs", "edges", "graph")
@@ -408,6 +411,8 @@ class Store:
         self._db = None
         self._tables: dict[str, Any] = {}
         self._schemas: dict[int, tuple[Any, pa.Schema]] = {}
+        self._vector_memo: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._vector_memo_lock = threading.Lock()
         self._lease: _Lease | None = None
         self._snapshot: tuple[list[Any], Snapshot] | None = None
 
@@ -635,6 +640,7 @@ class Store:
     def create(self, model_id: str, dim: int, template: str) -> None:
         """Fresh, empty tables (dropping any old ones) with their scalar and FTS indexes."""
         self._check_lease()
+        self._forget_vectors()  # a new model or template: no vector of the old one holds
         for name in TABLES:
             self._drop(name)
         for name in TABLES:
@@ -904,13 +910,14 @@ class Store:
         return self._vectors("chunks", "id", ids, self._visible("deleted = false") + " AND ")
 
     def add_run(self, run: dict[str, Any]) -> None:
-        """Append a run record; the oldest go once there are more than RUNS_KEPT."""
+        """Append a run record; the oldest go once there are RUNS_TRIM more than RUNS_KEPT
+        (a save appends one: trimming at every one cost it a commit and a scan)."""
         self._check_lease()
         if "runs" not in self._names():
             self.db.create_table("runs", schema=RUN_SCHEMA)
         table = self._table("runs")
         table.add(pa.Table.from_pylist([run], schema=RUN_SCHEMA))
-        if table.count_rows() > RUNS_KEPT:
+        if table.count_rows() >= RUNS_KEPT + RUNS_TRIM:
             oldest = sorted(table.to_arrow().column("started_at").to_pylist())
             table.delete(f"started_at < {oldest[-RUNS_KEPT]!r}")
 
@@ -969,8 +976,29 @@ class Store:
         return found
 
     def cached_vectors(self, content_hashes: Iterable[str]) -> dict[str, np.ndarray]:
-        """Vectors embedded before, by chunk content hash (any branch, any path)."""
-        return self._vectors("vectors", "content_hash", content_hashes, "")
+        """Vectors embedded before, by chunk content hash (any branch, any path). The ones
+        this process wrote or read lately come from memory: a save re-reads the vectors of
+        its file's unchanged chunks, and a content hash's vector never changes in an index."""
+        wanted = set(content_hashes)
+        with self._vector_memo_lock:
+            found = {h: self._vector_memo[h] for h in wanted if h in self._vector_memo}
+        if len(found) < len(wanted):
+            read = self._vectors("vectors", "content_hash", wanted - set(found), "")
+            found.update(read)
+        self._remember_vectors(found)
+        return found
+
+    def _remember_vectors(self, vectors: dict[str, np.ndarray]) -> None:
+        with self._vector_memo_lock:
+            for content_hash, vector in vectors.items():
+                self._vector_memo[content_hash] = vector
+                self._vector_memo.move_to_end(content_hash)
+            while len(self._vector_memo) > VECTOR_MEMO:
+                self._vector_memo.popitem(last=False)
+
+    def _forget_vectors(self) -> None:
+        with self._vector_memo_lock:
+            self._vector_memo.clear()
 
     def cached_hashes(self) -> frozenset[str]:
         """Every content hash with a cached vector: workers skip embedding these."""
@@ -1062,6 +1090,7 @@ class Store:
                 [{"content_hash": h, "vector": v} for h, v in batch], schema=schema
             )
             table.merge_insert("content_hash").when_not_matched_insert_all().execute(data)
+        self._remember_vectors(vectors)
 
     # -- queries --------------------------------------------------------------------------
 
@@ -1297,6 +1326,7 @@ class Store:
 
     def _drop_unused_vectors(self) -> None:
         """Cached vectors of content no live chunk has (e.g. text before a redaction)."""
+        self._forget_vectors()
         used = self._table("chunks").search().where("deleted = false").select(["content_hash"])
         hashes = set(used.limit(None).to_arrow().column("content_hash").to_pylist())
         vectors = self._table("vectors")
