@@ -120,3 +120,26 @@ def test_run_records_are_trimmed_in_steps_to_the_newest(tmp_path, monkeypatch):
 
 def _run_record(number: int) -> dict:
     return {**dict.fromkeys(store_module.RUN_SCHEMA.names), "started_at": float(number)}
+
+
+def test_lancedb_caches_stay_bounded_over_many_versions(tmp_path, monkeypatch):
+    """Every read of a new table version caches its metadata: a long-lived server would
+    grow by each save's versions without the process-wide bound."""
+    monkeypatch.setattr(store_module, "METADATA_CACHE_BYTES", 256 << 10)
+    monkeypatch.setattr(store_module, "INDEX_CACHE_BYTES", 1 << 20)
+    store_module._lance_session.cache_clear()
+    try:
+        store = Store(str(tmp_path / "db"))
+        store.create("fake", 16, "1")
+        sizes = []
+        for seed in range(60):
+            rows = _fake_rows(3, 16, seed % 3)
+            record = FileRecord(f"f{seed % 3}.py", str(seed), 0, 0, "python", "indexed")
+            store.write_files([FileUpdate(record, rows)], {})
+            store.set_meta({"step": str(seed)})
+            assert store.meta()["step"] == str(seed)
+            assert store.text_search("common", 5)
+            sizes.append(store_module._lance_session().size_bytes)
+        assert max(sizes) <= (256 << 10) + (1 << 20) + (256 << 10), sizes
+    finally:
+        store_module._lance_session.cache_clear()
