@@ -174,6 +174,54 @@ def test_definitions_next_to_a_code_target_join_its_bundle(shop):
         assert reasons.get(far) != "sibling of shop.noise.resize_thumbnail", reasons
 
 
+LEDGER = {
+    "ledger/__init__.py": "",
+    "ledger/book.py": '''
+        class Ledger:
+            """A book of account entries."""
+
+            def __init__(self, owner):
+                self.owner = owner
+                self.entries = []
+
+            def title(self):
+                return "Ledger of " + self.owner
+
+            def record(self, amount):
+                self.entries.append(amount)
+                self.balance = self.balance + amount
+
+            def pages(self):
+                return 1
+
+            def currency(self):
+                return "EUR"
+
+            def undo_last(self):
+                amount = self.entries.pop()
+                self.balance -= amount
+    ''',
+}
+
+
+def test_methods_that_keep_the_same_state_join_a_method_bundle(workspace, project_for):
+    """Methods that keep one piece of state change together though neither calls the
+    other: the member sharing most of the target's attributes (the rarer an attribute, the
+    more it counts) comes in as such: `undo_last` (entries and balance), not `__init__`
+    (entries only), `title` (the owner) or `currency` (nothing)."""
+    project = project_for(workspace(LEDGER))
+    project.indexer.run()
+    text = (project.root / "ledger/book.py").read_text().splitlines()
+    line = next(n for n, t in enumerate(text, 1) if "def record" in t)
+    bundle = project.related.bundle(f"ledger/book.py:{line}")
+    reasons = {i.hit.symbol: i.reason for i in bundle.items}
+    assert reasons["record"] == "seed"
+    assert reasons.get("undo_last") == "shares state with ledger.book.Ledger.record", reasons
+    assert reasons.get("title") == "sibling of ledger.book.Ledger.record", reasons
+    for other in ("__init__", "currency"):
+        assert "shares state" not in reasons.get(other, ""), reasons
+
+
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):
     noise = {
         "render_html_page",

@@ -34,6 +34,8 @@ EXPANDED_ITEMS = 8  # candidates kept besides the seeds (a bundle is a reading l
 GRAPH_MIX = 0.3  # an item's score: (1 - mix) * similarity + mix * sqrt(PageRank / top)
 SIBLING_LINK = 2.0  # PageRank weight of a seed's link to a definition next to it (a call: 1)
 SIBLING_REACH = 1  # definitions on each side of a seed (same class or module) linked to it
+STATE_LINK = 1.0  # PageRank weight of a seed's link to the member sharing the most state
+STATE_MEMBERS = 1  # members of a method seed's class kept for the state they share with it
 SIDE_SHARE = 0.2  # share of its score test or vendored code gives up in a bundle
 DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to the seeds
 PAGERANK_STEPS = 8
@@ -41,6 +43,7 @@ CHARS_PER_TOKEN = 4
 T = TypeVar("T")
 NOT_RELATING = ("import",)  # an import alone does not make code related
 DEFINITIONS = ("function", "method", "class")
+_STATE = re.compile(r"\b(?:self|cls|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()")  # attributes, not calls
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+)$")
 REEXPORT_HOPS = 4  # pkg.name -> pkg.sub.name -> pkg.sub.impl.name ...
 _QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
@@ -295,15 +298,17 @@ class Related:
                     frontier.append(row["qualname"])
             if not frontier:
                 break
-        sibling_of: dict[str, str] = {}
+        ties: list[tuple[str, str, float]] = []  # (candidate, seed, PageRank weight)
         for row, origin in self._siblings(seeds):
-            similarity = _similarity(query_vector, row["vector"])
-            name = row["qualname"]
-            if similarity >= floor and name not in candidates and name not in seed_names:
-                candidates[name] = Item(
-                    hit_from_row(row, 0), f"sibling of {origin}", similarity, _code(row), 1
-                )
-                sibling_of[name] = origin
+            if self._admit(
+                candidates, row, f"sibling of {origin}", query_vector, floor, seed_names
+            ):
+                ties.append((row["qualname"], origin, SIBLING_LINK))
+        for row, origin, share in self._state_sharers(seeds):
+            reason = f"shares state with {origin}"
+            self._admit(candidates, row, reason, query_vector, floor, seed_names)
+            if row["qualname"] in candidates:  # found along an edge too: tied all the same
+                ties.append((row["qualname"], origin, STATE_LINK * share))
         first = min(seeds, key=lambda row: row["kind"] == "class")["qualname"]
         alike = self.store.vector_search(query_vector, SIMILAR_CANDIDATES) if similar else []
         for row in alike:
@@ -314,8 +319,8 @@ class Related:
                     hit_from_row(row, 0), f"similar to {first}", similarity, _code(row), 1
                 )
         links = self._links(seed_names | candidates.keys())
-        for name, origin in sibling_of.items():
-            _link(links, name, origin, SIBLING_LINK)
+        for name, origin, weight in ties:
+            _link(links, name, origin, weight)
         rank = personalized_pagerank(links, seed_names)
         top = max((rank.get(name, 0.0) for name in candidates), default=0.0) or 1.0
         for name, item in candidates.items():
@@ -351,6 +356,70 @@ class Related:
                 ({**row, "vector": vectors[row["id"]]}, seed["qualname"])
                 for row in rows
                 if row["id"] in vectors
+            ]
+        return found
+
+    @staticmethod
+    def _admit(
+        candidates: dict[str, Item],
+        row: dict[str, Any],
+        reason: str,
+        query_vector: np.ndarray,
+        floor: float,
+        seed_names: set[str],
+    ) -> bool:
+        """Make `row` a new candidate (with `reason`) when it is similar enough, not a seed
+        and not a candidate already; whether it was made one."""
+        name = row["qualname"]
+        if name in seed_names or name in candidates:
+            return False
+        similarity = _similarity(query_vector, row["vector"])
+        if similarity < floor:
+            return False
+        candidates[name] = Item(hit_from_row(row, 0), reason, similarity, _code(row), 1)
+        return True
+
+    def _state_sharers(
+        self, seeds: list[dict[str, Any]]
+    ) -> list[tuple[dict[str, Any], str, float]]:
+        """(row with vector, seed qualname, share in 0..1) for the STATE_MEMBERS members of a
+        method seed's class that use most of the attributes it uses (`self.x`, not calls:
+        those are edges), each attribute counting less the more members use it. Methods
+        that keep one piece of state change together (a constructor that sets it, the
+        request handler that reads it) though neither calls the other."""
+        found: list[tuple[dict[str, Any], str, float]] = []
+        for seed in seeds:
+            if seed["kind"] != "method":
+                continue
+            members = [
+                row
+                for row in self.store.chunks_in_file(seed["path"], ("method",))
+                if row["parent"] == seed["parent"]
+            ]
+            used = {row["id"]: _state_of(row) for row in members}
+            mine = used.get(seed["id"], set())
+            users: dict[str, int] = {}
+            for attributes in used.values():
+                for attribute in attributes:
+                    users[attribute] = users.get(attribute, 0) + 1
+            shares = {
+                row["id"]: sum(1 / users[a] for a in mine & used[row["id"]])
+                for row in members
+                if row["id"] != seed["id"]
+            }
+            by_id = {row["id"]: row for row in members}
+            best = sorted(
+                (i for i in shares if shares[i] > 0),
+                key=lambda i: (-shares[i], by_id[i]["start_line"]),
+            )[:STATE_MEMBERS]
+            if not best:
+                continue
+            top = shares[best[0]]
+            vectors = self.store.vectors_of(best)
+            found += [
+                ({**by_id[i], "vector": vectors[i]}, seed["qualname"], shares[i] / top)
+                for i in best
+                if i in vectors
             ]
         return found
 
@@ -396,6 +465,11 @@ class Related:
 def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> None:
     """Link a and b both ways, keeping the stronger weight when they are linked already."""
     links[a][b] = links[b][a] = max(weight, links[a].get(b, 0.0))
+
+
+def _state_of(row: dict[str, Any]) -> set[str]:
+    """The instance and class attributes a method's code reads or writes."""
+    return set(_STATE.findall(code_of(row["document"])))
 
 
 def _owner(qualname: str) -> str:

@@ -62,7 +62,7 @@ class RelatedItem(Chunk):
     score: float = Field(description="similarity to the question, mixed with graph rank")
     reason: str = Field(
         description="seed, caller/callee/base/subclass of <qualname>, "
-        "similar to <qualname> or sibling of <qualname>"
+        "similar to <qualname>, sibling of <qualname> or shares state with <qualname>"
     )
     depth: int = Field(description="graph steps from a seed")
     tokens: int
