@@ -222,6 +222,60 @@ def test_methods_that_keep_the_same_state_join_a_method_bundle(workspace, projec
         assert "shares state" not in reasons.get(other, ""), reasons
 
 
+GO_LEDGER = {
+    "go.mod": "module example.com/ledger\n\ngo 1.21\n",
+    "ledger.go": """
+        package ledger
+
+        type Ledger struct {
+            owner   string
+            entries []int
+            balance int
+        }
+
+        func New(owner string) *Ledger {
+            return &Ledger{owner: owner}
+        }
+
+        func (l *Ledger) Title() string {
+            return "Ledger of " + l.owner
+        }
+
+        func (l *Ledger) Record(amount int) {
+            l.entries = append(l.entries, amount)
+            l.balance = l.balance + amount
+        }
+
+        func (l *Ledger) Pages() int {
+            return 1
+        }
+
+        func (l *Ledger) Currency() string {
+            return "EUR"
+        }
+
+        func (l *Ledger) UndoLast() {
+            last := l.entries[len(l.entries)-1]
+            l.entries = l.entries[:len(l.entries)-1]
+            l.balance -= last
+        }
+    """,
+}
+
+
+def test_a_go_method_shares_state_through_its_receiver(workspace, project_for):
+    project = project_for(workspace(GO_LEDGER))
+    project.indexer.run()
+    text = (project.root / "ledger.go").read_text().splitlines()
+    line = next(n for n, t in enumerate(text, 1) if "Record(amount" in t)
+    bundle = project.related.bundle(f"ledger.go:{line}")
+    reasons = {i.hit.symbol: i.reason for i in bundle.items}
+    assert reasons["Record"] == "seed"
+    record = next(i.hit.qualname for i in bundle.items if i.reason == "seed")
+    assert reasons.get("UndoLast") == f"shares state with {record}", reasons
+    assert "shares state" not in reasons.get("Currency", ""), reasons
+
+
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):
     noise = {
         "render_html_page",

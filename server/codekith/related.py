@@ -43,7 +43,8 @@ CHARS_PER_TOKEN = 4
 T = TypeVar("T")
 NOT_RELATING = ("import",)  # an import alone does not make code related
 DEFINITIONS = ("function", "method", "class")
-_STATE = re.compile(r"\b(?:self|cls|this)\.([A-Za-z_$][\w$]*)\b(?!\s*\()")  # attributes, not calls
+_SELF = ("self", "cls", "this")  # what a method calls its own object (Go names it: below)
+_GO_RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s")
 _LOCATION = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+)$")
 REEXPORT_HOPS = 4  # pkg.name -> pkg.sub.name -> pkg.sub.impl.name ...
 _QUALNAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+$")
@@ -468,8 +469,14 @@ def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> 
 
 
 def _state_of(row: dict[str, Any]) -> set[str]:
-    """The instance and class attributes a method's code reads or writes."""
-    return set(_STATE.findall(code_of(row["document"])))
+    """The attributes (fields) of its own object a method's code reads or writes: through
+    `self`, `cls`, `this`, or a Go method's receiver."""
+    names = list(_SELF)
+    receiver = _GO_RECEIVER.match(row["signature"] or "")
+    if receiver:
+        names.append(receiver[1])
+    attribute = rf"\b(?:{'|'.join(names)})\.([A-Za-z_$][\w$]*)\b(?!\s*\()"  # not calls
+    return set(re.findall(attribute, code_of(row["document"])))
 
 
 def _owner(qualname: str) -> str:
