@@ -300,12 +300,13 @@ class Related:
             if not frontier:
                 break
         ties: list[tuple[str, str, float]] = []  # (candidate, seed, PageRank weight)
-        for row, origin in self._siblings(seeds):
+        beside = self._beside(seeds)
+        for row, origin in self._siblings(seeds, beside):
             if self._admit(
                 candidates, row, f"sibling of {origin}", query_vector, floor, seed_names
             ):
                 ties.append((row["qualname"], origin, SIBLING_LINK))
-        for row, origin, share in self._state_sharers(seeds):
+        for row, origin, share in self._state_sharers(seeds, beside):
             reason = f"shares state with {origin}"
             self._admit(candidates, row, reason, query_vector, floor, seed_names)
             if row["qualname"] in candidates:  # found along an edge too: tied all the same
@@ -331,16 +332,12 @@ class Related:
                 item.score *= 1 - SIDE_SHARE
         return list(candidates.values())
 
-    def _siblings(self, seeds: list[dict[str, Any]]) -> list[tuple[dict[str, Any], str]]:
-        """(row with vector, seed qualname) for the definitions right before and after each
-        function or method seed (SIBLING_REACH of each) among the members of its class or the
-        top-level definitions of its module. Code changed together is often defined
-        together, though neither calls nor resembles the other."""
-        found: list[tuple[dict[str, Any], str]] = []
-        for seed in seeds:
-            if seed["kind"] not in ("function", "method"):
-                continue
-            rows = sorted(
+    def _beside(self, seeds: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Seed id -> the definitions beside each function or method seed, in source order:
+        the members of its class or the top-level definitions of its module (read once for
+        its siblings and for the state it shares)."""
+        return {
+            seed["id"]: sorted(
                 (
                     row
                     for row in self.store.chunks_in_file(seed["path"], DEFINITIONS)
@@ -348,6 +345,20 @@ class Related:
                 ),
                 key=lambda row: row["start_line"],
             )
+            for seed in seeds
+            if seed["kind"] in ("function", "method")
+        }
+
+    def _siblings(
+        self, seeds: list[dict[str, Any]], beside: dict[str, list[dict[str, Any]]]
+    ) -> list[tuple[dict[str, Any], str]]:
+        """(row with vector, seed qualname) for the definitions right before and after each
+        function or method seed (SIBLING_REACH of each) among the members of its class or the
+        top-level definitions of its module. Code changed together is often defined
+        together, though neither calls nor resembles the other."""
+        found: list[tuple[dict[str, Any], str]] = []
+        for seed in seeds:
+            rows = beside.get(seed["id"], [])
             at = next((i for i, row in enumerate(rows) if row["id"] == seed["id"]), None)
             if at is None:
                 continue
@@ -381,7 +392,7 @@ class Related:
         return True
 
     def _state_sharers(
-        self, seeds: list[dict[str, Any]]
+        self, seeds: list[dict[str, Any]], beside: dict[str, list[dict[str, Any]]]
     ) -> list[tuple[dict[str, Any], str, float]]:
         """(row with vector, seed qualname, share in 0..1) for the STATE_MEMBERS members of a
         method seed's class that use most of the attributes it uses (`self.x`, not calls:
@@ -392,11 +403,7 @@ class Related:
         for seed in seeds:
             if seed["kind"] != "method":
                 continue
-            members = [
-                row
-                for row in self.store.chunks_in_file(seed["path"], ("method",))
-                if row["parent"] == seed["parent"]
-            ]
+            members = [row for row in beside[seed["id"]] if row["kind"] == "method"]
             used = {row["id"]: _state_of(row) for row in members}
             mine = used.get(seed["id"], set())
             users: dict[str, int] = {}
