@@ -143,3 +143,50 @@ def test_lancedb_caches_stay_bounded_over_many_versions(tmp_path, monkeypatch):
         assert max(sizes) <= (256 << 10) + (1 << 20) + (256 << 10), sizes
     finally:
         store_module._lance_session.cache_clear()
+
+
+def test_meta_is_remembered_only_while_it_is_current(tmp_path, monkeypatch):
+    writer = Store(str(tmp_path / "db"))
+    writer.create("model-a", 16, "1")
+    reader = Store(writer.location)
+    assert reader.meta()["model"] == "model-a"
+    reads: list[str] = []
+    real_table = Store._table
+
+    def counting(self: Store, name: str):  # type: ignore[no-untyped-def]
+        table = real_table(self, name)
+        if name == "meta":
+            return _CountedReads(table, reads)
+        return table
+
+    monkeypatch.setattr(Store, "_table", counting)
+    assert reader.meta()["model"] == "model-a"
+    assert reads == []  # same version: the remembered rows
+    with writer.write_lock():
+        writer.meta()
+        writer.set_meta({"head": "abc"})
+        writer.set_meta({"head": "def"})
+        assert writer.meta()["head"] == "def"
+    assert reads == ["read"]  # the lock holder read once and kept what it wrote
+    assert reader.meta()["head"] == "def"  # another connection's commit: read again
+    writer.set_meta({"head": "ghi"})  # without the lock, nothing is assumed
+    assert writer.meta()["head"] == reader.meta()["head"] == "ghi"
+    monkeypatch.undo()
+    young = Store(str(tmp_path / "young"))
+    young.create("model-a", 16, "1")
+    watcher = Store(young.location)
+    assert watcher.meta()["model"] == "model-a"
+    young.create("model-b", 16, "1")  # made again: its versions start over, as the same numbers
+    assert young.meta()["model"] == watcher.meta()["model"] == "model-b"
+
+
+class _CountedReads:
+    def __init__(self, table: object, reads: list[str]):
+        self._table, self._reads = table, reads
+
+    def to_arrow(self):  # type: ignore[no-untyped-def]
+        self._reads.append("read")
+        return self._table.to_arrow()  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._table, name)
