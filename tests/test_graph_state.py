@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from codekith.graph.incremental import UpdateYielded
 from codekith.store import Store
 from tests.conftest import git, write_files
 from tests.interrupt import signalled_cli
@@ -206,3 +209,38 @@ def test_a_save_is_searchable_before_its_edges_and_no_edge_is_lost(
         e[:2] for e in all_edges(project.store)
     }
     assert project.indexer.update_graph() == {}, figures  # nothing left behind
+
+
+def test_an_edge_update_that_gives_way_to_a_save_stores_nothing_and_resumes_exactly(
+    workspace, project_for, tmp_path
+):
+    """The language server's edge update stops between files when a save comes (so the
+    save does not wait for it); what it stopped leaves no trace, and the next update ends
+    with a fresh index's edges."""
+    root = workspace(PKG)
+    commit(root, "start")
+    project = project_for(root, jedi=False)
+    project.indexer.run()
+    before, meta_before = all_edges(project.store), project.store.meta()
+    (root / "pkg/core.py").write_text(
+        (root / "pkg/core.py").read_text() + "\n\ndef bake():\n    return helper()\n"
+    )
+    (root / "app/other.py").write_text("from pkg.core import bake\n\n\ndef here():\n    bake()\n")
+    project.indexer.run(paths=["pkg/core.py", "app/other.py"], refine=False, edges_later=True)
+    asked: list[int] = []
+
+    def save_arrives_at_the_third_file() -> bool:
+        asked.append(1)
+        return len(asked) >= 3
+
+    with pytest.raises(UpdateYielded):
+        project.indexer.update_graph(stop=save_arrives_at_the_third_file)
+    assert len(asked) == 3
+    assert all_edges(project.store) == before
+    assert project.store.meta()["graph_snapshot"] == meta_before["graph_snapshot"]
+    figures = project.indexer.update_graph()
+    assert figures["files_resolved"] >= 2
+    fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+    assert {e[:5] for e in all_edges(project.store)} == fresh
+    assert ("app.other.here", "pkg.core.bake") in {e[:2] for e in all_edges(project.store)}
+    assert project.indexer.update_graph() == {}

@@ -71,16 +71,18 @@ class GraphSync:
         removed: Iterable[str],
         layout: str = "",
         progress: Counts | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> tuple[Meta, dict[str, Any]]:
         """Bring the edges in step after a run wrote `indexed` (path -> content hash) and
         dropped `removed`; the meta to record and the run's figures. `layout` identifies the
         package layout the chunks' module names follow (qualnames.Layout as JSON): when it
         changes, no derivation is reused and every file is resolved again. `progress`
-        hears (done, total, path) in file passes (progress.Tally)."""
+        hears (done, total, path) in file passes (progress.Tally). `stop` may end it early
+        (UpdateYielded: nothing stored, the next update does it)."""
         tally = Tally(progress)
         tally.start()
         try:
-            return self._update(meta, indexed, removed, layout, tally)
+            return self._update(meta, indexed, removed, layout, tally, stop)
         finally:
             tally.finish()
 
@@ -91,6 +93,7 @@ class GraphSync:
         removed: Iterable[str],
         layout: str,
         tally: Tally,
+        stop: Callable[[], bool] | None,
     ) -> tuple[Meta, dict[str, Any]]:
         if layout != self._layout:
             self._builder, self._layout = None, layout
@@ -107,9 +110,9 @@ class GraphSync:
             return {}, {}
         if self._warm(meta):
             assert self._builder is not None
-            update, (added, gone) = self._apply(self._builder, config, tally)
+            update, (added, gone) = self._apply(self._builder, config, tally, stop)
         else:
-            update, (added, gone) = self._load(meta, config, tally)
+            update, (added, gone) = self._load(meta, config, tally, stop)
         figures = {
             "edges": self._builder.edge_count() if self._builder else 0,
             "added": added,
@@ -153,7 +156,9 @@ class GraphSync:
             and meta.get("graph_layout", "") == self._layout
         )
 
-    def _load(self, meta: Meta, config: str, tally: Tally) -> tuple[GraphUpdate, tuple[int, int]]:
+    def _load(
+        self, meta: Meta, config: str, tally: Tally, stop: Callable[[], bool] | None = None
+    ) -> tuple[GraphUpdate, tuple[int, int]]:
         """A cold builder from the stored derivations and edges, brought up to date (what
         the stored ones still cover is reused, the rest re-derived) and stored."""
         if meta.get("graph") != GRAPH_VERSION or meta.get("graph_layout", "") != self._layout:
@@ -167,13 +172,17 @@ class GraphSync:
             for r in self.store.live_edges()
         )
         self._builder = builder
-        return self._apply(builder, config, tally)
+        return self._apply(builder, config, tally, stop)
 
     def _apply(
-        self, builder: GraphBuilder, config: str, tally: Tally
+        self,
+        builder: GraphBuilder,
+        config: str,
+        tally: Tally,
+        stop: Callable[[], bool] | None = None,
     ) -> tuple[GraphUpdate, tuple[int, int]]:
         """Update and store; the update and the edges (added, removed)."""
-        update = builder.update(self._files, config, tally)
+        update = builder.update(self._files, config, tally, stop)
         written = self._write_edges(update.edges)
         self._write_variants(update.created)
         return update, written

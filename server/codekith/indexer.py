@@ -244,12 +244,13 @@ class Indexer:
         self.store.add_run(report.run_record(started_at, head))
         return report
 
-    def update_graph(self) -> dict[str, Any]:
+    def update_graph(self, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
         """The fast edges of the files that runs with `edges_later` left behind (nothing
         when none did: the graph's snapshot in meta already matches); the figures. Until
-        then the meta's graph snapshot is behind, so any other process re-derives them."""
+        then the meta's graph snapshot is behind, so any other process re-derives them.
+        `stop` may end it between files (UpdateYielded, nothing stored)."""
         meta = self.store.meta()
-        state, figures = self.graph.update(meta, {}, [], meta.get("modules", ""))
+        state, figures = self.graph.update(meta, {}, [], meta.get("modules", ""), stop=stop)
         if state:
             self.store.set_meta(state)
         return figures

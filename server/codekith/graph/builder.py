@@ -13,7 +13,7 @@ resolver leaves the call site open); a changed file has none.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,18 +58,23 @@ class GraphBuilder:
             self.edges.setdefault(edge.path, set()).add((edge, resolver))
 
     def update(
-        self, files: dict[str, str], config: str = "", tally: Tally | None = None
+        self,
+        files: dict[str, str],
+        config: str = "",
+        tally: Tally | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> GraphUpdate:
         """Edges after the graph files became `files` (path -> content hash); `config` is
         the fingerprint of the project files the other languages' imports depend on.
-        `tally` counts the files as they are parsed, resolved and finished."""
+        `tally` counts the files as they are parsed, resolved and finished; `stop` may end
+        the Python rounds early (UpdateYielded, nothing changed here)."""
         started = time.perf_counter()
         counted = tally or Tally()
         others = {p: h for p, h in files.items() if not is_python(p)}
         if self._syntax != others or self._config != config:
             counted.expect(2 * len(others))  # parsed (at most) and resolved
         python = {p: h for p, h in files.items() if is_python(p)}
-        chosen = self.fast.update(python, tally=counted)
+        chosen = self.fast.update(python, tally=counted, stop=stop)
         changed = {p: self._merged(v) for p, v in chosen.items()}
         changed.update(self._other_languages(others, config, counted))
         changed = {p: e for p, e in changed.items() if set(e) != self.edges.get(p, set())}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import uuid
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +48,12 @@ from codekith.qualnames import ModuleNames
 
 ROUNDS = 8
 VARIANTS_KEPT = 4  # per file, in memory (the store keeps its own count)
+
+
+class UpdateYielded(Exception):
+    """An update stopped between files of a round because `stop()` turned true. Nothing
+    it computed was kept as a result: the next update starts over (and reuses the rounds
+    that still hold), so it equals an update that never stopped."""
 
 
 @dataclass
@@ -108,11 +114,13 @@ class FastGraph:
         files: dict[str, str],
         sources: dict[str, str] | None = None,
         tally: Tally | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> dict[str, Variant]:
         """Bring the graph to `files` (path -> content hash; `sources` may give unsaved
         text, whose hash must differ from any other content's). Returns every file's
         variant; `created` lists the ones this update made. `tally` counts a step per file
-        of each round and per file finished."""
+        of each round and per file finished. UpdateYielded when `stop()` turns true during
+        the rounds (checked before each file)."""
         counted = tally or Tally()
         self._sync(files, sources or {})
         self.created, self.recomputed, self._cache = [], 0, {}
@@ -120,7 +128,7 @@ class FastGraph:
         working = {p: Variant(p, h, self.index.defines(p)) for p, h in sorted(files.items())}
         owned = [p for p in working if self.index.owns(p)]
         counted.expect(len(working))
-        world = self._rounds(working, owned, counted)
+        world = self._rounds(working, owned, counted, stop or (lambda: False))
         self._descendants = {}
         chosen: dict[str, Variant] = {}
         for path, variant in working.items():
@@ -154,7 +162,13 @@ class FastGraph:
                     self.index.know(path, known.defines)
         self._hashes = dict(files)
 
-    def _rounds(self, working: dict[str, Variant], owned: list[str], tally: Tally) -> World:
+    def _rounds(
+        self,
+        working: dict[str, Variant],
+        owned: list[str],
+        tally: Tally,
+        stop: Callable[[], bool],
+    ) -> World:
         """Rounds until one changes nothing; the tally expects one round more than those
         run so far (the round that finds nothing changed), up to ROUNDS."""
         world = World()
@@ -164,6 +178,8 @@ class FastGraph:
             self._descendants = {}
             results: dict[str, RoundResult] = {}
             for path in owned:
+                if stop():
+                    raise UpdateYielded
                 results[path] = self._round(working[path], number, world)
                 tally.step(path)
             for path, result in results.items():

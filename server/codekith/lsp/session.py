@@ -24,6 +24,7 @@ from codekith import freshness
 from codekith.answers import Answers
 from codekith.embedding import Embedder
 from codekith.freshness import Freshness
+from codekith.graph.incremental import UpdateYielded
 from codekith.graph.jedi_worker import JediResult
 from codekith.indexer import IndexReport
 from codekith.lsp.options import DEBOUNCE_MS
@@ -240,6 +241,10 @@ class WorkspaceSession:
     def _yield_to_saves(self) -> bool:
         return self._closed or not self._pending.empty() or self._lock.locked()
 
+    def _save_waiting(self) -> bool:
+        """For work that holds the lock: a save (or the end) is waiting for it."""
+        return self._closed or not self._pending.empty()
+
     async def _refine_then_maintain(self) -> None:
         """Jedi over the files waiting for it; compaction once the folder has been idle a
         while. Gives up when a save queues (the save's drain asks again); a request that
@@ -309,10 +314,13 @@ class WorkspaceSession:
 
     async def _update_edges(self) -> bool:
         """The fast edges of the files saved since the last update (under the caller's
-        lock); False when another process holds the index (its next run brings them)."""
+        lock); False when another process holds the index (its next run brings them) or a
+        save came meanwhile: the update gives way between files (it re-resolved 24 files of
+        flask after a save of helpers.py, 0.3-0.7 s, and the next save waited for it), and
+        the save's drain asks for it again."""
         try:
-            await self._locked(self.project.indexer.update_graph)
-        except IndexLockedError:
+            await self._locked(lambda: self.project.indexer.update_graph(self._save_waiting))
+        except (IndexLockedError, UpdateYielded):
             return False
         except Exception as exc:  # the server must survive it; the next save tries again
             log.exception("updating the call graph of %s failed", self.root)
