@@ -152,6 +152,8 @@ def _run_locally(
     ]
     for worker in workers:
         worker.start()
+    for _ in workers:  # all loaded before any group: one first to load took every group
+        _next_message(outbox, workers, "ready")
     for group in groups:
         inbox.put(group)
     for _ in workers:
@@ -172,6 +174,7 @@ def _serve(settings: Settings, known: frozenset[str], inbox: Any, outbox: Any) -
     except Exception as exc:
         outbox.put(("error", f"worker could not load the model: {exc}"))
         return
+    outbox.put(("ready", None))
     while (group := inbox.get()) is not None:
         try:
             outbox.put(("ok", worker.process(group)))
@@ -180,6 +183,11 @@ def _serve(settings: Settings, known: frozenset[str], inbox: Any, outbox: Any) -
 
 
 def _next_result(outbox: Any, workers: list[Any]) -> GroupResult:
+    result: GroupResult = _next_message(outbox, workers, "ok")
+    return result
+
+
+def _next_message(outbox: Any, workers: list[Any], expected: str) -> Any:
     while True:
         try:
             status, value = outbox.get(timeout=2)
@@ -190,8 +198,8 @@ def _next_result(outbox: Any, workers: list[Any]) -> GroupResult:
             continue
         if status == "error":
             raise WorkerError(value)
-        result: GroupResult = value
-        return result
+        assert status == expected, (status, expected)
+        return value
 
 
 def _run_on_ray(
