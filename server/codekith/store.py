@@ -620,9 +620,9 @@ class Store:
     def meta(self) -> dict[str, str]:
         """The index's key/values, read again only when the table has a new version (a
         save asked for them eight times, a query twice: ~6 ms each, ~0.5 ms to check)."""
-        key = self._meta_key()
-        if key is not None and self._meta_memo is not None and self._meta_memo[0] == key:
-            return dict(self._meta_memo[1])
+        key, memo = self._meta_key(), self._meta_memo  # one read: set_meta may clear it
+        if key is not None and memo is not None and memo[0] == key:
+            return dict(memo[1])
         if "meta" not in self._names():
             return {}
         try:
