@@ -160,7 +160,7 @@ def _run_locally(
         inbox.put(None)
     try:
         for _ in groups:
-            yield _next_result(outbox, workers)
+            yield _next_message(outbox, workers, "ok")
     finally:
         for worker in workers:
             if worker.is_alive():
@@ -180,11 +180,6 @@ def _serve(settings: Settings, known: frozenset[str], inbox: Any, outbox: Any) -
             outbox.put(("ok", worker.process(group)))
         except Exception as exc:
             outbox.put(("error", f"{type(exc).__name__}: {exc}"))
-
-
-def _next_result(outbox: Any, workers: list[Any]) -> GroupResult:
-    result: GroupResult = _next_message(outbox, workers, "ok")
-    return result
 
 
 def _next_message(outbox: Any, workers: list[Any], expected: str) -> Any:

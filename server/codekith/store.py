@@ -623,7 +623,7 @@ class Store:
         key, memo = self._meta_key(), self._meta_memo  # one read: set_meta may clear it
         if key is not None and memo is not None and memo[0] == key:
             return dict(memo[1])
-        if "meta" not in self._names():
+        if key is None and "meta" not in self._names():  # a key: the table opened
             return {}
         try:
             rows = self._table("meta").to_arrow().to_pylist()
@@ -656,9 +656,10 @@ class Store:
         self._check_lease()
         kept, self._meta_memo = self._meta_memo, None  # not kept if the commit fails
         self._upsert("meta", "key", [{"key": k, "value": v} for k, v in values.items()])
-        key = self._meta_key() if kept is not None and self._holding else None
-        if key is not None and kept is not None:  # no other writer: the memo plus `values`
-            self._meta_memo = (key, {**kept[1], **values})
+        if kept is not None and self._holding:  # no other writer: the memo plus `values`
+            key = self._meta_key()
+            if key is not None:
+                self._meta_memo = (key, {**kept[1], **values})
 
     def check_compatible(self, model_id: str, dim: int | None, template: str) -> None:
         """Raise IndexMismatchError when stored vectors would mix with new ones (writers)
@@ -701,7 +702,6 @@ class Store:
     def _drop(self, name: str) -> None:
         """Drop a table, also one too damaged for LanceDB to open."""
         self._tables.pop(name, None)
-        self._meta_memo = None  # a table made again starts its versions again
         with contextlib.suppress(Exception):
             self.db.drop_table(name)
         if self._local:

@@ -239,7 +239,7 @@ class WorkspaceSession:
             self._background = self._spawn(self._refine_then_maintain())
 
     def _yield_to_saves(self) -> bool:
-        return self._closed or not self._pending.empty() or self._lock.locked()
+        return self._save_waiting() or self._lock.locked()
 
     def _save_waiting(self) -> bool:
         """For work that holds the lock: a save (or the end) is waiting for it."""
