@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -190,3 +192,21 @@ class _CountedReads:
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._table, name)
+
+
+def test_lancedb_opens_without_the_rest_client_set_up_yet_keeps_it(tmp_path):
+    """The REST namespace client's __init__ (seconds of pydantic validators) runs only when
+    something reads from it: a local index never does, but nothing of it is lost."""
+    script = f"""
+import sys
+from codekith.store import REST_CLIENT, Store
+store = Store({str(tmp_path / "db")!r})
+store.create("model-a", 16, "1")
+assert Store(store.location).meta()["model"] == "model-a"
+assert not any(m.startswith(REST_CLIENT + ".api") for m in sys.modules), "REST API loaded"
+client = __import__(REST_CLIENT)
+assert client.ApiClient.__name__ == "ApiClient" and client.TableApi.__name__ == "TableApi"
+assert REST_CLIENT + ".api.table_api" in sys.modules
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -16,11 +16,13 @@ import dataclasses
 import errno
 import fcntl
 import functools
+import importlib.util
 import json
 import os
 import re
 import shutil
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -343,14 +345,49 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
         yield items[start : start + size]
 
 
+REST_CLIENT = "lance_namespace_urllib3_client"  # lancedb's namespace models live in it
+_deferring = threading.Lock()
+
+
+def _lancedb() -> Any:
+    """lancedb, imported without setting up the REST client of Lance namespaces."""
+    _defer_package_init(REST_CLIENT)
+    import lancedb
+
+    return lancedb
+
+
+def _defer_package_init(name: str) -> None:
+    """Register package `name` without running its __init__: its submodules still import
+    as usual, and the first read of a name only the __init__ defines runs it after all.
+    lancedb needs lance_namespace's models from the REST client package, whose __init__
+    also builds the pydantic validators of every REST API method: 1.5-4.5 s of
+    `import lancedb` on this machine (most of a one-file CLI run), for a client a local
+    index never calls."""
+    if name in sys.modules:
+        return
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return
+    loader = spec.loader
+    package = importlib.util.module_from_spec(spec)
+
+    def run_init(attribute: str) -> Any:
+        with _deferring:
+            if vars(package).pop("__getattr__", None) is not None:
+                loader.exec_module(package)
+        return getattr(package, attribute)
+
+    package.__getattr__ = run_init  # type: ignore[method-assign]  # PEP 562: for missing names
+    sys.modules[name] = package
+
+
 @functools.cache
 def _lance_session() -> Any:
     """One LanceDB cache for every connection of the process, bounded: with its defaults
     (6 GB of index, 1 GB of metadata) a long-lived server kept every table version's
     metadata it had read, ~0.4 MB more per save on flask."""
-    import lancedb
-
-    return lancedb.Session(
+    return _lancedb().Session(
         index_cache_size_bytes=INDEX_CACHE_BYTES, metadata_cache_size_bytes=METADATA_CACHE_BYTES
     )
 
@@ -401,9 +438,7 @@ class Store:
         """The LanceDB connection, made on first use (importing LanceDB takes seconds);
         None while a reader's folder does not exist."""
         if self._db is None and self._exists():
-            import lancedb
-
-            connection: Any = lancedb.connect(
+            connection: Any = _lancedb().connect(
                 self.path,
                 read_consistency_interval=self._interval,
                 storage_options=self._storage_options,
