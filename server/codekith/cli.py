@@ -686,6 +686,9 @@ def cmd_feedback(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from codekith.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread starts
     from codekith.lsp.server import serve
 
     serve(args.tcp)
@@ -694,6 +697,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """The index is built on the first question when there is none yet."""
+    from codekith.memory import limit_malloc_arenas
+
+    limit_malloc_arenas()  # before any thread starts
     from codekith.mcp.server import serve
 
     serve(_root(args), args.db)

@@ -8,6 +8,9 @@ import ctypes
 import ctypes.util
 from functools import cache
 
+M_ARENA_MAX = -8  # glibc's mallopt parameter
+SERVER_ARENAS = 2
+
 
 @cache
 def _libc() -> ctypes.CDLL | None:
@@ -27,3 +30,16 @@ def release_free_memory() -> bool:
         return False
     libc.malloc_trim(0)
     return True
+
+
+def limit_malloc_arenas(arenas: int = SERVER_ARENAS) -> bool:
+    """Cap glibc's malloc arenas (by default up to 8 per core, one per busy thread) for a
+    long-lived server: its threads (LanceDB's, ONNX Runtime's, the event loop's executor)
+    each kept an arena of freed pages that malloc_trim could not give back. flask's
+    language server held 492-511 MB after indexing and 555-586 MB after 100 saves, with 2
+    arenas 426-441 and 484-504 MB, indexing as fast. Call it before threads start; False
+    where the C library has no mallopt."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "mallopt"):
+        return False
+    return bool(libc.mallopt(M_ARENA_MAX, arenas))
