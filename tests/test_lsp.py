@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -43,9 +44,15 @@ async def start(lsp_client: LanguageClient, profile: str, base: Path) -> None:
     lsp_client.root = root  # type: ignore[attr-defined]
     lsp_client.registrations = []  # type: ignore[attr-defined]
 
+    lsp_client.indexed = []  # type: ignore[attr-defined]
+
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams) -> None:
         lsp_client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
+
+    @lsp_client.feature("codekith/indexed")
+    def indexed(params: Any) -> None:
+        lsp_client.indexed.append(params)  # type: ignore[attr-defined]
 
     await lsp_client.initialize_session(
         types.InitializeParams(
@@ -179,25 +186,29 @@ async def test_related_at_cursor_and_dirty_buffers(shared: LanguageClient):
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_did_save_makes_new_code_searchable(shared: LanguageClient):
+    """The server says when a save is searchable (`codekith/indexed`): one search then finds
+    it, no polling."""
     client = shared
     path = client.root / "shop/refunds.py"
     path.write_text(
         'def issue_refund(order_id):\n    """Give the customer their money back '
         'for a cancelled order."""\n    return order_id\n'
     )
+    saved = uri(client, "shop/refunds.py")
     client.text_document_did_save(
-        types.DidSaveTextDocumentParams(
-            types.TextDocumentIdentifier(uri(client, "shop/refunds.py"))
-        )
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(saved))
     )
 
-    async def searchable() -> bool:
-        found = await command(
-            client, "codekith.search", {"query": "money back for a cancelled order", "k": 1}
-        )
-        return bool(found["hits"]) and found["hits"][0]["qualname"] == "shop.refunds.issue_refund"
+    async def announced() -> bool:
+        return any(saved in n.indexed for n in client.indexed)  # type: ignore[attr-defined]
 
-    await until(searchable, "the saved function to become searchable")
+    await until(announced, "codekith/indexed to name the saved file")
+    notice = next(n for n in client.indexed if saved in n.indexed)  # type: ignore[attr-defined]
+    assert notice.root == client.root.as_uri() and notice.chunks > 10  # type: ignore[attr-defined]
+    found = await command(
+        client, "codekith.search", {"query": "money back for a cancelled order", "k": 1}
+    )
+    assert found["hits"][0]["qualname"] == "shop.refunds.issue_refund"
 
 
 @pytest.mark.asyncio

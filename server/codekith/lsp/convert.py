@@ -9,6 +9,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
 from codekith.answers import Lens
+from codekith.indexer import IndexReport
 from codekith.workspace import relative_path
 
 SYMBOL_KINDS = {
@@ -87,3 +88,13 @@ def code_lens(lens: Lens, uri: str) -> types.CodeLens:
         arguments=[{"uri": uri, "position": {"line": line, "character": 0}}],
     )
     return types.CodeLens(range=line_range(line + 1, line + 1), command=command)
+
+
+def indexed_params(root: Path, report: IndexReport) -> dict[str, Any]:
+    """`codekith/indexed`: what a finished run made searchable (and removed) in a folder."""
+    return {
+        "root": root.as_uri(),
+        "indexed": [uri_of(root, path) for path in sorted(report.indexed)],
+        "deleted": [uri_of(root, path) for path in sorted(report.deleted)],
+        "chunks": report.chunks_total,
+    }

@@ -21,6 +21,7 @@ from pygls.uris import to_fs_path
 from codekith import __version__
 from codekith.answers import NotServedError, UnknownChunkError
 from codekith.embedding import Embedder, FastEmbedder
+from codekith.indexer import IndexReport
 from codekith.languages import suffixes_of
 from codekith.lsp import arguments as args
 from codekith.lsp import convert
@@ -34,6 +35,7 @@ from codekith.search import Filters
 from codekith.workspace import OutsideWorkspaceError
 
 log = logging.getLogger(__name__)
+INDEXED = "codekith/indexed"  # server -> client notification after every finished run
 COMMANDS = (
     "codekith.search",
     "codekith.related",
@@ -70,11 +72,16 @@ class CodekithServer(LanguageServer):
             self.start_progress,
             self.show_error,
             self.options.debounce_ms,
+            self.notify_indexed,
         )
         self.sessions[session.root] = session
         for warning in session.project.settings.warnings:
             self.show_warning(warning)
         return session
+
+    def notify_indexed(self, root: Path, report: IndexReport) -> None:
+        """Tell the client a run finished: what it indexed is searchable now."""
+        self.protocol.notify(INDEXED, convert.indexed_params(root, report))
 
     def session_for(self, uri: str) -> tuple[WorkspaceSession, str]:
         """The folder holding `uri` (innermost wins) and the file's relative path."""

@@ -99,6 +99,7 @@ class WorkspaceSession:
         progress: ProgressFactory,
         on_error: Callable[[str], None],
         debounce_ms: int = DEBOUNCE_MS,
+        on_indexed: Callable[[Path, IndexReport], None] = lambda root, report: None,
     ):
         self.root = root.resolve()
         self.project = Project(self.root, overrides=settings or None, embedder_factory=embedder)
@@ -112,6 +113,7 @@ class WorkspaceSession:
         self._refine_wanted = False  # a Jedi pass was asked for since the last one began
         self._progress = progress
         self._on_error = on_error
+        self._on_indexed = on_indexed
         self._pending = _Pending()
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
@@ -213,6 +215,7 @@ class WorkspaceSession:
             self._generation += 1
         self._note_indexed(report, whole)
         self.last_report, self.last_error = report, ""
+        self._on_indexed(self.root, report)  # a client waits for this, not for a poll
         summary = f"{len(report.indexed)} files indexed, {report.chunks_total} chunks"
         reporter.end(f"cancelled: {summary}" if report.cancelled else summary)
         return report
