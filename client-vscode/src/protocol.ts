@@ -100,6 +100,16 @@ export interface Status {
   folders: FolderStatus[];
 }
 
+/** Sent by the server after every finished index run: what it names is searchable now. */
+export const INDEXED_NOTIFICATION = 'codekith/indexed';
+
+export interface IndexedParams {
+  root: string;
+  indexed: string[];
+  deleted: string[];
+  chunks: number;
+}
+
 export const SERVER_COMMANDS = {
   search: 'codekith.search',
   related: 'codekith.related',

@@ -23,7 +23,7 @@ import {
 } from 'vscode-languageclient/node';
 import { DOCUMENT_SELECTOR } from './languages';
 import { describeLaunch, executableProblem, type Launch, LaunchError, resolveLaunch } from './launch';
-import { SERVER_COMMANDS, type Status } from './protocol';
+import { INDEXED_NOTIFICATION, type IndexedParams, SERVER_COMMANDS, type Status } from './protocol';
 import { activeInterpreter } from './python';
 import { initializationOptions, serverSettings } from './settings';
 import { IndexStatusBar, type ProgressValue } from './statusBar';
@@ -76,6 +76,9 @@ export class ServerManager implements vscode.Disposable {
   launch: Launch | undefined;
   /** How many times a client has been started (restarts included). */
   starts = 0;
+  /** Runs the server announced (codekith/indexed), the last one's parameters. */
+  indexedRuns = 0;
+  lastIndexed: IndexedParams | undefined;
   private queue: Promise<void> = Promise.resolve();
   private pollTimer: NodeJS.Timeout | undefined;
   private disposed = false;
@@ -203,6 +206,13 @@ export class ServerManager implements vscode.Disposable {
     } finally {
       client.quiet = false;
     }
+    client.onNotification(INDEXED_NOTIFICATION, (params: IndexedParams) => {
+      // A save's run reports no $/progress: without this the status bar waited for its
+      // next poll (30 s when idle) to show the new chunk count or that HEAD is indexed.
+      this.indexedRuns += 1;
+      this.lastIndexed = params;
+      this.schedulePoll(200);
+    });
     client.onDidChangeState(({ newState }) => {
       if (this.client !== client) {
         return; // a client we are stopping on purpose

@@ -220,6 +220,18 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     await waitFor('the saved function in search results', 60_000, async () => (await found()).includes('shop.pricing.loyalty_points'), 500);
   });
 
+  test('codekith/indexed after a save refreshes the status bar without waiting for a poll', async () => {
+    const runs = api.server.indexedRuns;
+    const chunks = (await folderStatus()).chunks;
+    const text = fs.readFileSync(pricing(), 'utf8') +
+      '\n\ndef gift_wrap(order):\n    """Wrap every item of an order as a gift."""\n    return order\n';
+    await stub.saveFile(pricing(), text);
+    await waitFor('codekith/indexed naming the saved file', 60_000, () =>
+      api.server.indexedRuns > runs && api.server.lastIndexed.indexed.includes(vscode.Uri.file(pricing()).toString()), 50);
+    // The status bar is refreshed by the notification (its idle poll is 30 s away).
+    await waitFor('the status bar to show the new chunk', 10_000, () => api.statusBar.status?.folders[0].chunks > chunks, 50);
+  });
+
   test('the status bar warns when the index is behind HEAD', async () => {
     // A commit made outside the editor (no save, no watcher event): HEAD moves past the index.
     fs.writeFileSync(path.join(root, 'shop/tax.py'), 'def vat(amount):\n    """Value added tax owed on an amount."""\n    return amount * 0.2\n');
