@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from codekith.graph.incremental import UpdateYielded
+from codekith.graph.incremental import FastGraph, UpdateYielded
 from codekith.store import Store
 from tests.conftest import git, write_files
 from tests.interrupt import signalled_cli
@@ -243,4 +243,39 @@ def test_an_edge_update_that_gives_way_to_a_save_stores_nothing_and_resumes_exac
     fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
     assert {e[:5] for e in all_edges(project.store)} == fresh
     assert ("app.other.here", "pkg.core.bake") in {e[:2] for e in all_edges(project.store)}
+    assert project.indexer.update_graph() == {}
+
+
+def test_an_edge_update_also_gives_way_while_it_resolves_edges(workspace, project_for, tmp_path):
+    """Resolving edges file by file (after the rounds) took most of an update after a
+    save of a widely imported file: a save waits for none of it either. The variants made
+    before the stop leave the pool, so the next update makes and stores them."""
+    root = workspace(PKG)
+    commit(root, "start")
+    project = project_for(root, jedi=False)
+    project.indexer.run()
+    before = all_edges(project.store)
+    (root / "pkg/core.py").write_text(
+        (root / "pkg/core.py").read_text() + "\n\ndef bake():\n    return helper()\n"
+    )
+    (root / "app/other.py").write_text("from pkg.core import bake\n\n\ndef here():\n    bake()\n")
+    project.indexer.run(paths=["pkg/core.py", "app/other.py"], refine=False, edges_later=True)
+    finishing = FastGraph._finish
+    finished: list[str] = []
+
+    def counted(self, variant, owned, world):  # type: ignore[no-untyped-def]
+        finished.append(variant.path)
+        return finishing(self, variant, owned, world)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FastGraph, "_finish", counted)
+        with pytest.raises(UpdateYielded):
+            project.indexer.update_graph(stop=lambda: len(finished) >= 2)
+    assert finished == ["app/main.py", "app/other.py"]  # the rounds ran; stopped at the 3rd
+    assert all_edges(project.store) == before
+    project.indexer.update_graph()
+    key = f"app/other.py|{project.store.catalog()['app/other.py'].file_hash}"
+    assert project.store.graph_states([key])  # made again and stored, not left in memory
+    fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+    assert {e[:5] for e in all_edges(project.store)} == fresh
     assert project.indexer.update_graph() == {}

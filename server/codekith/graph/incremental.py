@@ -51,9 +51,10 @@ VARIANTS_KEPT = 4  # per file, in memory (the store keeps its own count)
 
 
 class UpdateYielded(Exception):
-    """An update stopped between files of a round because `stop()` turned true. Nothing
-    it computed was kept as a result: the next update starts over (and reuses the rounds
-    that still hold), so it equals an update that never stopped."""
+    """An update stopped between files (of a round, or while resolving edges) because
+    `stop()` turned true. Nothing it computed was kept as a result: the next update starts
+    over (and reuses the rounds that still hold), so it equals an update that never
+    stopped."""
 
 
 @dataclass
@@ -119,8 +120,8 @@ class FastGraph:
         """Bring the graph to `files` (path -> content hash; `sources` may give unsaved
         text, whose hash must differ from any other content's). Returns every file's
         variant; `created` lists the ones this update made. `tally` counts a step per file
-        of each round and per file finished. UpdateYielded when `stop()` turns true during
-        the rounds (checked before each file)."""
+        of each round and per file finished. UpdateYielded when `stop()` turns true (checked
+        before each file of a round and before each file's edges)."""
         counted = tally or Tally()
         self._sync(files, sources or {})
         self.created, self.recomputed, self._cache = [], 0, {}
@@ -128,10 +129,14 @@ class FastGraph:
         working = {p: Variant(p, h, self.index.defines(p)) for p, h in sorted(files.items())}
         owned = [p for p in working if self.index.owns(p)]
         counted.expect(len(working))
-        world = self._rounds(working, owned, counted, stop or (lambda: False))
+        stop = stop or (lambda: False)
+        world = self._rounds(working, owned, counted, stop)
         self._descendants = {}
         chosen: dict[str, Variant] = {}
         for path, variant in working.items():
+            if stop():
+                self._forget_created()
+                raise UpdateYielded
             chosen[path] = self._finish(variant, path in owned, world)
             counted.step(path)
         self.current = chosen
@@ -243,6 +248,14 @@ class FastGraph:
             variant.provisional = previous.jedi_edges()
         self._remember(variant)
         return variant
+
+    def _forget_created(self) -> None:
+        """Take this update's new variants out of the pool: a yielded update stores none,
+        so the next one must make (and its caller store) them again."""
+        made = {v.id for v in self.created}
+        for variants in self.pool.values():
+            variants[:] = [v for v in variants if v.id not in made]
+        self.created = []
 
     def _kept(self, variant: Variant) -> list[Variant]:
         return [v for v in self.pool.get(variant.path, []) if v.file_hash == variant.file_hash]
