@@ -69,6 +69,29 @@ def commit(root: Path, message: str) -> None:
     git(root, "commit", "-qm", message)
 
 
+def indexed_without_jedi(workspace, project_for):  # type: ignore[no-untyped-def]
+    """PKG committed and indexed by a project whose graph is the fast resolver's alone."""
+    root = workspace(PKG)
+    commit(root, "start")
+    project = project_for(root, jedi=False)
+    project.indexer.run()
+    return root, project
+
+
+def fast_fresh_edges(root: Path, tmp_path: Path, project_for) -> set:  # type: ignore[no-untyped-def]
+    """`fresh_edges` without Jedi, without the resolver column."""
+    return {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+
+
+def save_bake_with_edges_later(root: Path, project) -> None:  # type: ignore[no-untyped-def]
+    """Two saves (a new function, a new caller of it) whose runs leave the edges behind."""
+    (root / "pkg/core.py").write_text(
+        (root / "pkg/core.py").read_text() + "\n\ndef bake():\n    return helper()\n"
+    )
+    (root / "app/other.py").write_text("from pkg.core import bake\n\n\ndef here():\n    bake()\n")
+    project.indexer.run(paths=["pkg/core.py", "app/other.py"], refine=False, edges_later=True)
+
+
 def test_cold_runs_equal_a_fresh_index_after_edits_renames_and_deletes(
     workspace, project_for, tmp_path
 ):
@@ -185,10 +208,7 @@ def test_a_save_is_searchable_before_its_edges_and_no_edge_is_lost(
     leaves the edges to `update_graph`; until then the graph's snapshot is behind, so a
     process that never updates them (killed, or another writer) still ends with a fresh
     index's edges."""
-    root = workspace(PKG)
-    commit(root, "start")
-    project = project_for(root, jedi=False)
-    project.indexer.run()
+    root, project = indexed_without_jedi(workspace, project_for)
     before = all_edges(project.store)
     (root / "app/other.py").write_text(
         "import os\nfrom pkg.core import helper\n\n\ndef here():\n    return os.getcwd()\n\n\n"
@@ -199,7 +219,7 @@ def test_a_save_is_searchable_before_its_edges_and_no_edge_is_lost(
     assert all_edges(project.store) == before  # not yet
     hits = project.searcher.search("fold the maple leaves", 3, mode="hybrid")
     assert hits[0].qualname == "app.other.fold_the_maple_leaves"
-    fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+    fresh = fast_fresh_edges(root, tmp_path, project_for)
     cold = project_for(root, jedi=False)  # another process: its run re-derives them
     assert cold.indexer.run().graph["files_resolved"] >= 1
     assert {e[:5] for e in all_edges(cold.store)} == fresh
@@ -217,16 +237,9 @@ def test_an_edge_update_that_gives_way_to_a_save_stores_nothing_and_resumes_exac
     """The language server's edge update stops between files when a save comes (so the
     save does not wait for it); what it stopped leaves no trace, and the next update ends
     with a fresh index's edges."""
-    root = workspace(PKG)
-    commit(root, "start")
-    project = project_for(root, jedi=False)
-    project.indexer.run()
+    root, project = indexed_without_jedi(workspace, project_for)
     before, meta_before = all_edges(project.store), project.store.meta()
-    (root / "pkg/core.py").write_text(
-        (root / "pkg/core.py").read_text() + "\n\ndef bake():\n    return helper()\n"
-    )
-    (root / "app/other.py").write_text("from pkg.core import bake\n\n\ndef here():\n    bake()\n")
-    project.indexer.run(paths=["pkg/core.py", "app/other.py"], refine=False, edges_later=True)
+    save_bake_with_edges_later(root, project)
     asked: list[int] = []
 
     def save_arrives_at_the_third_file() -> bool:
@@ -240,7 +253,7 @@ def test_an_edge_update_that_gives_way_to_a_save_stores_nothing_and_resumes_exac
     assert project.store.meta()["graph_snapshot"] == meta_before["graph_snapshot"]
     figures = project.indexer.update_graph()
     assert figures["files_resolved"] >= 2
-    fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+    fresh = fast_fresh_edges(root, tmp_path, project_for)
     assert {e[:5] for e in all_edges(project.store)} == fresh
     assert ("app.other.here", "pkg.core.bake") in {e[:2] for e in all_edges(project.store)}
     assert project.indexer.update_graph() == {}
@@ -250,16 +263,9 @@ def test_an_edge_update_also_gives_way_while_it_resolves_edges(workspace, projec
     """Resolving edges file by file (after the rounds) took most of an update after a
     save of a widely imported file: a save waits for none of it either. The variants made
     before the stop leave the pool, so the next update makes and stores them."""
-    root = workspace(PKG)
-    commit(root, "start")
-    project = project_for(root, jedi=False)
-    project.indexer.run()
+    root, project = indexed_without_jedi(workspace, project_for)
     before = all_edges(project.store)
-    (root / "pkg/core.py").write_text(
-        (root / "pkg/core.py").read_text() + "\n\ndef bake():\n    return helper()\n"
-    )
-    (root / "app/other.py").write_text("from pkg.core import bake\n\n\ndef here():\n    bake()\n")
-    project.indexer.run(paths=["pkg/core.py", "app/other.py"], refine=False, edges_later=True)
+    save_bake_with_edges_later(root, project)
     finishing = FastGraph._finish
     finished: list[str] = []
 
@@ -276,6 +282,6 @@ def test_an_edge_update_also_gives_way_while_it_resolves_edges(workspace, projec
     project.indexer.update_graph()
     key = f"app/other.py|{project.store.catalog()['app/other.py'].file_hash}"
     assert project.store.graph_states([key])  # made again and stored, not left in memory
-    fresh = {e[:5] for e in fresh_edges(root, tmp_path, lambda r: project_for(r, jedi=False))}
+    fresh = fast_fresh_edges(root, tmp_path, project_for)
     assert {e[:5] for e in all_edges(project.store)} == fresh
     assert project.indexer.update_graph() == {}

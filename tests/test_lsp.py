@@ -43,7 +43,6 @@ async def start(lsp_client: LanguageClient, profile: str, base: Path) -> None:
     root = make_workspace(base)
     lsp_client.root = root  # type: ignore[attr-defined]
     lsp_client.registrations = []  # type: ignore[attr-defined]
-
     lsp_client.indexed = []  # type: ignore[attr-defined]
 
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
