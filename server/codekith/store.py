@@ -349,6 +349,7 @@ REST_CLIENT = "lance_namespace_urllib3_client"  # lancedb's namespace models liv
 _deferring = threading.Lock()
 
 
+@functools.cache  # the set-up is the process's, once
 def _lancedb() -> Any:
     """lancedb, imported without setting up the REST client of Lance namespaces. Arrow's
     buffers come from the C library's malloc from then on, whose free pages

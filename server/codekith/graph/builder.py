@@ -67,7 +67,7 @@ class GraphBuilder:
         """Edges after the graph files became `files` (path -> content hash); `config` is
         the fingerprint of the project files the other languages' imports depend on.
         `tally` counts the files as they are parsed, resolved and finished; `stop` may end
-        the Python rounds early (UpdateYielded, nothing changed here)."""
+        the Python files' update early (UpdateYielded, nothing changed here)."""
         started = time.perf_counter()
         counted = tally or Tally()
         others = {p: h for p, h in files.items() if not is_python(p)}
