@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from codekith.lsp.session import quiet_for
 from tests.conftest import git, init_repo, reap, write_files
 from tests.lsp_session import end_session
 
@@ -235,3 +237,19 @@ async def test_cancelling_the_progress_stops_the_run_and_the_next_run_completes_
         v.message or "" for v in progress_values(client) if isinstance(v, types.WorkDoneProgressEnd)
     ]
     assert [m for m in ends if m.startswith("cancelled")] == ends[:1]  # only the first run
+
+
+def test_background_work_waits_for_quiet_again_when_a_run_ends_during_the_wait():
+    """The edge update waits EDGES_AFTER_S after the last run; a save's run that ends
+    while it waits must start the wait over (it read the time once and started right
+    after that run, when the save's searches come)."""
+    start = time.monotonic()
+    reads: list[float] = []
+
+    def last_run() -> float:
+        reads.append(time.monotonic())
+        return start if len(reads) == 1 else start + 0.2  # a run ended 0.2 s in
+
+    asyncio.run(quiet_for(0.3, last_run))
+    assert time.monotonic() >= start + 0.5
+    assert len(reads) >= 2

@@ -268,9 +268,7 @@ class WorkspaceSession:
         """Wait until the last run ended `seconds` ago: the edges' and Jedi's pure-Python
         work competes with the queries a save is followed by (for the GIL), compaction
         with the next save's writes."""
-        idle = seconds - (time.monotonic() - self._last_run)
-        if idle > 0:
-            await asyncio.sleep(idle)
+        await quiet_for(seconds, lambda: self._last_run)
 
     async def _maintain_when_idle(self) -> None:
         await self._after_last_run(IDLE_BEFORE_MAINTENANCE_S)
@@ -420,3 +418,11 @@ class WorkspaceSession:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         async with self._lock:  # a reindex request drains outside _tasks
             pass
+
+
+async def quiet_for(seconds: float, last_run: Callable[[], float]) -> None:
+    """Wait until `seconds` have passed since `last_run()` (time.monotonic), read again
+    after every wait: a run that ends meanwhile starts the wait over. (Reading it once let
+    the edge update start right after the next save's run, when its searches come.)"""
+    while (left := seconds - (time.monotonic() - last_run())) > 0:
+        await asyncio.sleep(left)
