@@ -7,7 +7,10 @@ A save is timed until a search finds the saved function: the search is sent when
 announces a finished run naming the file (`codekith/indexed`), then every 50 ms if it did not
 find it; --poll searches every 50 ms from the save on instead (the figures before the
 notification existed: each carries up to a poll interval and a search of waiting).
-"announced" is the time until the notification itself.
+"announced" is the time until the notification itself. Saves follow each other as soon as
+the last one is searchable; --pause-ms waits that long first, as a user who reads the answer
+before the next edit (the background edge update and Jedi pass then run between saves, and a
+save may come while they do).
 
 The server runs with its default settings (pass --debounce-ms to override). The repository is
 copied to a temp dir (its .git included) so the edits never touch it. RSS is sampled after the
@@ -219,6 +222,7 @@ async def run(
     full_index: bool,
     reuse: bool,
     poll: bool = False,
+    pause_s: float = 0.0,
 ) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="codekith-bench-lsp-"))
     root = work / repo.name
@@ -238,6 +242,7 @@ async def run(
         searchable, told = await bench.save_to_searchable(target_path, n)
         samples.append(searchable)
         announced += [] if told is None else [told]
+        await asyncio.sleep(pause_s)
         if (n + 1) % 25 == 0:
             rss_samples.append(round(rss_mb(pid)))
     rss_after_saves = rss_mb(pid)
@@ -260,6 +265,7 @@ async def run(
         "rss_mb_every_25_saves": rss_samples,
         "rss_mb_end": round(rss_mb(pid), 1),
         "method": "poll" if poll else "notification",
+        "pause_ms": round(pause_s * 1000),
         "save_to_searchable_ms": distribution(samples),
         "save_to_announced_ms": distribution(announced) if announced else None,
         "during_full_index": during,
@@ -327,6 +333,12 @@ def main() -> int:
         default="src/flask/helpers.py",
         help="the file (relative to the repo) that gets edited and saved",
     )
+    parser.add_argument(
+        "--pause-ms",
+        type=int,
+        default=0,
+        help="wait this long after a save is searchable before the next save",
+    )
     args = parser.parse_args()
     results = []
     for _ in range(args.runs):
@@ -339,6 +351,7 @@ def main() -> int:
                 not args.skip_full_index,
                 args.reuse_index,
                 args.poll,
+                args.pause_ms / 1000,
             )
         )
         print(json.dumps(result, indent=2), flush=True)

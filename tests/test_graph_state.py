@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from codekith.answers import Answers
 from codekith.graph.incremental import FastGraph, UpdateYielded
 from codekith.store import Store
 from tests.conftest import git, write_files
@@ -282,6 +283,67 @@ def test_an_edge_update_also_gives_way_while_it_resolves_edges(workspace, projec
     project.indexer.update_graph()
     key = f"app/other.py|{project.store.catalog()['app/other.py'].file_hash}"
     assert project.store.graph_states([key])  # made again and stored, not left in memory
+    fresh = fast_fresh_edges(root, tmp_path, project_for)
+    assert {e[:5] for e in all_edges(project.store)} == fresh
+    assert project.indexer.update_graph() == {}
+
+
+def test_edges_computed_without_the_lock_let_a_save_write_meanwhile_and_stay_exact(
+    workspace, project_for, tmp_path
+):
+    """The server computes a save's edges without the index's write lock and stores them
+    under it: a save that comes meanwhile takes the lock and writes at once; the stored
+    edges are those of the files the computation saw (the graph's snapshot says so), and
+    the next update brings the save's."""
+    root, project = indexed_without_jedi(workspace, project_for)
+    save_bake_with_edges_later(root, project)
+    seen: list[set] = []
+
+    def a_save_comes_at_the_first_file() -> bool:
+        if not seen:
+            seen.append(fast_fresh_edges(root, tmp_path, project_for))  # what it computes
+            (root / "pkg/extra.py").write_text(
+                "from pkg.core import build, helper\n\n\ndef twice():\n    build()\n"
+                "    return helper()\n"
+            )
+            Answers(project).reindex(paths=["pkg/extra.py"], refine=False, edges_later=True)
+        return False
+
+    before = all_edges(project.store)
+    assert project.indexer.compute_graph(project.store.meta(), a_save_comes_at_the_first_file)
+    assert all_edges(project.store) == before  # nothing stored yet
+    assert project.indexer.store_graph()["files_resolved"] >= 2
+    assert {e[:5] for e in all_edges(project.store)} == seen[0]
+    assert ("pkg.extra.twice", "pkg.core.helper") not in {e[:2] for e in all_edges(project.store)}
+    assert project.indexer.update_graph()["files_resolved"] >= 1  # the save's, still behind
+    assert {e[:5] for e in all_edges(project.store)} == fast_fresh_edges(
+        root, tmp_path, project_for
+    )
+    assert project.indexer.update_graph() == {}
+
+
+def test_a_computed_update_is_stored_before_any_other_use_of_the_graph(
+    workspace, project_for, tmp_path
+):
+    """A run that updates the graph (or Jedi's pass) before the computed edges were stored
+    stores them first, so nothing it changes is lost; when another process wrote the graph
+    meanwhile the computed edges are dropped and the graph reloaded from the store."""
+    root, project = indexed_without_jedi(workspace, project_for)
+    save_bake_with_edges_later(root, project)
+    assert project.indexer.compute_graph(project.store.meta())
+    (root / "app/main.py").write_text("from pkg.core import bake\n\n\ndef run():\n    bake()\n")
+    project.indexer.run(paths=["app/main.py"])  # its own edges: stores the computed first
+    fresh = fast_fresh_edges(root, tmp_path, project_for)
+    assert {e[:5] for e in all_edges(project.store)} == fresh
+    assert project.indexer.update_graph() == {}
+
+    (root / "app/main.py").write_text("from pkg.core import helper\n\n\ndef run():\n    helper()\n")
+    project.indexer.run(paths=["app/main.py"], refine=False, edges_later=True)
+    assert project.indexer.compute_graph(project.store.meta())
+    (root / "app/main.py").write_text("from pkg.extra import twice\n\n\ndef run():\n    twice()\n")
+    other = project_for(root, jedi=False)  # another process writes the graph meanwhile
+    assert other.indexer.run().graph["files_resolved"] >= 1
+    assert project.indexer.store_graph() == {}  # dropped: the store has the other's
     fresh = fast_fresh_edges(root, tmp_path, project_for)
     assert {e[:5] for e in all_edges(project.store)} == fresh
     assert project.indexer.update_graph() == {}

@@ -8,17 +8,22 @@ without a Jedi answer is what the Jedi pass works on, so that pass resumes where
 stopped; a file whose Jedi pass timed out is tried again by later runs (JEDI_RETRIES).
 
 In a long-lived process the builder stays warm between runs; `graph_epoch` in meta tells it
-when another process has written the graph meanwhile.
+when another process has written the graph meanwhile. There the edges a save's run left
+behind are computed without the index's write lock (`compute`: the lock is for store
+writes, and a save must not wait for pure-Python work) and stored under it
+(`store_computed`); until then every other use of the builder stores them first.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +31,7 @@ from codekith import gitrepo
 from codekith.chunking import sha1
 from codekith.config import Settings
 from codekith.graph.builder import GraphBuilder, GraphUpdate, Resolved
-from codekith.graph.incremental import Variant, decode_variant, encode_variant
+from codekith.graph.incremental import UpdateYielded, Variant, decode_variant, encode_variant
 from codekith.graph.index import config_fingerprint, in_graph
 from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
 from codekith.graph.model import Edge
@@ -45,6 +50,15 @@ Meta = dict[str, str]
 Progress = Callable[[int, int, str], None]
 
 
+@dataclass
+class _Computed:
+    """An update of the warm builder that the store does not have yet."""
+
+    update: GraphUpdate
+    snapshot: str
+    epoch: str  # the graph_epoch the store had when it was computed
+
+
 def snapshot(files: dict[str, str], config: str) -> str:
     """One hash for a set of file contents (and project files): the graph is current when
     it matches."""
@@ -61,6 +75,8 @@ class GraphSync:
         self._epoch = ""
         self._jedi: JediWorker | None = None
         self._layout = ""  # the module names' layout the builder was made for
+        self._computed: _Computed | None = None
+        self._using = threading.RLock()  # the builder: changed by one thread at a time
 
     # -- fast edges -------------------------------------------------------------------------
 
@@ -82,9 +98,65 @@ class GraphSync:
         tally = Tally(progress)
         tally.start()
         try:
-            return self._update(meta, indexed, removed, layout, tally, stop)
+            with self._using:
+                meta = {**meta, **self._write_computed()}
+                return self._update(meta, indexed, removed, layout, tally, stop)
         finally:
             tally.finish()
+
+    def compute(self, meta: Meta, layout: str, stop: Callable[[], bool] | None = None) -> bool:
+        """The edges of the files runs deferred, in the warm builder's memory only; the
+        caller need not hold the index's write lock (`store_computed` writes them, under
+        it). False when only `update` can do it (a cold builder or another layout). `stop`
+        may end it (UpdateYielded: the builder is as before)."""
+        with self._using:
+            if self._computed is not None or layout != self._layout or not self._warm(meta):
+                return self._computed is not None
+            files = dict(self._files)
+            config = self._config()
+            done = snapshot(files, config)
+            if meta.get("graph") == GRAPH_VERSION and meta.get("graph_snapshot") == done:
+                return True
+            assert self._builder is not None
+            try:
+                update = self._builder.update(files, config, Tally(), stop)
+            except UpdateYielded:
+                raise
+            except BaseException:
+                self._builder = None  # half updated: the next use loads the stored graph
+                raise
+            self._computed = _Computed(update, done, self._epoch)
+            return True
+
+    def store_computed(self) -> dict[str, Any]:
+        """Store what `compute` left in memory (under the index's write lock); the figures."""
+        with self._using:
+            computed = self._computed
+            if computed is None or not self._write_computed():
+                return {}  # nothing computed, or another process wrote the graph since
+        update = computed.update
+        return {"files_resolved": update.resolved, "variants_stored": len(update.created)}
+
+    def _write_computed(self) -> Meta:
+        """Write the update `compute` made (the meta it recorded); dropped, with the warm
+        builder, when another process wrote the graph since (its edges are the store's)."""
+        computed, self._computed = self._computed, None
+        if computed is None:
+            return {}
+        try:
+            if self.store.meta().get("graph_epoch", "") != computed.epoch:
+                raise _Superseded
+            self._write_edges(computed.update.edges)
+            self._write_variants(computed.update.created)
+            state = self._state(computed.snapshot)
+            self.store.set_meta(state)
+        except _Superseded:
+            self._builder = None
+            return {}
+        except BaseException:
+            self._builder = None  # the store may have part of it: load what it has
+            raise
+        return state
 
     def _update(
         self,
@@ -137,12 +209,14 @@ class GraphSync:
     def builder(self, meta: Meta) -> GraphBuilder:
         """The warm builder, or a cold one loaded from the store (when this process never
         built one, or another process wrote the graph since)."""
-        if not self._warm(meta):
-            self._layout = meta.get("graph_layout", "")  # as the run that stored it had it
-            self._files = self._catalog_files()
-            self._load(meta, self._config(), Tally())
-        assert self._builder is not None
-        return self._builder
+        with self._using:
+            meta = {**meta, **self._write_computed()}
+            if not self._warm(meta):
+                self._layout = meta.get("graph_layout", "")  # as the run that stored it had it
+                self._files = self._catalog_files()
+                self._load(meta, self._config(), Tally())
+            assert self._builder is not None
+            return self._builder
 
     def _config(self) -> str:
         """What resolution depends on besides the files' content: project files (tsconfig,
@@ -219,8 +293,10 @@ class GraphSync:
 
     def prune(self) -> int:
         """Forget old derivations beyond VARIANTS_STORED per file (maintenance)."""
-        builder = self._builder
-        current = set() if builder is None else {v.id for v in builder.fast.current.values()}
+        with self._using:
+            self._write_computed()
+            builder = self._builder
+            current = set() if builder is None else {v.id for v in builder.fast.current.values()}
         return self.store.prune_graph_states(VARIANTS_STORED, current)
 
     # -- Jedi -------------------------------------------------------------------------------
@@ -308,19 +384,22 @@ class GraphSync:
     def apply_jedi(self, meta: Meta, results: list[JediResult]) -> tuple[Meta, int]:
         """Store Jedi's answers for files whose derivation is still the one Jedi worked
         for; the meta it recorded and how many files it stored."""
-        builder = self.builder(meta)
-        variants: list[Variant] = []
-        edges: dict[str, list[Resolved]] = {}
-        for result in results:
-            refined = builder.refine(result.path, result.variant, result.edges, result.timed_out)
-            if refined is not None:
-                variants.append(refined[0])
-                edges[result.path] = refined[1]
-        self._write_edges(edges)
-        self._write_variants(variants)
-        state = {"graph_epoch": self._epoch, "jedi_pending": str(len(builder.pending()))}
-        self.store.set_meta(state)
-        return state, len(variants)
+        with self._using:
+            builder = self.builder(meta)
+            variants: list[Variant] = []
+            edges: dict[str, list[Resolved]] = {}
+            for result in results:
+                refined = builder.refine(
+                    result.path, result.variant, result.edges, result.timed_out
+                )
+                if refined is not None:
+                    variants.append(refined[0])
+                    edges[result.path] = refined[1]
+            self._write_edges(edges)
+            self._write_variants(variants)
+            state = {"graph_epoch": self._epoch, "jedi_pending": str(len(builder.pending()))}
+            self.store.set_meta(state)
+            return state, len(variants)
 
     def jedi_worker(self) -> JediWorker:
         """One warm Jedi child per workspace: its module cache makes re-checks fast."""
@@ -337,6 +416,10 @@ class GraphSync:
             self.jedi_worker().retire()
         elif self._jedi is not None:
             self._jedi.close()
+
+
+class _Superseded(Exception):
+    """Another process wrote the graph after an update was computed."""
 
 
 def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:

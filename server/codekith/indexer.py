@@ -255,6 +255,16 @@ class Indexer:
             self.store.set_meta(state)
         return figures
 
+    def compute_graph(self, meta: dict[str, str], stop: Callable[[], bool] | None = None) -> bool:
+        """What `update_graph` would store, computed in memory without the index's write
+        lock (`meta` may come from any connection); `store_graph` writes it, under the lock.
+        False when only `update_graph` can do it (no warm graph in this process)."""
+        return self.graph.compute(meta, meta.get("modules", ""), stop)
+
+    def store_graph(self) -> dict[str, Any]:
+        """Write what `compute_graph` computed; the figures."""
+        return self.graph.store_computed()
+
     def refine_graph(
         self,
         progress: Progress | None = None,

@@ -284,9 +284,9 @@ class WorkspaceSession:
         graph = self.project.indexer.graph
         await self._after_last_run(EDGES_AFTER_S)
         while not self._yield_to_saves():
+            if not await self._update_edges():
+                return False
             async with self._lock:
-                if not await self._update_edges():
-                    return False
                 jobs = await asyncio.to_thread(lambda: graph.jedi_jobs(self.project.store.meta()))
             if not jobs:
                 return True
@@ -314,13 +314,20 @@ class WorkspaceSession:
         return not self._yield_to_saves()
 
     async def _update_edges(self) -> bool:
-        """The fast edges of the files saved since the last update (under the caller's
-        lock); False when another process holds the index (its next run brings them) or a
-        save came meanwhile: the update gives way between files (it re-resolved 24 files of
-        flask after a save of helpers.py, 0.3-0.7 s, and the next save waited for it), and
-        the save's drain asks for it again."""
+        """The fast edges of the files saved since the last update: computed without the
+        folder's lock (a save that comes meanwhile runs at once, and the update gives way
+        at its next file), then stored under it. False when another process holds the
+        index (its next run brings them) or a save came: the save's drain asks again."""
+        indexer = self.project.indexer
         try:
-            await self._locked(lambda: self.project.indexer.update_graph(self._save_waiting))
+            meta = await asyncio.to_thread(self.project.read_store.meta)
+            computed = await asyncio.to_thread(indexer.compute_graph, meta, self._yield_to_saves)
+            async with self._lock:
+                await self._locked(
+                    indexer.store_graph
+                    if computed
+                    else lambda: indexer.update_graph(self._save_waiting)
+                )
         except (IndexLockedError, UpdateYielded):
             return False
         except Exception as exc:  # the server must survive it; the next save tries again
