@@ -28,7 +28,7 @@ from codekith.graph.incremental import UpdateYielded
 from codekith.graph.jedi_worker import JediResult
 from codekith.indexer import IndexReport
 from codekith.lsp.options import DEBOUNCE_MS
-from codekith.memory import release_free_memory
+from codekith.memory import release_free_memory, settle_heap
 from codekith.progress import PhaseClock, Step
 from codekith.project import Project
 from codekith.store import IndexLockedError, storage_problem
@@ -218,6 +218,8 @@ class WorkspaceSession:
         self._on_indexed(self.root, report)  # a client waits for this, not for a poll
         summary = f"{len(report.indexed)} files indexed, {report.chunks_total} chunks"
         reporter.end(f"cancelled: {summary}" if report.cancelled else summary)
+        if whole:  # what it built lives on: keep the collector from walking it
+            await asyncio.to_thread(settle_heap)
         return report
 
     def _index(self, pending: _Pending, whole: bool, reporter: ProgressReporter) -> IndexReport:
@@ -276,6 +278,7 @@ class WorkspaceSession:
             return
         async with self._lock:
             await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
+        await asyncio.to_thread(settle_heap)  # and the garbage of the runs since the last
 
     async def _refine(self) -> bool:
         """The saves' fast edges, then Jedi until no file waits or a pass stores nothing new
