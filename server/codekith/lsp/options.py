@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SERVER_KEYS: dict[str, type] = {"codeLens": bool, "debounceMs": int}
-# Saves are discrete events: a short quiet period still merges a burst (a "save all", a
-# formatter's rewrite) into one run, and runs queue up behind each other anyway.
-DEBOUNCE_MS = 30
+# Saves are discrete events: a run starts at the next turn of the event loop, so the events
+# of one notification are one run, and what comes during a run is merged into the next (runs
+# queue up behind each other). A 30 ms quiet period cost every save its 30 ms: on flask,
+# searchable p50 260 -> 216 ms, p95 328 -> 275 ms (medians of 4 interleaved runs).
+DEBOUNCE_MS = 0
 
 
 @dataclass(frozen=True)
