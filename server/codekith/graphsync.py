@@ -65,6 +65,11 @@ def snapshot(files: dict[str, str], config: str) -> str:
     return hashlib.sha1(json.dumps([config, sorted(files.items())]).encode()).hexdigest()
 
 
+def _current(meta: Meta, snapshot_hash: str) -> bool:
+    """The stored graph is this version's and was made from these files."""
+    return meta.get("graph") == GRAPH_VERSION and meta.get("graph_snapshot") == snapshot_hash
+
+
 class GraphSync:
     def __init__(self, root: Path, settings: Settings, store: Store) -> None:
         self.root = root
@@ -115,7 +120,7 @@ class GraphSync:
             files = dict(self._files)
             config = self._config()
             done = snapshot(files, config)
-            if meta.get("graph") == GRAPH_VERSION and meta.get("graph_snapshot") == done:
+            if _current(meta, done):
                 return True
             assert self._builder is not None
             try:
@@ -143,16 +148,14 @@ class GraphSync:
         computed, self._computed = self._computed, None
         if computed is None:
             return {}
+        if self.store.meta().get("graph_epoch", "") != computed.epoch:
+            self._builder = None
+            return {}
         try:
-            if self.store.meta().get("graph_epoch", "") != computed.epoch:
-                raise _Superseded
             self._write_edges(computed.update.edges)
             self._write_variants(computed.update.created)
             state = self._state(computed.snapshot)
             self.store.set_meta(state)
-        except _Superseded:
-            self._builder = None
-            return {}
         except BaseException:
             self._builder = None  # the store may have part of it: load what it has
             raise
@@ -178,7 +181,7 @@ class GraphSync:
             self._files = self._catalog_files()
         config = self._config()
         done = snapshot(self._files, config)
-        if meta.get("graph") == GRAPH_VERSION and meta.get("graph_snapshot") == done:
+        if _current(meta, done):
             return {}, {}
         if self._warm(meta):
             assert self._builder is not None
@@ -416,10 +419,6 @@ class GraphSync:
             self.jedi_worker().retire()
         elif self._jedi is not None:
             self._jedi.close()
-
-
-class _Superseded(Exception):
-    """Another process wrote the graph after an update was computed."""
 
 
 def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:
