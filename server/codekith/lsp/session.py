@@ -323,8 +323,9 @@ class WorkspaceSession:
         index (its next run brings them) or a save came: the save's drain asks again."""
         indexer = self.project.indexer
         try:
-            meta = await asyncio.to_thread(self.project.read_store.meta)
-            computed = await asyncio.to_thread(indexer.compute_graph, meta, self._yield_to_saves)
+            computed = await asyncio.to_thread(
+                lambda: indexer.compute_graph(self.project.read_store.meta(), self._yield_to_saves)
+            )
             async with self._lock:
                 await self._locked(
                     indexer.store_graph
