@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
+import zlib
 from pathlib import Path
 
 import pytest
 
 from codekith.graph import graph_for_root
 from codekith.graph.fast import ModuleIndex, resolve_file
-from codekith.graph.incremental import FastGraph, build_edges
+from codekith.graph.incremental import FastGraph, build_edges, decode_variant, encode_variant
 from codekith.graph.model import Edge
 
 FILES = {
@@ -163,6 +165,36 @@ def test_incremental_update_and_removal(shop: tuple[Path, list[str]]) -> None:
     graph.update(files, {"app/main.py": main})
     assert "shop.util.renamed" not in graph.qualnames()
     assert main_calls() == set()
+
+
+def test_a_stored_derivation_decodes_to_what_was_derived_and_repeats_no_round(
+    shop: tuple[Path, list[str]],
+) -> None:
+    """Most rounds of a file repeat the round before: stored once, decoded as one shared
+    result, and a builder fed the decoded variants reuses them all."""
+    root, paths = shop
+    graph = FastGraph(root)
+    files = dict.fromkeys(paths, "v1")
+    derived = graph.update(files)
+    assert graph.rounds >= 2
+    repeats = 0
+    for variant in derived.values():
+        blob = encode_variant(variant)
+        stored = json.loads(zlib.decompress(blob))["rounds"]
+        rounds = variant.rounds
+        assert [r is None for r in stored] == [
+            n > 0 and rounds[n] == rounds[n - 1] for n in range(len(rounds))
+        ]
+        repeats += stored.count(None)
+        decoded = decode_variant(blob)
+        assert decoded.rounds == rounds
+        assert (decoded.edges, decoded.edge_reads) == (variant.edges, variant.edge_reads)
+        assert (decoded.defines, decoded.id) == (variant.defines, variant.id)
+    assert repeats > 0
+    cold = FastGraph(root, (decode_variant(encode_variant(v)) for v in derived.values()))
+    cold.update(files)
+    assert cold.recomputed == 0
+    assert cold.all_edges() == graph.all_edges()
 
 
 def test_syntax_error_file_is_skipped(shop: tuple[Path, list[str]]) -> None:
