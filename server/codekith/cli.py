@@ -362,6 +362,9 @@ def _progress(enabled: bool) -> Iterator[Progress | None]:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
+    from codekith.memory import collect_less_often
+
+    collect_less_often()
     project = _project(args)
     for warning in project.settings.warnings:
         print(f"codekith: warning: {warning}", file=sys.stderr)

@@ -11,6 +11,7 @@ from functools import cache
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter
 SERVER_ARENAS = 2
+BATCH_GC_THRESHOLDS = (20_000, 10, 10)  # Python's default: (700, 10, 10)
 
 
 @cache
@@ -58,3 +59,13 @@ def settle_heap() -> int:
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()
+
+
+def collect_less_often() -> None:
+    """Let a one-shot batch command (`codekith index`) allocate 20,000 objects, not 700,
+    between young collections. Decoding the stored graph and resolving the changed files
+    build millions of small objects that stay alive, and each collection walked them again:
+    on flask a one-function edit re-indexed by the CLI took 4.75-6.81 CPU-s (median 5.06),
+    with this 4.09-4.35 (median 4.22), peak RSS the same (496-571 vs 506-571 MB). Garbage
+    cycles wait at most 20,000 allocations longer."""
+    gc.set_threshold(*BATCH_GC_THRESHOLDS)
