@@ -117,3 +117,21 @@ def test_a_secret_split_over_lines_is_redacted_and_plain_strings_stay():
     assert '"hello"' in redacted and "read_password()" in redacted
     assert [f.line for f in findings] == [2, 3, 10, 11]
     assert len(redacted.splitlines()) == len(text.splitlines())
+
+
+def test_the_cheap_test_that_skips_a_line_never_skips_one_with_a_secret():
+    """Code lines without a URL or a secret word skip the assignment rule's regex; the rules
+    ignore case, so the skip test must too (`ſ` is an `s` to them, the Kelvin sign a `k`)."""
+    text = (
+        "db = 'postgres://admin:Xk4vQ9pLm2@db.local/app'\n"
+        "PAſſWORD = 'Hq7vRe2kLp9z'\n"
+        "API_\u212aEY = 'Tz8mNc4pWq1x'\n"
+        "Bearer = 'Yb5nKd8sLq3w'\n"
+        "CREDENTIALS = 'Pq9zXc2vBn7m'\n"
+        "total = price * count  # plain code stays\n"
+    )
+    redacted, findings = redact("settings.py", text)
+    for value in ("Xk4vQ9pLm2", "Hq7vRe2kLp9z", "Tz8mNc4pWq1x", "Yb5nKd8sLq3w", "Pq9zXc2vBn7m"):
+        assert value not in redacted
+    assert [f.line for f in findings] == [1, 2, 3, 4, 5]
+    assert redacted.splitlines()[5] == text.splitlines()[5]
