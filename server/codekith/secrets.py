@@ -149,7 +149,7 @@ def redact(path: str, text: str, extra_patterns: Iterable[str] = ()) -> tuple[st
         if line_tokens or extras:
             new, kinds = _redact_line(line, line_tokens, extras, config)
             opens = True
-        elif config or _may_hold_secret(line):
+        elif _may_hold_secret(line) or (config and _CONFIG_VALUE.match(line)):
             new, plain_kinds, opens = _plain_line(line, config)
             kinds = list(plain_kinds)
         else:
@@ -209,8 +209,9 @@ def _plain_line(line: str, config: bool) -> tuple[str, tuple[str, ...], bool]:
 
 
 def _may_hold_secret(line: str) -> bool:
-    """False only for a code line that `_plain_line` gives back as it is: no URL (so no
-    credentials in one) and no secret word (so no secret-named value). A substring test of
+    """False only for a line that `_plain_line` gives back as it is, unless it is a config
+    line whose value may be high-entropy: no URL (so no credentials in one) and no secret
+    word (so no secret-named value). A substring test of
     the case-folded line (the rules ignore case, `ſ` for `s` included) is ~10x cheaper than
     the assignment rule's regex, and most lines have neither."""
     if "://" in line:
