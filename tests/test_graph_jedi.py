@@ -99,11 +99,14 @@ def test_time_limit_holds_when_its_signal_lands_in_a_gc_callback(tmp_path: Path)
                 pass
 
     resolver = JediResolver(tmp_path, time_limit=0.05)
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100, 10, 10)  # collections are sure to start while Jedi works
     gc.callbacks.append(slow_hook)
     try:
         resolver.resolve_file("big.py")
     finally:
         gc.callbacks.remove(slow_hook)
+        gc.set_threshold(*thresholds)
     assert calls and "big.py" in resolver.timed_out
 
 

@@ -364,7 +364,11 @@ def _progress(enabled: bool) -> Iterator[Progress | None]:
 def cmd_index(args: argparse.Namespace) -> int:
     from codekith.memory import collect_less_often
 
-    collect_less_often()
+    with collect_less_often():
+        return _index(args)
+
+
+def _index(args: argparse.Namespace) -> int:
     project = _project(args)
     for warning in project.settings.warnings:
         print(f"codekith: warning: {warning}", file=sys.stderr)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter
@@ -61,11 +63,18 @@ def settle_heap() -> int:
     return gc.get_freeze_count()
 
 
-def collect_less_often() -> None:
-    """Let a one-shot batch command (`codekith index`) allocate 20,000 objects, not 700,
-    between young collections. Decoding the stored graph and resolving the changed files
-    build millions of small objects that stay alive, and each collection walked them again:
-    on flask a one-function edit re-indexed by the CLI took 4.75-6.81 CPU-s (median 5.06),
-    with this 4.09-4.35 (median 4.22), peak RSS the same (496-571 vs 506-571 MB). Garbage
-    cycles wait at most 20,000 allocations longer."""
+@contextmanager
+def collect_less_often() -> Iterator[None]:
+    """Within it, let a batch (`codekith index`) allocate 20,000 objects, not 700, between
+    young collections; the thresholds before it come back after, so an in-process caller
+    (tests, a library user) keeps its own. Decoding the stored graph and resolving the
+    changed files build millions of small objects that stay alive, and each collection
+    walked them again: on flask a one-function edit re-indexed by the CLI took 4.75-6.81
+    CPU-s (median 5.06), with this 4.09-4.35 (median 4.22), peak RSS the same (496-571 vs
+    506-571 MB). Garbage cycles wait at most 20,000 allocations longer."""
+    before = gc.get_threshold()
     gc.set_threshold(*BATCH_GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
