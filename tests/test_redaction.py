@@ -135,3 +135,13 @@ def test_the_cheap_test_that_skips_a_line_never_skips_one_with_a_secret():
         assert value not in redacted
     assert [f.line for f in findings] == [1, 2, 3, 4, 5]
     assert redacted.splitlines()[5] == text.splitlines()[5]
+
+
+def test_a_detector_that_ignores_case_is_asked_about_upper_case_lines_too():
+    """detect-secrets compiles some patterns case-insensitively (AWS's keyword form among
+    them); the combined pattern that picks the lines to scan kept them case-sensitive, so an
+    upper-case name in a dict was never scanned and its key stayed in the index."""
+    text = 'creds = {"AWS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}\n'
+    redacted, findings = redact("settings.py", text)
+    assert "wJalrXUtnFEMI" not in redacted
+    assert [(f.line, f.kind) for f in findings] == [(1, "AWS Access Key")]

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_MODEL = "codekith/all-MiniLM-L6-v2-int8"
-CONTENT_RULES_VERSION = "3"  # bump when the file selection or redaction rules change
+CONTENT_RULES_VERSION = "4"  # bump when the file selection or redaction rules change
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import PurePosixPath
 
-RULES_VERSION = "2"  # part of the settings fingerprint: new rules re-check every file
 REDACTED = "[redacted]"
 
 SECRET_FILE_GLOBS = (
@@ -338,13 +337,20 @@ def _detectors() -> tuple[list[dict[str, str]], re.Pattern[str]]:
     known: dict[str, type] = get_mapping_from_secret_type_to_class()
     classes = [cls for cls in known.values() if cls.__name__ not in _EXCLUDED_PLUGINS]
     patterns = [
-        rx.pattern
+        _with_flags(rx)
         for cls in classes
         if issubclass(cls, RegexBasedDetector)
         for rx in cls().denylist
     ]
-    combined = re.compile("|".join(f"(?:{p})" for p in patterns))
+    combined = re.compile("|".join(patterns))
     return [{"name": cls.__name__} for cls in classes], combined
+
+
+def _with_flags(rx: re.Pattern[str]) -> str:
+    """A detector's pattern as a group of the combined one, keeping the case-insensitivity
+    it was compiled with (without it an upper-case `{"AWS_KEY": "…"}` was never scanned)."""
+    flags = "".join(f for f, bit in (("i", re.I), ("m", re.M), ("s", re.S)) if rx.flags & bit)
+    return f"(?{flags}:{rx.pattern})" if flags else f"(?:{rx.pattern})"
 
 
 def _token_lines(text: str) -> dict[int, list[tuple[str, str]]]:
