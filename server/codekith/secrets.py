@@ -148,7 +148,7 @@ def redact(path: str, text: str, extra_patterns: Iterable[str] = ()) -> tuple[st
         if line_tokens or extras:
             new, kinds = _redact_line(line, line_tokens, extras, config)
             opens = True
-        elif _may_hold_secret(line) or (config and _CONFIG_VALUE.match(line)):
+        elif _may_hold_secret(line, config):
             new, plain_kinds, opens = _plain_line(line, config)
             kinds = list(plain_kinds)
         else:
@@ -207,13 +207,14 @@ def _plain_line(line: str, config: bool) -> tuple[str, tuple[str, ...], bool]:
     return new, tuple(kinds), match is not None and match.group("value") in ("(", "\\")
 
 
-def _may_hold_secret(line: str) -> bool:
-    """False only for a line that `_plain_line` gives back as it is (a config line may
-    still hold a high-entropy value: the caller checks that): no URL, so no credentials in
-    one, and no secret word, so no secret-named value. A substring test of the case-folded
-    line (the rules ignore case, `ſ` for `s` included) costs 1.5 us, the assignment rule's
-    regex 8.7 (flask's Python lines), and 96% of those lines have neither."""
-    if "://" in line:
+def _may_hold_secret(line: str, config: bool) -> bool:
+    """False only for a line that `_plain_line` gives back as it is: no URL, so no
+    credentials in one; in a config or doc file no `key: value` of 20+ characters, so no
+    high-entropy value; and no secret word, so no secret-named value. A substring test of
+    the case-folded line (the rules ignore case, `ſ` for `s` included) costs 1.5 us, the
+    assignment rule's regex 8.7 (flask's Python lines), and 96% of those lines have
+    neither."""
+    if "://" in line or (config and _CONFIG_VALUE.match(line)):
         return True
     folded = line.casefold()
     return any(part in folded for part in _SECRET_WORD_PARTS)
