@@ -7,7 +7,8 @@ A save is timed until a search finds the saved function: the search is sent when
 announces a finished run naming the file (`codekith/indexed`), then every 50 ms if it did not
 find it; --poll searches every 50 ms from the save on instead (the figures before the
 notification existed: each carries up to a poll interval and a search of waiting).
-"announced" is the time until the notification itself. Saves follow each other as soon as
+"announced" is the time until the notification itself, "search after save" how long each
+of those searches took (the rest of "searchable"). Saves follow each other as soon as
 the last one is searchable; --pause-ms waits that long first, as a user who reads the answer
 before the next edit (the background edge update and Jedi pass then run between saves, and a
 save may come while they do).
@@ -94,6 +95,7 @@ class Bench:
         self.client = LanguageClient("codekith-bench", "1")
         self.poll = poll
         self.announced: dict[str, float] = {}  # uri -> when a run naming it was announced
+        self.search_s: list[float] = []  # how long each search after a save took
         self.announcement = asyncio.Event()
 
         @self.client.feature("codekith/indexed")
@@ -166,7 +168,9 @@ class Bench:
         announced = None if self.poll else await self._announced(path.as_uri(), started)
         query = f"blend {words} gradient"
         while time.perf_counter() - started < 120:
+            asked = time.perf_counter()
             hits = (await self.command("codekith.search", {"query": query, "k": 5}))["hits"]
+            self.search_s.append(time.perf_counter() - asked)
             if any(h["symbol"] == name for h in hits):
                 return time.perf_counter() - started, announced
             await asyncio.sleep(0.05)
@@ -268,6 +272,7 @@ async def run(
         "pause_ms": round(pause_s * 1000),
         "save_to_searchable_ms": distribution(samples),
         "save_to_announced_ms": distribution(announced) if announced else None,
+        "search_after_save_ms": distribution(bench.search_s),
         "during_full_index": during,
         "load_average": os.getloadavg(),
     }
