@@ -12,15 +12,18 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from codekith.lsp.session import quiet_for
+from codekith.lsp.session import WorkspaceSession, quiet_for
+from codekith.store import Store
 from tests.conftest import git, init_repo, reap, write_files
 from tests.lsp_session import end_session
 
@@ -253,3 +256,39 @@ def test_background_work_waits_for_quiet_again_when_a_run_ends_during_the_wait()
     asyncio.run(quiet_for(0.3, last_run))
     assert time.monotonic() >= start + 0.5
     assert len(reads) >= 2
+
+
+def test_commands_ask_lancedb_for_the_index_off_the_event_loop_and_only_until_it_exists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command first asks whether the folder has an index: asking LanceDB (its tables,
+    and meta again after each save) blocked the event loop ~4 ms per command."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    session = WorkspaceSession(root, {}, _no_model, _no_progress, lambda message: None)
+    store = session.project.read_store
+    asked_in: list[threading.Thread] = []
+    real = store.has_index
+
+    def spying() -> bool:
+        asked_in.append(threading.current_thread())
+        return real()
+
+    monkeypatch.setattr(store, "has_index", spying)
+
+    async def ask() -> list[bool]:
+        answers = [await session.has_index()]
+        Store(session.project.settings.db_location(root)).create("fake", 16, "1")
+        return answers + [await session.has_index() for _ in range(3)]
+
+    assert asyncio.run(ask()) == [False, True, True, True]
+    assert len(asked_in) == 2  # until it exists, then remembered
+    assert threading.main_thread() not in asked_in
+
+
+def _no_model(model: str) -> Any:
+    raise AssertionError("no command here needs the model")
+
+
+async def _no_progress(title: str) -> Any:
+    raise AssertionError("no run here reports progress")

@@ -309,8 +309,8 @@ def _register_commands(server: CodekithServer) -> None:
     _command(server, "codekith.feedback", args.FeedbackArgs, _feedback)
 
 
-def _ready(ls: CodekithServer) -> list[WorkspaceSession]:
-    ready = [s for s in ls.sessions.values() if s.has_index()]
+async def _ready(ls: CodekithServer) -> list[WorkspaceSession]:
+    ready = [s for s in ls.sessions.values() if await s.has_index()]
     if not ready:
         raise JsonRpcInvalidParams(
             "the index is still being built; try again shortly (see codekith.status)"
@@ -321,7 +321,7 @@ def _ready(ls: CodekithServer) -> list[WorkspaceSession]:
 async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
     """Every ready folder's index searched as one (codekith.repos fuses them); each hit
     names its folder in `repo`, `repos` keeps some folders."""
-    ready = _ready(ls)
+    ready = await _ready(ls)
     sessions = dict(zip(repository_names(s.root for s in ready), ready, strict=True))
     repositories = Repositories({name: s.answers for name, s in sessions.items()})
     chosen = repositories.chosen(a.repos)
@@ -359,10 +359,10 @@ async def _related(ls: CodekithServer, a: args.RelatedArgs) -> dict[str, Any]:
         session, path = ls.session_for(a.uri)
         target = f"{path}:{a.position.line + 1}"
     else:
-        session = _ready(ls)[0]
+        session = (await _ready(ls))[0]
         target = a.query or a.symbol or ""
-    if not session.has_index():
-        _ready(ls)
+    if not await session.has_index():
+        await _ready(ls)
     state = await session.freshness()
     answer = await asyncio.to_thread(session.answers.related, target, a.depth, a.budget, state)
     data = answer.to_json()
@@ -388,14 +388,14 @@ async def _reindex(ls: CodekithServer, a: args.ReindexArgs) -> dict[str, Any]:
 async def _status(ls: CodekithServer, a: args.StatusArgs) -> dict[str, Any]:
     folders = []
     for session in ls.sessions.values():
-        state = await session.freshness() if session.has_index() else None
+        state = await session.freshness() if await session.has_index() else None
         status = await asyncio.to_thread(session.answers.status, 5, state)
         folders.append({**status, "indexing": session.indexing, "last_error": session.last_error})
     return {"version": __version__, "folders": folders}
 
 
 async def _feedback(ls: CodekithServer, a: args.FeedbackArgs) -> dict[str, Any]:
-    for session in _ready(ls):
+    for session in await _ready(ls):
         try:
             await asyncio.to_thread(session.answers.feedback, a.query, a.id, a.vote)
         except UnknownChunkError:
@@ -413,7 +413,7 @@ def _register_features(server: CodekithServer) -> None:
         if not query:
             return []
         symbols: list[types.SymbolInformation] = []
-        for session in [s for s in ls.sessions.values() if s.has_index()]:
+        for session in [s for s in ls.sessions.values() if await s.has_index()]:
             rows = await asyncio.to_thread(session.answers.symbols, query)
             symbols += [convert.symbol_information(r, session.root) for r in rows]
         return symbols
@@ -426,7 +426,7 @@ def _register_features(server: CodekithServer) -> None:
             session, path = ls.session_for(params.text_document.uri)
         except OutsideWorkspaceError:
             return None
-        if not session.has_index():
+        if not await session.has_index():
             return None
         row = await asyncio.to_thread(session.answers.chunk_at, path, params.position.line + 1)
         if row is None or row["kind"] not in ("function", "method", "class"):
@@ -468,7 +468,7 @@ def _register_features(server: CodekithServer) -> None:
             session, path = ls.session_for(params.text_document.uri)
         except OutsideWorkspaceError:
             return []
-        if not session.has_index():
+        if not await session.has_index():
             return []
         lenses = await asyncio.to_thread(session.answers.lenses, path)
         return [convert.code_lens(lens, params.text_document.uri) for lens in lenses]

@@ -122,6 +122,7 @@ class WorkspaceSession:
         self._background: asyncio.Task[Any] | None = None
         self._freshness: tuple[float, Freshness] | None = None
         self._revalidating: asyncio.Task[Any] | None = None
+        self._indexed = False  # the index was seen whole: commands stop asking LanceDB
         self._last_run = 0.0
         self._generation = 0  # runs finished: a freshness check that spans one is dropped
         self._closed = False
@@ -206,6 +207,7 @@ class WorkspaceSession:
                 f"cannot write the index: {problem}" if problem else f"{type(exc).__name__}: {exc}"
             )
             reporter.end("failed")
+            self._indexed = False  # it may be gone: the next command looks again
             self._on_error(f"codekith could not index {self.root}: {self.last_error}")
             self._freshness = None
             return None
@@ -413,8 +415,14 @@ class WorkspaceSession:
         """A run, queued work or the Jedi pass is under way: answers may still change."""
         return self.running or self.refining or self._refine_wanted or not self._pending.empty()
 
-    def has_index(self) -> bool:
-        return self.project.read_store.has_index()
+    async def has_index(self) -> bool:
+        """Whether the folder has a whole index. Asked before every command, so once it
+        has one the answer is kept (until a run fails): asking LanceDB (its tables, and
+        meta again after each save) took ~4 ms, on the event loop. A query still finds an
+        index deleted meanwhile, in its own thread."""
+        if not self._indexed:
+            self._indexed = await asyncio.to_thread(self.project.read_store.has_index)
+        return self._indexed
 
     async def close(self) -> None:
         """Drop queued work but let a run that is writing finish: cancelling the task would
