@@ -22,6 +22,7 @@ from codekith.mcp import server as mcp_server
 from codekith.project import Project
 from codekith.related import TargetNotFoundError
 from codekith.repos import Repositories, UnknownRepositoryError, repository_names
+from codekith.store import Store
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
 from tests.lsp_session import end_session
 
@@ -101,7 +102,15 @@ def test_hits_from_both_indexes_are_fused_and_name_their_repository(two_repos, e
     assert data["hits"][0]["repo"] == "numeric" and data["hits"][0]["path"] == "numeric/series.py"
     assert data["hits"][0]["root"] == str(two_repos[1])
 
-    only = repos.search("tell whether a number is prime", k=5, repos=["webapp"])
+    read: list[str] = []
+    real = Store.vectors_of
+    with pytest.MonkeyPatch.context() as patch:  # one index: nothing to fuse, no vector read
+        patch.setattr(
+            Store, "vectors_of", lambda self, ids: read.append("vectors") or real(self, ids)
+        )
+        only = repos.search("tell whether a number is prime", k=5, repos=["webapp"])
+        assert read == []
+        assert repos.search("tell whether a number is prime", k=5).hits and read
     assert only.hits and {h.repo for h in only.hits} == {"webapp"}
     assert list(only.freshness) == ["webapp"]
     with pytest.raises(UnknownRepositoryError, match="known: webapp, numeric"):
