@@ -213,6 +213,68 @@ class _CountedReads:
         return getattr(self._table, name)
 
 
+def test_a_writer_recalls_what_it_wrote_only_while_nobody_else_wrote(tmp_path, monkeypatch):
+    """A save looks up its file's live chunk ids and catalog record before writing: the
+    connection that wrote them last answers from memory, unless another commit came since
+    (another connection's write, or the table made again with its versions counted anew)."""
+    writer = Store(str(tmp_path / "db"))
+    writer.create("fake", 16, "1")
+    other = Store(writer.location)
+
+    def save(store: Store, seed: int) -> tuple[set[str], FileRecord]:
+        rows = [{**row, "path": "f.py"} for row in _fake_rows(3, 16, seed)]
+        record = FileRecord("f.py", f"hash{seed}", 0, 0, "python", "indexed", chunks=3)
+        store.write_files([FileUpdate(record, rows)], {})
+        return {row["id"] for row in rows}, record
+
+    reads: list[str] = []
+    real_table = Store._table
+
+    def counting(self: Store, name: str):  # type: ignore[no-untyped-def]
+        table = real_table(self, name)
+        return _CountedSearches(table, reads, name) if name in ("chunks", "files") else table
+
+    monkeypatch.setattr(Store, "_table", counting)
+    ids, record = save(writer, 1)
+    reads.clear()
+    assert writer.live_ids(["f.py"]) == {"f.py": ids}
+    assert writer.catalog(["f.py"]) == {"f.py": record}
+    assert reads == []  # its own last commits: nothing read back
+    ids, record = save(writer, 2)  # one save after another: still remembered
+    reads.clear()
+    assert writer.live_ids(["f.py"]) == {"f.py": ids} and writer.catalog(["f.py"])["f.py"] == record
+    assert reads == []
+    assert writer.live_ids(["g.py"]) == {"g.py": set()} and reads == ["chunks"]  # not written
+    theirs, their_record = save(other, 3)
+    reads.clear()
+    assert writer.live_ids(["f.py"]) == {"f.py": theirs}
+    assert writer.catalog(["f.py"]) == {"f.py": their_record}
+    assert reads == ["chunks", "files"]  # another connection wrote since: read again
+    ids, _ = save(writer, 4)  # its next commit does not follow its last: nothing assumed
+    assert writer.live_ids(["f.py"]) == {"f.py": ids}
+    remade = Store(writer.location)
+    remade.create("fake", 16, "1")  # the same folders made again: versions start over
+    seed = 5
+    while int(remade._table("chunks").version) < writer._written["chunks"].version:
+        theirs, seed = save(remade, seed)[0], seed + 1
+    assert int(remade._table("chunks").version) == writer._written["chunks"].version
+    assert writer.live_ids(["f.py"]) == {"f.py": theirs}  # same version, another table
+    writer.remove_files(["f.py"], forget=False)
+    assert writer.live_ids(["f.py"]) == {"f.py": set()} == other.live_ids(["f.py"])
+
+
+class _CountedSearches:
+    def __init__(self, table: object, reads: list[str], name: str):
+        self._table, self._reads, self._name = table, reads, name
+
+    def search(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        self._reads.append(self._name)
+        return self._table.search(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._table, name)
+
+
 def test_lancedb_opens_without_the_rest_client_set_up_yet_keeps_it(tmp_path):
     """The REST namespace client's __init__ (seconds of pydantic validators) runs only when
     something reads from it: a local index never does, but nothing of it is lost."""
