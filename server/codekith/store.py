@@ -43,7 +43,7 @@ WRITE_BATCH_ROWS = 8_000
 OPTIMIZE_EVERY_VERSIONS = 40
 CLEANUP_AFTER = timedelta(minutes=10)
 INDEX_CACHE_BYTES = 256 << 20  # LanceDB's opened indexes (full-text, scalar, ANN)
-METADATA_CACHE_BYTES = 8 << 20  # manifests, fragment and file metadata (see _lance_session)
+METADATA_CACHE_BYTES = 32 << 20  # manifests, fragment and file metadata (see _lance_session)
 VECTOR_MEMO = 4096  # vectors a process keeps in memory (~6 MB at 384 dimensions)
 WRITTEN_MEMO = 512  # files whose chunk ids and catalog record a writer keeps (see _Written)
 LEASE_SECONDS = 60.0
@@ -428,10 +428,10 @@ def _defer_package_init(name: str) -> None:
 def _lance_session() -> Any:
     """One LanceDB cache for every connection of the process, bounded: with its defaults
     (6 GB of index, 1 GB of metadata) a long-lived server kept every table version's
-    metadata it had read, ~0.4 MB more per save on flask. With 32 MB of metadata a process
-    saving flask's helpers.py 100 times still grew (386 -> 427 MB, +41); with 8 MB it grew
-    +24 MB in the first 50 saves, then stayed (360 -> 384), with 4 MB or 1 MB as well
-    (+22, +17), and no save or search slower (only the current versions are read)."""
+    metadata it had read, ~0.4 MB more per save on flask. 32 MB still lets a process that
+    saves flask's helpers.py grow over 100 saves (386 -> 427 MB in-process; 8 MB: +24 MB,
+    flat after 50), but 8 MB made a branch switch back (84 files) cost 3.67 vs 2.79-3.06
+    CPU-s: a bulk run reads more metadata than that (`scripts/bench_cli.py`, 2 rounds)."""
     return _lancedb().Session(
         index_cache_size_bytes=INDEX_CACHE_BYTES, metadata_cache_size_bytes=METADATA_CACHE_BYTES
     )
