@@ -1191,13 +1191,15 @@ class Store:
         previous = self.live_ids([u.record.path for u in updates])
         dim = self._dim()
         rows: list[dict[str, Any]] = []
+        ids: dict[str, frozenset[str]] = {}  # each file's live chunks after this write
         gained = 0
         for update in updates:
-            old_ids, new_ids = previous[update.record.path], {row["id"] for row in update.rows}
+            path = update.record.path
+            old_ids = previous[path]
+            new_ids = ids[path] = frozenset(row["id"] for row in update.rows)
             rows.extend(update.rows)
-            rows.extend(_tombstone(i, update.record.path, dim) for i in old_ids - new_ids)
+            rows.extend(_tombstone(i, path, dim) for i in old_ids - new_ids)
             gained += len(new_ids) - len(old_ids)
-        ids = {u.record.path: frozenset(row["id"] for row in u.rows) for u in updates}
         self._remember("chunks", self._upsert("chunks", "id", rows), ids)
         self.record_files([u.record for u in updates])
         return gained
