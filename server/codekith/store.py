@@ -741,14 +741,14 @@ class Store:
         versions over (a new folder, in place of the old). None in object storage: no memo."""
         if not self._local:
             return None
+        folder = self._folder("meta")  # None: missing
         try:
-            folder = self._folder("meta")
-            if folder is None:
-                raise FileNotFoundError("meta.lance")
-            return (int(self._table("meta").version), *folder)
-        except Exception:  # missing, or dropped and made again by another connection
-            self._tables.pop("meta", None)
-            return None
+            if folder is not None:
+                return (int(self._table("meta").version), *folder)
+        except Exception:  # dropped and made again by another connection
+            pass
+        self._tables.pop("meta", None)
+        return None
 
     def _meta_now(self) -> dict[str, str]:
         """meta through the kept snapshot (no LanceDB while nothing changed)."""
