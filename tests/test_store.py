@@ -177,7 +177,7 @@ def test_meta_is_remembered_only_while_it_is_current(tmp_path, monkeypatch):
     def counting(self: Store, name: str):  # type: ignore[no-untyped-def]
         table = real_table(self, name)
         if name == "meta":
-            return _CountedReads(table, reads)
+            return _Counted(table, reads, "to_arrow", "read")
         return table
 
     monkeypatch.setattr(Store, "_table", counting)
@@ -201,16 +201,22 @@ def test_meta_is_remembered_only_while_it_is_current(tmp_path, monkeypatch):
     assert young.meta()["model"] == watcher.meta()["model"] == "model-b"
 
 
-class _CountedReads:
-    def __init__(self, table: object, reads: list[str]):
-        self._table, self._reads = table, reads
+class _Counted:
+    """A table whose calls of one method are noted (as `note`) in `calls`."""
 
-    def to_arrow(self):  # type: ignore[no-untyped-def]
-        self._reads.append("read")
-        return self._table.to_arrow()  # type: ignore[attr-defined]
+    def __init__(self, table: object, calls: list[str], method: str, note: str):
+        self._table, self._calls, self._method, self._note = table, calls, method, note
 
     def __getattr__(self, name: str) -> object:
-        return getattr(self._table, name)
+        found = getattr(self._table, name)
+        if name != self._method:
+            return found
+
+        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            self._calls.append(self._note)
+            return found(*args, **kwargs)
+
+        return counted
 
 
 def test_a_writer_recalls_what_it_wrote_only_while_nobody_else_wrote(tmp_path, monkeypatch):
@@ -232,7 +238,7 @@ def test_a_writer_recalls_what_it_wrote_only_while_nobody_else_wrote(tmp_path, m
 
     def counting(self: Store, name: str):  # type: ignore[no-untyped-def]
         table = real_table(self, name)
-        return _CountedSearches(table, reads, name) if name in ("chunks", "files") else table
+        return _Counted(table, reads, "search", name) if name in ("chunks", "files") else table
 
     monkeypatch.setattr(Store, "_table", counting)
     ids, record = save(writer, 1)
@@ -261,18 +267,6 @@ def test_a_writer_recalls_what_it_wrote_only_while_nobody_else_wrote(tmp_path, m
     assert writer.live_ids(["f.py"]) == {"f.py": theirs}  # same version, another table
     writer.remove_files(["f.py"], forget=False)
     assert writer.live_ids(["f.py"]) == {"f.py": set()} == other.live_ids(["f.py"])
-
-
-class _CountedSearches:
-    def __init__(self, table: object, reads: list[str], name: str):
-        self._table, self._reads, self._name = table, reads, name
-
-    def search(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        self._reads.append(self._name)
-        return self._table.search(*args, **kwargs)  # type: ignore[attr-defined]
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._table, name)
 
 
 def test_lancedb_opens_without_the_rest_client_set_up_yet_keeps_it(tmp_path):
