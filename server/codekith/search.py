@@ -3,7 +3,10 @@
 Each list's scores are divided by its best score and summed with per-list weights, so a
 chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
 module chunks, test code and vendored copies give up a share of their score, since a question about
-behaviour wants the definition. The weights, the candidate depth and the shares were
+behaviour wants the definition. The best fused candidates are then re-ranked by how close
+the question is to each one's name as words (the model compares a sentence with a short
+phrase far better than with code: a docstring's first sentence often paraphrases the name).
+The weights, the candidate depth and the shares were
 chosen on the tuning repositories of scripts/eval_fusion.py (flask, axios) and hold on the
 held-out ones. Exact symbol matches for identifiers in the query are looked up first and
 lead the fused list: someone who types `parse_header` wants that function before anything
@@ -23,7 +26,7 @@ import numpy as np
 
 from codekith.embedding import Embedder
 from codekith.store import NO_FILTERS, Filters, Store
-from codekith.template import TEMPLATE_VERSION, code_of, search_text
+from codekith.template import TEMPLATE_VERSION, code_of, name_phrase, search_text
 from codekith.vocabulary import MODES
 
 VECTOR_WEIGHT = 0.5
@@ -32,6 +35,9 @@ CANDIDATE_DEPTH = 50  # per list, for k = 10
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
+NAME_WEIGHT = 0.25  # of the name's similarity to the query, relative to the best candidate
+NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
+NAME_CACHE = 1 << 15  # name phrases' vectors kept per process
 FEEDBACK_MIN_SIMILARITY = 0.8
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|testing|__tests__|spec)/|(^|/)test_[^/]*$|_test\.go$|\.(test|spec)\.[jt]sx?$"
@@ -111,6 +117,7 @@ class Searcher:
         self._query_vectors = lru_cache(maxsize=256)(
             lambda text: embedder_factory().embed_query(text)
         )
+        self._name_vectors: dict[str, np.ndarray] = {}
 
     def query_vector(self, text: str) -> np.ndarray:
         """Each distinct query is embedded once: search, feedback and related all need it."""
@@ -144,9 +151,43 @@ class Searcher:
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
         scores, rows = fuse(*(found.get(name, []) for name in ("symbols", "vector", "text")))
+        if mode == "hybrid":
+            self._rerank_by_name(query, scores, rows, max(k * 3, NAME_DEPTH))
         self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
+
+    def _rerank_by_name(
+        self, query: str, scores: dict[str, float], rows: dict[str, dict[str, Any]], depth: int
+    ) -> None:
+        """The best `depth` candidates gain up to NAME_WEIGHT by their name's similarity to
+        the query, relative to the closest name among them, less the shares that module
+        chunks and side code give up in the fusion (NAME_WEIGHT was chosen on the tuning
+        repositories: docstring MRR@10 +.03 to +.06 on all five, held-out ones included)."""
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:depth]
+        if not best:
+            return
+        phrases = {i: name_phrase(rows[i]["symbol"] or "", rows[i]["qualname"]) for i in best}
+        similarity = self.name_vectors(list(phrases.values())) @ self.query_vector(query)
+        top = float(similarity.max())
+        if top <= 0:
+            return
+        for chunk_id, value in zip(phrases, similarity, strict=True):
+            bonus = NAME_WEIGHT * max(float(value), 0.0) / top
+            scores[chunk_id] += bonus * kept_share(rows[chunk_id])
+
+    def name_vectors(self, phrases: list[str]) -> np.ndarray:
+        """Vectors of name phrases, embedded once per process (names recur across queries;
+        a cold query embeds its ~30 in one call)."""
+        known = {p: self._name_vectors.get(p) for p in set(phrases)}
+        missing = sorted(p for p, vector in known.items() if vector is None)
+        if missing:
+            embedded = dict(zip(missing, self.embedder().embed_documents(missing), strict=True))
+            known.update(embedded)
+            if len(self._name_vectors) + len(missing) > NAME_CACHE:
+                self._name_vectors.clear()
+            self._name_vectors.update(embedded)
+        return np.stack([known[p] for p in phrases])  # type: ignore[misc]
 
     def _apply_feedback(
         self,
@@ -184,6 +225,12 @@ class Searcher:
         return self.store.chunks_named(names[:8], filters, limit=20) if names else []
 
 
+def kept_share(row: dict[str, Any]) -> float:
+    """What a fused score keeps: module chunks and side code give up their shares."""
+    share = 1 - MODULE_SHARE if row["kind"] == "module" else 1.0
+    return share * (1 - SIDE_SHARE) if is_side_code(row["path"]) else share
+
+
 def fuse(
     symbols: list[dict[str, Any]], vector: list[dict[str, Any]], text: list[dict[str, Any]]
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
@@ -201,10 +248,7 @@ def fuse(
             scores[row["id"]] = scores.get(row["id"], 0.0) + scale * value
             rows.setdefault(row["id"], row)
     for chunk_id, row in rows.items() if vector and text else ():
-        if row["kind"] == "module":
-            scores[chunk_id] *= 1 - MODULE_SHARE
-        if is_side_code(row["path"]):
-            scores[chunk_id] *= 1 - SIDE_SHARE
+        scores[chunk_id] *= kept_share(row)
     for row in symbols:
         rows.setdefault(row["id"], row)
         scores[row["id"]] = scores.get(row["id"], 0.0) + SYMBOL_LEAD

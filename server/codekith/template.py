@@ -35,6 +35,12 @@ def document(chunk: Chunk) -> str:
     return "\n".join(header) + HEADER_END + chunk.code
 
 
+def name_phrase(symbol: str, qualname: str) -> str:
+    """A definition's own name as words (`get_send_file_max_age` -> "get send file max
+    age"): the search embeds it to compare with a question, which often paraphrases it."""
+    return " ".join(_identifier_parts(symbol or qualname.rpartition(".")[2]))
+
+
 def code_of(doc: str) -> str:
     """The code part of a document made by `document`."""
     return doc.split(HEADER_END, 1)[-1]

@@ -1,0 +1,70 @@
+"""Hybrid search re-ranks its best candidates by how close the question is to each one's
+name as words, with the real model (the fusion before it is covered in test_index)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from codekith.search import NAME_WEIGHT, Searcher
+from codekith.template import name_phrase
+
+
+class _Counting:
+    """The real embedder, counting the texts it embeds as documents."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.inner, self.embedded = embedder, []
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        self.embedded += list(texts)
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+
+def _row(qualname: str) -> dict[str, Any]:
+    symbol = qualname.rpartition(".")[2]
+    return {
+        "id": qualname,
+        "qualname": qualname,
+        "symbol": symbol,
+        "kind": "function",
+        "path": "app.py",
+    }
+
+
+def test_a_name_phrase_is_the_definitions_own_name_in_words() -> None:
+    assert name_phrase("get_send_file_max_age", "flask.helpers.get_send_file_max_age") == (
+        "get send file max age"
+    )
+    assert name_phrase("", "pkg.HTTPServer") == "http server"
+
+
+def test_of_two_tied_candidates_the_one_whose_name_the_question_paraphrases_wins(
+    embedder: Any,
+) -> None:
+    counting = _Counting(embedder)
+    searcher = Searcher(store=None, embedder_factory=lambda: counting)  # type: ignore[arg-type]
+    rows = {r["id"]: r for r in map(_row, ("app.render_page_header", "app.purge_stale_sessions"))}
+    scores = dict.fromkeys(rows, 1.0)
+    searcher._rerank_by_name("Delete the sessions that have expired.", scores, rows, depth=30)
+    assert scores["app.purge_stale_sessions"] == 1.0 + NAME_WEIGHT  # the closest name
+    assert 1.0 <= scores["app.render_page_header"] < 1.0 + NAME_WEIGHT / 2
+    assert sorted(counting.embedded) == ["purge stale sessions", "render page header"]
+
+
+def test_name_vectors_are_embedded_once_per_process_and_only_for_the_best_candidates(
+    embedder: Any,
+) -> None:
+    counting = _Counting(embedder)
+    searcher = Searcher(store=None, embedder_factory=lambda: counting)  # type: ignore[arg-type]
+    rows = {r["id"]: r for r in map(_row, [f"m.helper_{n}" for n in range(40)])}
+    scores = {chunk_id: 40.0 - n for n, chunk_id in enumerate(rows)}
+    searcher._rerank_by_name("a helper", scores, rows, depth=30)
+    assert len(counting.embedded) == 30  # the 30 best, not all 40
+    assert "helper 39" not in counting.embedded
+    searcher._rerank_by_name("another helper", scores, rows, depth=30)
+    assert len(counting.embedded) == 30  # the same names: nothing embedded again
