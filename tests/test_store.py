@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 
@@ -294,3 +296,21 @@ def test_arrow_buffers_come_from_malloc_once_a_store_is_open(tmp_path):
 
     Store(str(tmp_path / "db")).create("model-a", 16, "1")
     assert pa.default_memory_pool().backend_name == "system"
+
+
+def test_a_table_made_but_not_yet_committed_is_absent_not_damage(workspace, project_for):
+    """Lance writes a new table's data files before its first manifest; meanwhile
+    `list_tables` names the table and `open_table` cannot open it. A reader then (status
+    during a first run) must see no such table, not a damaged index."""
+    root = workspace({"steps.py": FUNCTIONS})
+    project = project_for(root)
+    project.indexer.run()
+    store = Store(project.settings.db_location(root))
+    assert "feedback" not in store.snapshot().tables
+    tables = Path(store.path)
+    being_made = tables / "feedback.lance" / "data"
+    being_made.mkdir(parents=True)
+    shutil.copy(next((tables / "chunks.lance" / "data").glob("*.lance")), being_made)
+    state = Store(project.settings.db_location(root)).snapshot()
+    assert "feedback" not in state.tables
+    assert state.chunks == 5

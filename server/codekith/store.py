@@ -673,7 +673,7 @@ class Store:
             return None
 
     def _read_snapshot(self) -> Snapshot:
-        names = self._names()
+        names = self._names() - self._being_made()
         for name in sorted(names & set(TABLES)):  # every table opens and counts (damage)
             self._table(name).count_rows()
         return Snapshot(
@@ -684,6 +684,20 @@ class Store:
             edges=self.edge_count(),
             runs=self.runs(RUNS_KEPT),
         )
+
+    def _being_made(self) -> set[str]:
+        """Local tables whose folder has no committed version yet: Lance writes a new
+        table's data files before its first manifest, and until then `list_tables` names it
+        but `open_table` says it "was not found". Such a table does not exist yet; it is not
+        damage. (A writer stalled between the two can leave the files unchanged for a while,
+        so the retry in `snapshot()` does not cover it.)"""
+        if not self._local:
+            return set()
+        return {
+            folder.name.removesuffix(".lance")
+            for folder in Path(self.path).glob("*.lance")
+            if not any((folder / "_versions").glob("*.manifest"))
+        }
 
     def _table_files(self) -> list[Any] | None:
         """The generation and every file of every table (path, size, mtime): a commit adds
