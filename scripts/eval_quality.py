@@ -9,7 +9,7 @@ Repositories are listed in scripts/quality_repos.json with a role fixed before a
     BENCH/quality/NAME/stripped.db  codekith's index of the workspace (every case set: the
                                     machine has no CPU to spare for a second index of the
                                     checkout; co-change targets are mapped to the workspace)
-    BENCH/quality/NAME/cases/       docstring.jsonl, identifier.jsonl, cochange.jsonl
+    BENCH/quality/NAME/cases/       docstring.jsonl, identifier.jsonl, cochange.jsonl, fix.jsonl
     BENCH/quality/NAME/bare.npz     the default model over bare definitions (a baseline)
     BENCH/quality/NAME/lists.json   deep vector/text/symbol rankings per case, for offline
                                     fusion experiments (scripts/eval_fusion.py)
@@ -42,6 +42,7 @@ REPOS_FILE = HERE / "quality_repos.json"
 DOCSTRING_CAP = 200
 IDENTIFIER_PER_KIND = 30
 COCHANGE_CAP = 100
+FIX_CAP = 100
 SEED = 13
 
 
@@ -103,6 +104,7 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
         "docstring": lambda: qc.docstring_cases(by_query, DOCSTRING_CAP, SEED),
         "identifier": lambda: qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED),
         "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
+        "fix": lambda: qc.fix_cases(paths.checkout, FIX_CAP, SEED),
     }
     counts = {}
     for kind, build in builders.items():

@@ -11,6 +11,11 @@
 * co-change: functions changed together in one commit (2 to 6 functions in at most 4 source
   files, tests excluded) that still exist at the pinned commit; one of them is the target of
   `codekith related PATH:LINE`, the others are expected in the bundle.
+* fix -> files: the subject of a commit that fixes something (a bug report's stand-in:
+  written by someone describing a misbehaviour, naming what they saw) and the 1 to 3 source
+  files it changed that still exist at the pinned commit. Issue numbers, conventional-commit
+  prefixes and chores (typos, typing, docs, dependencies, reverts) are left out. The answer
+  is a file: the question is where to look, not which line.
 
 Cases are JSON lines that `codekith eval` reads.
 """
@@ -273,7 +278,7 @@ def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed
 
 def _commits(repo: Path) -> Iterable[tuple[str, list[str]]]:
     log = git(repo, "log", "--no-merges", "--format=@%H", "--name-only")
-    commit, paths = "", []
+    commit, paths = "", list[str]()
     for line in log.splitlines():
         if line.startswith("@"):
             if commit:
@@ -318,6 +323,90 @@ def cochange_cases(repo: Path, chunks: list[Chunk], cap: int, seed: int) -> list
             }
         )
     return cases
+
+
+MAX_FIX_FILES = 3
+MIN_FIX_WORDS = 4
+_FIX = re.compile(
+    r"\b(fix(es|ed)?|bugs?|crash\w*|regression|broken|wrong|incorrect\w*|fails?|failing|"
+    r"prevents?|avoids?|respects?|don'?t|doesn'?t|no longer)\b",
+    re.IGNORECASE,
+)
+_CHORE = re.compile(
+    r"\b(typos?|typing|type hints?|types|mypy|lint\w*|flake8|codespell|spell\w*|format\w*|"
+    r"style|docs?|docstrings?|comments?|readme|changelog|deps|dependenc\w*|bump\w*|"
+    r"revert\w*|release|version|ci|tests?|pre-commit|examples?|build)\b",
+    re.IGNORECASE,
+)
+_ISSUE_REFERENCE = re.compile(
+    r"\s*\((?:[^()]*#\d+[^()]*)\)|\b(?:closes|fixes|fix|refs?|see|gh)?\s*#\d+|\bgh-\d+",
+    re.IGNORECASE,
+)
+_DANGLING = re.compile(r"([.,]?\s+(this|that|for|in|to|see|and|of))+\W*$", re.IGNORECASE)
+_CONVENTIONAL = re.compile(r"^(fix|bug|hotfix)(\([^)]*\))?!?:\s*", re.IGNORECASE)
+_OTHER_CONVENTIONAL = re.compile(r"^\w+(\([^)]*\))?!?:\s")
+
+
+def fix_query(subject: str) -> str | None:
+    """The subject as a question's stand-in, or None when it is not about a fix."""
+    if not _FIX.search(subject) or _CHORE.search(subject):
+        return None
+    text = _CONVENTIONAL.sub("", subject.strip())
+    if _OTHER_CONVENTIONAL.match(text):  # feat:, refactor:, chore: ...
+        return None
+    text = _ISSUE_REFERENCE.sub("", text)
+    text = _DANGLING.sub("", text).strip(" .;:-")
+    return text if len(text.split()) >= MIN_FIX_WORDS else None
+
+
+def _subjects(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
+    log = git(repo, "log", "--no-merges", "--format=@%H %s", "--name-only")
+    commit, subject, paths = "", "", list[str]()
+    for line in log.splitlines():
+        if line.startswith("@"):
+            if commit:
+                yield commit, subject, paths
+            commit, _, subject = line[1:].partition(" ")
+            paths = []
+        elif line.strip():
+            paths.append(line.strip())
+    if commit:
+        yield commit, subject, paths
+
+
+def _paths_now(tracked: list[str]) -> dict[str, str]:
+    """A path as a past commit wrote it -> the tracked path now: itself, or the one tracked
+    path that ends with it (`flask/app.py` moved to `src/flask/app.py`)."""
+    now = {path: path for path in tracked}
+    by_tail: dict[str, list[str]] = defaultdict(list)
+    for path in tracked:
+        parts = path.split("/")
+        for start in range(1, len(parts)):
+            by_tail["/".join(parts[start:])].append(path)
+    for tail, paths in by_tail.items():
+        if tail not in now and len(paths) == 1 and "/" in tail:
+            now[tail] = paths[0]
+    return now
+
+
+def fix_cases(repo: Path, cap: int, seed: int) -> list[dict[str, Any]]:
+    now = _paths_now(tracked_files(repo))
+    pool: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for commit, subject, paths in _subjects(repo):
+        query = fix_query(subject)
+        code = sorted({now.get(p, "") for p in paths if is_source(p)})
+        if query is None or not 1 <= len(code) <= MAX_FIX_FILES or query.lower() in seen:
+            continue
+        if "" in code:  # a file removed since (or ambiguous): its answer is gone
+            continue
+        seen.add(query.lower())
+        pool.append({"query": query, "expected": code, "commit": commit})
+        if len(pool) >= COCHANGE_POOL * cap:
+            break
+    rng = random.Random(seed)
+    chosen = rng.sample(pool, cap) if len(pool) > cap else pool
+    return sorted(chosen, key=lambda case: case["commit"])
 
 
 def write_cases(cases: list[dict[str, Any]], path: Path) -> None:

@@ -9,6 +9,10 @@ Per repository (tuning or held-out):
   each matching line, in file order), BM25, old hybrid, current hybrid;
 * co-change: recall of `related PATH:LINE` at the default budget against the same number of
   chunks most similar to the target (similarity only);
+* fix -> files: a fixing commit's subject as the question, the source files it changed as
+  the answer; files in the order their first chunk comes (the 50 best chunks), MRR@10 over
+  distinct files, Recall@5 (share of the changed files among the first five) and Hit@5 (any
+  of them): BM25 over whole files and over chunks, codekith's three modes;
 * chunks per CPU-second of the default model, measured when the index was built cold.
 """
 
@@ -28,6 +32,7 @@ from codekith.search import Hit, hit_from_row
 from codekith.template import code_of, search_text
 
 DEEP = 100
+FILE_DEPTH = 50  # chunks read to rank files
 OLD_RRF_K = 60
 OLD_DEPTH = 30
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
@@ -80,6 +85,7 @@ class Corpus:
         self.rows: Rows = project.read_store.rows("true")
         self.codes = [code_of(r["document"]) for r in self.rows]
         self._bm25: Any = None
+        self._bm25_files: tuple[Any, list[str]] | None = None
         self.bare_cache = bare_cache
         self._bare: np.ndarray | None = None
 
@@ -155,6 +161,24 @@ class Corpus:
                 if len(found) >= k:
                     return self.hits(found, [0.0] * len(found))
         return self.hits(found, [0.0] * len(found))
+
+    def bm25_files(self, workspace: Path, query: str, k: int = 10) -> list[str]:
+        """BM25 over whole files (what a plain full-text tool over the tree gives)."""
+        import bm25s
+
+        if self._bm25_files is None:
+            paths = sorted({r["path"] for r in self.rows})
+            texts = [(workspace / p).read_text(encoding="utf-8", errors="replace") for p in paths]
+            model = bm25s.BM25()
+            tokens = bm25s.tokenize(texts, stopwords="en", show_progress=False)
+            model.index(tokens, show_progress=False)
+            self._bm25_files = (model, paths)
+        model, paths = self._bm25_files
+        query_tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
+        if not query_tokens.vocab:
+            return []
+        found, scores = model.retrieve(query_tokens, k=min(k, len(paths)), show_progress=False)
+        return [paths[int(i)] for i, s in zip(found[0], scores[0], strict=True) if s > 0]
 
 
 # -- running the case sets ---------------------------------------------------------------
@@ -245,6 +269,49 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
     }
 
 
+def files_of(hits: list[Hit]) -> list[str]:
+    """Files in the order their first chunk comes."""
+    return list(dict.fromkeys(hit.path for hit in hits))
+
+
+def file_summary(cases: list[Case], run: Callable[[Case], list[str]]) -> dict[str, Any]:
+    """MRR@10 over distinct files, Recall@5 (share of the answer's files in the first five)
+    and Hit@5 (any of them)."""
+    mrr = recall = hit = 0.0
+    for case in cases:
+        files, expected = run(case), set(case.expected)
+        rank = next((i for i, path in enumerate(files[:10], 1) if path in expected), None)
+        mrr += 1 / rank if rank else 0.0
+        recall += len(expected & set(files[:5])) / len(expected)
+        hit += bool(expected & set(files[:5]))
+    total = len(cases) or 1
+    return {
+        "cases": len(cases),
+        "mrr@10": round(mrr / total, 4),
+        "recall@5": round(recall / total, 4),
+        "hit@5": round(hit / total, 4),
+    }
+
+
+def fixes(corpus: Corpus, paths: Any) -> dict[str, Any]:
+    """The fix -> files case set (see the module docstring), or {} without its case file."""
+    if not paths.case_file("fix").exists():
+        return {}
+    cases = load_cases(paths.case_file("fix"))
+    searcher = corpus.project.searcher
+    runners: dict[str, Callable[[Case], list[str]]] = {
+        "BM25 files": lambda c: corpus.bm25_files(paths.workspace, c.query),
+        "BM25 chunks": lambda c: files_of(corpus.bm25(c.query, FILE_DEPTH)),
+    }
+
+    def mode_files(mode: str) -> Callable[[Case], list[str]]:
+        return lambda case: files_of(searcher.search(case.query, FILE_DEPTH, None, mode))
+
+    for mode in ("text", "vector", "hybrid"):
+        runners[f"codekith {mode}"] = mode_files(mode)
+    return {name: file_summary(cases, run) for name, run in runners.items()}
+
+
 def _chunk_named(store: Any, qualname: str) -> dict[str, Any] | None:
     rows = [r for r in store.chunks_by_qualname([qualname]) if r["kind"] != "class"]
     return min(rows, key=lambda r: r["start_line"], default=None)
@@ -295,6 +362,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
         "docstring": docstring,
         "identifier": identifier,
         "cochange": cochange(project, paths),
+        "fix": fixes(corpus, paths),
     }
 
 
@@ -324,6 +392,14 @@ def print_table(result: dict[str, Any]) -> None:
         f"  co-change ({co['cases']} cases, {co['items']} items on average): related recall "
         f"{co['related']:.3f} vs similarity-only {co['similarity']:.3f} ({ratio:.2f}x)"
     )
+    if result["fix"]:
+        cases = next(iter(result["fix"].values()))["cases"]
+        print(f"  fix -> files ({cases} cases)            MRR@10  R@5    Hit@5")
+        for name, summary in result["fix"].items():
+            print(
+                f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@5']:6.3f} "
+                f"{summary['hit@5']:6.3f}"
+            )
 
 
 def run_tables(repos: list[dict[str, Any]], paths_of: Callable[[str], Any], as_json: bool) -> int:
