@@ -203,6 +203,39 @@ def test_meta_is_remembered_only_while_it_is_current(tmp_path, monkeypatch):
     assert young.meta()["model"] == watcher.meta()["model"] == "model-b"
 
 
+def test_the_lock_holder_checks_its_meta_memo_once_per_lock(tmp_path, monkeypatch):
+    """While a connection holds the write lock nobody else commits meta: one check that the
+    memo is current serves the whole run. Another writer's commit before the lock is taken
+    is seen, and so is meta made again by the holder itself."""
+    writer = Store(str(tmp_path / "db"))
+    writer.create("model-a", 16, "1")
+    other = Store(writer.location)
+    assert writer.meta()["model"] == "model-a"  # remembered, without the lock
+    other.set_meta({"head": "from-other"})
+    checks: list[int] = []
+    real_key = Store._meta_key
+
+    def counting(self: Store):  # type: ignore[no-untyped-def]
+        if self is writer:
+            checks.append(1)
+        return real_key(self)
+
+    monkeypatch.setattr(Store, "_meta_key", counting)
+    with writer.write_lock():
+        assert writer.meta()["head"] == "from-other"  # checked: another commit came before
+        for _ in range(5):
+            assert writer.meta()["head"] == "from-other"
+        writer.set_meta({"head": "mine"})
+        assert writer.meta()["head"] == "mine"
+        during = len(checks)
+        writer.create("model-b", 16, "1")  # meta made again by the holder
+        assert writer.meta()["model"] == "model-b"
+        assert "head" not in writer.meta()  # nothing of the dropped table's memo
+    assert during == 2  # the first read and set_meta's new key, not one per read
+    other.set_meta({"head": "later"})
+    assert writer.meta()["head"] == "later"  # without the lock every read checks
+
+
 class _Counted:
     """A table whose calls of one method are noted (as `note`) in `calls`."""
 
