@@ -68,3 +68,22 @@ def test_name_vectors_are_embedded_once_per_process_and_only_for_the_best_candid
     assert "helper 39" not in counting.embedded
     searcher._rerank_by_name("another helper", scores, rows, depth=30)
     assert len(counting.embedded) == 30  # the same names: nothing embedded again
+
+
+def test_a_hybrid_search_checks_the_index_model_once(workspace, project_for, monkeypatch) -> None:
+    """Each check reads the index's meta version (~2.5 ms on flask right after a save): the
+    vector lookup and the name re-ranking embed the query after the search's one check."""
+    root = workspace(
+        {"sessions.py": "def purge_stale_sessions(store):\n    return store.clear()\n"}
+    )
+    project = project_for(root)
+    project.indexer.run()
+    searcher, store = project.searcher, project.read_store
+    checks: list[str] = []
+    real = store.check_compatible
+    monkeypatch.setattr(
+        store, "check_compatible", lambda *args: checks.append("check") or real(*args)
+    )
+    hits = searcher.search("Delete the sessions that have expired.", 5)
+    assert hits[0].symbol == "purge_stale_sessions"
+    assert checks == ["check"]

@@ -135,7 +135,7 @@ class Searcher:
     ) -> list[Hit]:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-        self.check_compatible()
+        self.check_compatible()  # once: the lookups and re-rankers below embed unchecked
         chosen = filters or NO_FILTERS
         depth = max(k * 5, CANDIDATE_DEPTH)
         lookups: dict[str, Callable[[], list[dict[str, Any]]]] = {}
@@ -143,7 +143,7 @@ class Searcher:
             lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
         if mode in ("hybrid", "vector"):
             lookups["vector"] = lambda: self.store.vector_search(
-                self.query_vector(query), depth, chosen
+                self._query_vectors(query), depth, chosen
             )
         if mode in ("hybrid", "text"):
             lookups["text"] = lambda: self.store.text_search(search_text(query), depth, chosen)
@@ -168,7 +168,7 @@ class Searcher:
         if not best:
             return
         phrases = {i: name_phrase(rows[i]["symbol"] or "", rows[i]["qualname"]) for i in best}
-        similarity = self.name_vectors(list(phrases.values())) @ self.query_vector(query)
+        similarity = self.name_vectors(list(phrases.values())) @ self._query_vectors(query)
         top = float(similarity.max())
         if top <= 0:
             return
@@ -201,7 +201,7 @@ class Searcher:
         votes = self.store.feedback()
         if not votes:
             return
-        vector = self.query_vector(query)
+        vector = self._query_vectors(query)
         adjust: dict[str, float] = {}
         for vote in votes:
             similarity = float(np.dot(vector, vote["vector"]))
