@@ -12,7 +12,9 @@ Per repository (tuning or held-out):
 * fix -> files: a fixing commit's subject as the question, the source files it changed as
   the answer; files in the order their first chunk comes (the 50 best chunks), MRR@10 over
   distinct files, Recall@5 (share of the changed files among the first five) and Hit@5 (any
-  of them): BM25 over whole files and over chunks, codekith's three modes;
+  of them): BM25 over whole files and over chunks, codekith's three modes, and files-first
+  (each file scored by its chunks' hybrid scores: the best one plus a decaying share of the
+  next ones);
 * chunks per CPU-second of the default model, measured when the index was built cold.
 """
 
@@ -274,6 +276,19 @@ def files_of(hits: list[Hit]) -> list[str]:
     return list(dict.fromkeys(hit.path for hit in hits))
 
 
+def files_by_score(hits: list[Hit], share: float = 0.5, decay: float = 0.5) -> list[str]:
+    """Files-first, the reference design's hierarchical step: each file scores its best
+    chunk plus `share` of its next ones (each worth `decay` times the one before)."""
+    by_path: dict[str, list[float]] = {}
+    for hit in hits:
+        by_path.setdefault(hit.path, []).append(hit.score)
+    scores = {
+        path: values[0] + share * sum(v * decay**i for i, v in enumerate(values[1:]))
+        for path, values in by_path.items()
+    }
+    return sorted(scores, key=lambda path: -scores[path])
+
+
 def file_summary(cases: list[Case], run: Callable[[Case], list[str]]) -> dict[str, Any]:
     """MRR@10 over distinct files, Recall@5 (share of the answer's files in the first five)
     and Hit@5 (any of them)."""
@@ -309,6 +324,9 @@ def fixes(corpus: Corpus, paths: Any) -> dict[str, Any]:
 
     for mode in ("text", "vector", "hybrid"):
         runners[f"codekith {mode}"] = mode_files(mode)
+    runners["codekith hybrid, files-first"] = lambda case: files_by_score(
+        searcher.search(case.query, FILE_DEPTH)
+    )
     return {name: file_summary(cases, run) for name, run in runners.items()}
 
 
