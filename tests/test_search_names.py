@@ -1,5 +1,6 @@
 """Hybrid search re-ranks its best candidates by how close the question is to each one's
-name as words, with the real model (the fusion before it is covered in test_index)."""
+name as words, and leads with the names a code name in the query is, or is a piece of, with
+the real model (the fusion before it is covered in test_index)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from codekith.search import NAME_WEIGHT, Searcher
+from codekith.search import NAME_WEIGHT, Searcher, holds_parts
 from codekith.template import name_phrase
 
 
@@ -87,3 +88,36 @@ def test_a_hybrid_search_checks_the_index_model_once(workspace, project_for, mon
     hits = searcher.search("Delete the sessions that have expired.", 5)
     assert hits[0].symbol == "purge_stale_sessions"
     assert checks == ["check"]
+
+
+def test_whole_parts_in_order_make_a_fragment_of_a_name() -> None:
+    assert holds_parts(["map", "form", "by", "tag"], ["form", "by"])
+    assert holds_parts(["set", "by", "form"], ["by", "form"])
+    assert not holds_parts(["set", "by", "format"], ["by", "form"])
+    assert not holds_parts(["form", "map", "by"], ["map", "form"])
+
+
+FORMS = """
+export function mapForm(values) { return values; }
+export function mapFormByTag(values, tag) { return values.filter((v) => v.tag === tag); }
+export function setByForm(target, form) { return Object.assign(target, form); }
+export function setByFormat(target, format) { return target.format(format); }
+export function renderPage(page) { return page.body; }
+"""
+
+
+def test_a_fragment_of_a_name_finds_the_names_it_is_a_piece_of_after_exact_names(
+    workspace, project_for
+) -> None:
+    """A camelCase piece of a name (a symbol search as people type it) brings the names
+    that hold it as whole parts first; an exact name still comes before them."""
+    root = workspace({"forms.js": FORMS})
+    project = project_for(root)
+    project.indexer.run()
+    searcher = project.searcher
+    assert searcher.search("mapFormBy", 3)[0].symbol == "mapFormByTag"
+    by_form = [hit.symbol for hit in searcher.search("ByForm", 5)]
+    assert by_form[0] == "setByForm"
+    assert [hit.symbol for hit in searcher.search("mapForm", 2)] == ["mapForm", "mapFormByTag"]
+    fragments = searcher.fragment_matches("ByForm")
+    assert [row["symbol"] for row in fragments] == ["setByForm"]  # not setByFormat

@@ -16,7 +16,7 @@ similar to it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -26,13 +26,21 @@ import numpy as np
 
 from codekith.embedding import Embedder
 from codekith.store import NO_FILTERS, Filters, Store
-from codekith.template import TEMPLATE_VERSION, code_of, name_phrase, search_text
+from codekith.template import (
+    TEMPLATE_VERSION,
+    code_of,
+    name_phrase,
+    search_text,
+    split_identifier,
+)
 from codekith.vocabulary import MODES
 
 VECTOR_WEIGHT = 0.5
 TEXT_WEIGHT = 0.5
 CANDIDATE_DEPTH = 50  # per list, for k = 10
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
+FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
+FRAGMENT_MATCHES = 20  # names looked up per fragment
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
 NAME_WEIGHT = 0.25  # of the name's similarity to the query, relative to the best candidate
@@ -113,7 +121,7 @@ class Searcher:
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
         self.model = model  # when set, every query first checks the index was built with it
-        self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="codekith-search")
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="codekith-search")
         self._query_vectors = lru_cache(maxsize=256)(
             lambda text: embedder_factory().embed_query(text)
         )
@@ -141,6 +149,7 @@ class Searcher:
         lookups: dict[str, Callable[[], list[dict[str, Any]]]] = {}
         if mode == "hybrid" and names_a_symbol(query):
             lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
+            lookups["fragments"] = lambda: self.fragment_matches(query, chosen)
         if mode in ("hybrid", "vector"):
             lookups["vector"] = lambda: self.store.vector_search(
                 self._query_vectors(query), depth, chosen
@@ -150,7 +159,9 @@ class Searcher:
         # The model and LanceDB release the GIL: the lookups really run side by side.
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
-        scores, rows = fuse(*(found.get(name, []) for name in ("symbols", "vector", "text")))
+        scores, rows = fuse(
+            *(found.get(name, []) for name in ("symbols", "vector", "text", "fragments"))
+        )
         if mode == "hybrid":
             self._rerank_by_name(query, scores, rows, max(k * 3, NAME_DEPTH))
         self._apply_feedback(query, scores, rows, chosen)
@@ -224,6 +235,23 @@ class Searcher:
         names = query_identifiers(query)
         return self.store.chunks_named(names[:8], filters, limit=20) if names else []
 
+    def fragment_matches(self, query: str, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
+        """Definitions whose name holds an undotted identifier of the query, of two parts or
+        more, as whole parts in order (`mapFormBy` -> `mapFormByTag`, `ByForm` ->
+        `setByForm`, not `setByFormat`): someone who types a piece of a name wants the names
+        it is a piece of, and similar code only after them."""
+        found: list[dict[str, Any]] = []
+        for name in query_identifiers(query)[:4]:
+            parts = split_identifier(name)
+            if "." in name or len(parts) < 2:
+                continue
+            found += [
+                row
+                for row in self.store.symbols_containing(name, filters, FRAGMENT_MATCHES)
+                if row["symbol"] != name and holds_parts(split_identifier(row["symbol"]), parts)
+            ]
+        return found
+
 
 def kept_share(row: dict[str, Any]) -> float:
     """What a fused score keeps: module chunks and side code give up their shares."""
@@ -231,11 +259,21 @@ def kept_share(row: dict[str, Any]) -> float:
     return share * (1 - SIDE_SHARE) if is_side_code(row["path"]) else share
 
 
+def holds_parts(name: list[str], parts: list[str]) -> bool:
+    """Whether `parts` occur in `name` as consecutive whole parts."""
+    width = len(parts)
+    return any(name[start : start + width] == parts for start in range(len(name) - width + 1))
+
+
 def fuse(
-    symbols: list[dict[str, Any]], vector: list[dict[str, Any]], text: list[dict[str, Any]]
+    symbols: list[dict[str, Any]],
+    vector: list[dict[str, Any]],
+    text: list[dict[str, Any]],
+    fragments: Sequence[dict[str, Any]] = (),
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Scores of the fused lists (see the module docstring); a single list keeps its order
-    (the module and test shares were tuned for the fusion only)."""
+    (the module and test shares were tuned for the fusion only). Exact names lead, then the
+    names a fragment of the query is a piece of, each group in fused order."""
     scores: dict[str, float] = {}
     rows: dict[str, dict[str, Any]] = {}
     for ranking, values, weight in (
@@ -249,7 +287,11 @@ def fuse(
             rows.setdefault(row["id"], row)
     for chunk_id, row in rows.items() if vector and text else ():
         scores[chunk_id] *= kept_share(row)
-    for row in symbols:
-        rows.setdefault(row["id"], row)
-        scores[row["id"]] = scores.get(row["id"], 0.0) + SYMBOL_LEAD
+    leads: dict[str, float] = {}
+    for matches, lead in ((symbols, SYMBOL_LEAD), (fragments, FRAGMENT_LEAD)):
+        for row in matches:
+            rows.setdefault(row["id"], row)
+            leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
+    for chunk_id, lead in leads.items():
+        scores[chunk_id] = scores.get(chunk_id, 0.0) + lead
     return scores, rows

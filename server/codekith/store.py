@@ -1335,6 +1335,17 @@ class Store:
         """The live chunks of one file, of these kinds only when given."""
         return self.rows(f"path = {quote(path)} AND {_kinds_clause(kinds, ())}")
 
+    def symbols_containing(
+        self, fragment: str, filters: Filters = NO_FILTERS, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Definitions whose name contains `fragment`, ignoring case (`_` matches any one
+        character here: callers check what they got)."""
+        pattern = quote(f"%{fragment.lower()}%")
+        return self.rows(
+            f"({filters.where()}) AND lower(symbol) LIKE {pattern} AND kind <> 'section'",
+            limit=limit,
+        )
+
     def symbols_like(self, prefix: str, limit: int | None = 50) -> list[dict[str, Any]]:
         """Definitions whose name starts with `prefix`, ignoring case (sections are not
         definitions)."""
