@@ -10,7 +10,8 @@ The weights, the candidate depth and the shares were
 chosen on the tuning repositories of scripts/eval_fusion.py (flask, axios) and hold on the
 held-out ones. Exact symbol matches for identifiers in the query are looked up first and
 lead the fused list: someone who types `parse_header` wants that function before anything
-similar to it.
+similar to it; the names such an identifier is a piece of (`mapFormBy` -> `mapFormByTag`)
+come right after them.
 """
 
 from __future__ import annotations
