@@ -75,6 +75,10 @@ def test_symbols_and_find_symbol(shop_answers):
     ]
     prefixed = shop_answers.find_symbol("apply_disc")  # no exact name: names starting with it
     assert [r["qualname"] for r in prefixed] == ["shop.pricing.apply_discount"]
+    # none is called or starts with it: the names it is a piece of, in any case convention
+    pieces = shop_answers.find_symbol("ComputePrice")
+    assert [r["qualname"] for r in pieces] == ["shop.pricing.compute_price"]
+    assert [r["qualname"] for r in shop_answers.find_symbol("ReceiptEmail")] == []
     assert shop_answers.find_symbol("no_such_name_anywhere") == []
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from codekith.search import NAME_WEIGHT, Searcher, holds_parts
+from codekith.search import FRAGMENT_LEAD, NAME_WEIGHT, Searcher, holds_parts
 from codekith.template import name_phrase
 
 
@@ -120,4 +120,7 @@ def test_a_fragment_of_a_name_finds_the_names_it_is_a_piece_of_after_exact_names
     assert by_form[0] == "setByForm"
     assert [hit.symbol for hit in searcher.search("mapForm", 2)] == ["mapForm", "mapFormByTag"]
     fragments = searcher.fragment_matches("ByForm")
-    assert [row["symbol"] for row in fragments] == ["setByForm"]  # not setByFormat
+    assert [row["symbol"] for row, _ in fragments] == ["setByForm"]  # not setByFormat
+    assert [(row["symbol"], lead) for row, lead in searcher.fragment_matches("form_by")] == [
+        ("mapFormByTag", FRAGMENT_LEAD)  # its parts, not as written: no literal bonus
+    ]

@@ -337,12 +337,16 @@ class Answers:
 
     def find_symbol(self, name: str, kind: str = "", limit: int = 20) -> list[dict[str, Any]]:
         """Definitions called `name` (a bare name, a qualified name or its tail); when none
-        is, those whose name starts with it."""
+        is, those whose name starts with it; when none does, those it is a piece of
+        (`discountFor` -> `apply_discount_for_member`, whole parts in order)."""
         store = self.project.read_store
         rows = store.chunks_named([name], Filters(kind=kind), limit=limit)
+        last = name.rsplit(".", 1)[-1]
         if not rows:
-            prefix = name.rsplit(".", 1)[-1]
-            rows = [r for r in store.symbols_like(prefix, limit) if not kind or r["kind"] == kind]
+            rows = [r for r in store.symbols_like(last, limit) if not kind or r["kind"] == kind]
+        if not rows:
+            pieces = self.project.searcher.fragment_matches(last, Filters(kind=kind))
+            rows = [row for row, _ in pieces[:limit]]
         return sorted(rows, key=lambda r: (r["qualname"] != name, r["path"], r["start_line"]))
 
     # -- the call graph -------------------------------------------------------------------

@@ -41,6 +41,7 @@ TEXT_WEIGHT = 0.5
 CANDIDATE_DEPTH = 50  # per list, for k = 10
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
+LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
 FRAGMENT_MATCHES = 20  # names looked up per fragment
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
@@ -147,7 +148,7 @@ class Searcher:
         self.check_compatible()  # once: the lookups and re-rankers below embed unchecked
         chosen = filters or NO_FILTERS
         depth = max(k * 5, CANDIDATE_DEPTH)
-        lookups: dict[str, Callable[[], list[dict[str, Any]]]] = {}
+        lookups: dict[str, Callable[[], list[Any]]] = {}
         if mode == "hybrid" and names_a_symbol(query):
             lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
             lookups["fragments"] = lambda: self.fragment_matches(query, chosen)
@@ -161,7 +162,10 @@ class Searcher:
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
         scores, rows = fuse(
-            *(found.get(name, []) for name in ("symbols", "vector", "text", "fragments"))
+            found.get("symbols", []),
+            found.get("vector", []),
+            found.get("text", []),
+            found.get("fragments", []),
         )
         if mode == "hybrid":
             self._rerank_by_name(query, scores, rows, max(k * 3, NAME_DEPTH))
@@ -236,20 +240,30 @@ class Searcher:
         names = query_identifiers(query)
         return self.store.chunks_named(names[:8], filters, limit=20) if names else []
 
-    def fragment_matches(self, query: str, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
+    def fragment_matches(
+        self, query: str, filters: Filters = NO_FILTERS
+    ) -> list[tuple[dict[str, Any], float]]:
         """Definitions whose name holds an undotted identifier of the query, of two parts or
-        more, as whole parts in order (`mapFormBy` -> `mapFormByTag`, `ByForm` ->
-        `setByForm`, not `setByFormat`): someone who types a piece of a name wants the names
+        more, as whole parts in order whatever the case convention (`mapFormBy` ->
+        `mapFormByTag`, `ByForm` -> `setByForm` but not `setByFormat`, `form_by` ->
+        `mapFormByTag`): someone who types a piece of a name wants the names
         it is a piece of, and similar code only after them."""
-        found: list[dict[str, Any]] = []
+        found: list[tuple[dict[str, Any], float]] = []
         for name in query_identifiers(query)[:4]:
             parts = split_identifier(name)
             if "." in name or len(parts) < 2:
                 continue
-            found += [
+            rows = [
                 row
-                for row in self.store.symbols_containing(name, filters, FRAGMENT_MATCHES)
+                for row in self.store.symbols_containing(parts, filters)
                 if row["symbol"] != name and holds_parts(split_identifier(row["symbol"]), parts)
+            ]
+            leads = [
+                FRAGMENT_LEAD + (LITERAL_FRAGMENT if name.lower() in row["symbol"].lower() else 0)
+                for row in rows
+            ]
+            found += sorted(zip(rows, leads, strict=True), key=lambda pair: -pair[1])[
+                :FRAGMENT_MATCHES
             ]
         return found
 
@@ -270,7 +284,7 @@ def fuse(
     symbols: list[dict[str, Any]],
     vector: list[dict[str, Any]],
     text: list[dict[str, Any]],
-    fragments: Sequence[dict[str, Any]] = (),
+    fragments: Sequence[tuple[dict[str, Any], float]] = (),
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Scores of the fused lists (see the module docstring); a single list keeps its order
     (the module and test shares were tuned for the fusion only). Exact names lead, then the
@@ -289,10 +303,9 @@ def fuse(
     for chunk_id, row in rows.items() if vector and text else ():
         scores[chunk_id] *= kept_share(row)
     leads: dict[str, float] = {}
-    for matches, lead in ((symbols, SYMBOL_LEAD), (fragments, FRAGMENT_LEAD)):
-        for row in matches:
-            rows.setdefault(row["id"], row)
-            leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
+    for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *fragments]:
+        rows.setdefault(row["id"], row)
+        leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
     for chunk_id, lead in leads.items():
         scores[chunk_id] = scores.get(chunk_id, 0.0) + lead
     return scores, rows

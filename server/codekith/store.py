@@ -1336,11 +1336,13 @@ class Store:
         return self.rows(f"path = {quote(path)} AND {_kinds_clause(kinds, ())}")
 
     def symbols_containing(
-        self, fragment: str, filters: Filters = NO_FILTERS, limit: int = 50
+        self, words: Sequence[str], filters: Filters = NO_FILTERS, limit: int = 200
     ) -> list[dict[str, Any]]:
-        """Definitions whose name contains `fragment`, ignoring case (`_` matches any one
-        character here: callers check what they got)."""
-        pattern = quote(f"%{fragment.lower()}%")
+        """Definitions whose name holds these lower-case words in this order, ignoring case,
+        whatever joins them (`compute`, `price` find `computePrice` and `compute_price`, and
+        `compute_unit_price` too: callers check what they got; `_` in a word matches any
+        one character)."""
+        pattern = quote("%" + "%".join(word.lower() for word in words) + "%")
         return self.rows(
             f"({filters.where()}) AND lower(symbol) LIKE {pattern} AND kind <> 'section'",
             limit=limit,
