@@ -227,7 +227,7 @@ class Repositories:
         self, name: str, kind: str = "", repos: Sequence[str] | None = None, limit: int = 20
     ) -> list[tuple[str, Answers, dict[str, Any]]]:
         """Definitions called `name` in every chosen repository: (repo, its answers, row);
-        exact names before prefix matches, then by repository order."""
+        exact names before prefix or fragment matches, then by repository order."""
         found = [
             (repo, answers, row)
             for repo, answers in self.indexed(repos).items()

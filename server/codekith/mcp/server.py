@@ -245,8 +245,9 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         repos: Repos = None,
     ) -> Annotated[CallToolResult, models.SymbolResult]:
         """Where a function, class or method is defined (names starting with it when none
-        matches exactly), with signature, docstring and optionally the code. In a workspace
-        of several repositories each definition names its `repo`."""
+        matches exactly, else names it is a piece of: `ComputePrice` -> `compute_price`),
+        with signature, docstring and optionally the code. In a workspace of several
+        repositories each definition names its `repo`."""
         if len(workspace.repos) > 1 or repos:
 
             def everywhere() -> dict[str, Any]:
