@@ -3,7 +3,8 @@
 tests/fixtures/quality_repo is indexed with its function and class docstrings removed; the
 first sentence of each docstring must find its definition (MRR@10 of hybrid search), and
 `related` on a function must bring the functions a change to it would also touch (recall of
-hand-made co-change groups). Both are compared with the figures recorded in
+hand-made co-change groups), and code names (a name, `Class.method`, a piece of a longer
+name) must find their definition first (Recall@1). All are compared with the figures recorded in
 tests/fixtures/quality_baseline.json: a drop of more than 0.02 fails. When a change improves
 them, record the new figures (the failure message prints them).
 """
@@ -106,6 +107,64 @@ def test_docstring_queries_find_their_definitions(
     project.indexer.run()
     result = evaluate(cases, lambda c: project.searcher.search(c.query, 10))
     _guard("docstring_mrr@10", result["summary"]["mrr@10"])
+
+
+def _pieces(name: str) -> list[str]:
+    """A name's parts as written (`OutOfStockError` -> Out, Of, Stock, Error)."""
+    return [p for part in name.split("_") for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+", part)]
+
+
+def _identifier_cases(root: Path) -> list[Case]:
+    """As people type code names: each definition's own name (one defined once), each
+    method as `Class.method`, and each name of three parts or more without its last part
+    (`is_working`, `OutOfStock`), where no other name holds those parts."""
+    defined = [
+        (name, node)
+        for path in sorted(root.rglob("*.py"))
+        for name, node in _definitions(
+            ast.parse(path.read_text(encoding="utf-8")),
+            module_name(path.relative_to(root).as_posix()),
+        )
+        if not node.name.startswith("__")
+    ]
+    symbols = [node.name for _, node in defined]
+    cases = [Case(node.name, [name]) for name, node in defined if symbols.count(node.name) == 1]
+    cases += [
+        Case(".".join(name.split(".")[-2:]), [name])
+        for name, node in defined
+        if isinstance(node, ast.FunctionDef) and name.split(".")[-2][:1].isupper()
+    ]
+    for name, node in defined:
+        pieces = _pieces(node.name)
+        if len(pieces) < 3:
+            continue
+        joiner = "_" if "_" in node.name else ""
+        fragment = joiner.join(pieces[:-1])
+        words = [p.lower() for p in pieces[:-1]]
+        holders = [
+            s
+            for s in symbols
+            if any(
+                [p.lower() for p in _pieces(s)][i : i + len(words)] == words
+                for i in range(len(_pieces(s)))
+            )
+        ]
+        if holders == [node.name]:
+            cases.append(Case(fragment, [name]))
+    return cases
+
+
+def test_code_names_find_their_definition_first(
+    tmp_path: Path, project_for: Callable[..., Project]
+) -> None:
+    """A name, `Class.method` or a piece of a longer name: the definition comes first."""
+    root = shutil.copytree(REPO, tmp_path / "repo")
+    cases = _identifier_cases(root)
+    assert len(cases) >= 40 and sum(1 for c in cases if c.query.startswith(("is_", "Out"))) >= 2
+    project = project_for(root)
+    project.indexer.run()
+    result = evaluate(cases, lambda c: project.searcher.search(c.query, 10))
+    _guard("identifier_recall@1", result["summary"]["recall@1"])
 
 
 def _location(root: Path, qualname: str) -> str:
