@@ -735,10 +735,10 @@ class Store:
 
     def meta(self) -> dict[str, str]:
         """The index's key/values, read again only when the table has a new version (a
-        save asked for them seven times, a query twice: ~6 ms each, ~1.5 ms to check). While
+        save asked for them four times, a query twice: ~6 ms each, ~1.5 ms to check). While
         this connection holds the write lock, a memo checked once since the lock was taken
         is current without asking (only this connection commits meta then, and set_meta
-        keeps the memo): a save's run checked it seven times, 11 ms of ~150."""
+        keeps the memo): a save's run checked it at each of its four reads."""
         memo = self._meta_memo  # one read: set_meta may clear it
         if memo is not None and self._holding and self._meta_checked:
             return dict(memo[1])
