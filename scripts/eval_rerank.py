@@ -1,0 +1,210 @@
+"""Offline re-ranking experiments on the candidates hybrid search fuses.
+
+For every docstring and identifier case of the quality repositories (scripts/eval_quality.py
+builds them and their indexes), the candidates the searcher fuses are collected once: the
+vector and full-text top 50, exact symbol and fragment matches, each with its cosine, BM25
+score, stored-vector cosine, name-phrase cosine and lead. They are cached in
+BENCH/quality/NAME/candidates.pkl. The shipped scoring is then recomputed from them (it must
+equal the live search's MRR, which is printed beside it) and compared with variants: extra
+score terms that are chosen on the TUNING repositories only and reported on all of them.
+
+    python scripts/eval_rerank.py                    # shipped and every variant, all repos
+    python scripts/eval_rerank.py --repos flask axios
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from eval_quality import Paths, load_repos
+
+Candidate = dict[str, Any]
+Case = dict[str, Any]
+KINDS = ("docstring", "identifier")
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_STOP = frozenset(
+    {"a", "an", "the", "of", "to", "for", "in", "on", "and", "or", "is", "are", "be", "by"}
+    | {"with", "as", "that", "this", "it", "its", "from", "at"}
+)
+
+
+def collect(paths: Paths) -> dict[str, list[Case]]:
+    """Each case's fused candidates with what the scoring reads (see the module docstring)."""
+    from codekith.embedding import FastEmbedder
+    from codekith.evaluation import load_cases
+    from codekith.project import Project
+    from codekith.search import CANDIDATE_DEPTH, names_a_symbol
+    from codekith.template import name_phrase, search_text
+
+    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+    store, searcher = project.read_store, project.searcher
+    found: dict[str, list[Case]] = {}
+    for kind in KINDS:
+        found[kind] = []
+        for case in load_cases(paths.case_file(kind)):
+            query = searcher.query_vector(case.query)
+            vector = store.vector_search(query, CANDIDATE_DEPTH)
+            text = store.text_search(search_text(case.query), CANDIDATE_DEPTH)
+            named = names_a_symbol(case.query)
+            leads = {r["id"]: 10.0 for r in searcher.symbol_matches(case.query)} if named else {}
+            for row, lead in searcher.fragment_matches(case.query) if named else []:
+                leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
+            rows = {r["id"]: r for r in vector + text}
+            rows.update({r["id"]: r for r in store.chunks_by_id(list(leads.keys() - rows.keys()))})
+            stored = store.vectors_of(list(rows))
+            phrases = {i: name_phrase(r["symbol"] or "", r["qualname"]) for i, r in rows.items()}
+            names = dict(zip(phrases, searcher.name_vectors(list(phrases.values())), strict=True))
+            cosine = {r["id"]: 1.0 - float(r["_distance"]) for r in vector}
+            bm25 = {r["id"]: float(r["_score"]) for r in text}
+            found[kind].append(
+                {
+                    "query": case.query,
+                    "expected": case.expected,
+                    "live": [hit.id for hit in searcher.search(case.query, 10)],
+                    "candidates": [
+                        {
+                            **{k: r[k] for k in ("id", "path", "qualname", "symbol", "kind")},
+                            "cosine": cosine.get(i),
+                            "stored_cosine": float(stored[i] @ query) if i in stored else 0.0,
+                            "bm25": bm25.get(i),
+                            "name": float(names[i] @ query),
+                            "lead": leads.get(i, 0.0),
+                        }
+                        for i, r in rows.items()
+                    ],
+                }
+            )
+    return found
+
+
+def shipped(case: Case, fill: bool = False) -> np.ndarray:
+    """codekith.search's score of each candidate; `fill`: a candidate outside the vector top
+    50 counts its stored cosine instead of nothing."""
+    from codekith import search
+
+    candidates = case["candidates"]
+    cosines = [
+        c["stored_cosine"] if fill and c["cosine"] is None else c["cosine"] for c in candidates
+    ]
+    top_v = max((v for v in cosines if v is not None), default=0.0) or 1.0
+    top_t = max((c["bm25"] for c in candidates if c["bm25"] is not None), default=0.0) or 1.0
+    kept = np.array([search.kept_share(c) for c in candidates])
+    both = any(c["cosine"] is not None for c in candidates) and any(
+        c["bm25"] is not None for c in candidates
+    )
+    fused = np.array(
+        [
+            search.VECTOR_WEIGHT * (v or 0.0) / top_v
+            + search.TEXT_WEIGHT * (c["bm25"] or 0.0) / top_t
+            for c, v in zip(candidates, cosines, strict=True)
+        ]
+    ) * (kept if both else 1.0)
+    fused += np.array([c["lead"] for c in candidates])
+    best = np.argsort(-fused, kind="stable")[: search.NAME_DEPTH]
+    names = np.array([max(candidates[i]["name"], 0.0) for i in best])
+    if len(best) and names.max() > 0:
+        fused[best] += search.NAME_WEIGHT * names / names.max() * kept[best]
+    return fused
+
+
+def name_cover(weight: float) -> Callable[[Case], np.ndarray]:
+    """Shipped plus `weight` times the share of the definition's name words (stemmed) that
+    the query contains: the lexical twin of the name re-ranking."""
+    import py_rust_stemmers
+
+    from codekith.search import kept_share
+    from codekith.template import split_identifier
+
+    stem = py_rust_stemmers.SnowballStemmer("english").stem_word
+
+    def words(text: str) -> set[str]:
+        parts = (p for w in _WORD.findall(text) for p in split_identifier(w))
+        return {stem(p) for p in parts if p not in _STOP and len(p) > 1}
+
+    def score(case: Case) -> np.ndarray:
+        asked = words(case["query"])
+        extra = []
+        for c in case["candidates"]:
+            name = words(c["symbol"] or c["qualname"].rpartition(".")[2])
+            extra.append(len(asked & name) / len(name) * kept_share(c) if name else 0.0)
+        return shipped(case) + weight * np.array(extra)
+
+    return score
+
+
+def matches(candidate: Candidate, expected: str) -> bool:
+    qualname = candidate["qualname"]
+    return (
+        qualname == expected or qualname.endswith("." + expected) or candidate["path"] == expected
+    )
+
+
+def figures(cases: list[Case], score: Callable[[Case], np.ndarray]) -> tuple[float, float]:
+    """(MRR@10, Recall@1) of a scoring."""
+    reciprocal, first = 0.0, 0
+    for case in cases:
+        order = np.argsort(-score(case), kind="stable")[:10]
+        rank = next(
+            (
+                n
+                for n, i in enumerate(order, 1)
+                if any(matches(case["candidates"][i], e) for e in case["expected"])
+            ),
+            None,
+        )
+        reciprocal += 1 / rank if rank else 0.0
+        first += rank == 1
+    return reciprocal / (len(cases) or 1), first / (len(cases) or 1)
+
+
+def live(cases: list[Case]) -> float:
+    """MRR@10 of the live search's hits (the check that `shipped` reproduces it)."""
+    total = 0.0
+    for case in cases:
+        by_id = {c["id"]: c for c in case["candidates"]}
+        ranks = [
+            n
+            for n, i in enumerate(case["live"], 1)
+            if i in by_id and any(matches(by_id[i], e) for e in case["expected"])
+        ]
+        total += 1 / ranks[0] if ranks else 0.0
+    return total / (len(cases) or 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repos", nargs="*")
+    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    parser.add_argument("--again", action="store_true", help="collect the candidates again")
+    args = parser.parse_args(argv)
+    variants: dict[str, Callable[[Case], np.ndarray]] = {
+        "shipped": shipped,
+        "fill missing cosines": lambda case: shipped(case, fill=True),
+        **{f"name cover {w:g}": name_cover(w) for w in (0.05, 0.1, 0.15)},
+    }
+    for repo in load_repos(args.repos):
+        paths = Paths(args.bench, repo["name"])
+        cache = paths.root / "candidates.pkl"
+        if args.again or not cache.exists():
+            cache.write_bytes(pickle.dumps(collect(paths)))
+        data = pickle.loads(cache.read_bytes())
+        print(
+            f"{repo['name']} ({repo['role']}): live docstring MRR@10 {live(data['docstring']):.3f}"
+        )
+        for name, score in variants.items():
+            doc, _ = figures(data["docstring"], score)
+            _, first = figures(data["identifier"], score)
+            print(f"  {name:24} docstring MRR@10 {doc:.3f}  identifier R@1 {first:.3f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
