@@ -151,6 +151,8 @@ def answers_of(project: Project, queries: list[str] = QUERIES) -> dict[str, Any]
         )
     out["symbols"] = sorted(r["id"] for r in answers.symbols("backoff"))
     out["find legacy"] = [r["id"] for r in answers.find_symbol("legacy_checksum")]
+    out["find a piece"] = [r["id"] for r in answers.find_symbol("LegacyChecksum")]
+    out["search a piece"] = [h.id for h in project.searcher.search("legacyChecksum", k=3)]
     out["lenses app"] = [
         (lens.row["qualname"], lens.callers, lens.callees) for lens in answers.lenses("pkg/app.py")
     ]
