@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from codekith import store as store_module
 from codekith.store import FileRecord, FileUpdate, Filters, Store
@@ -347,3 +348,41 @@ def test_a_table_made_but_not_yet_committed_is_absent_not_damage(workspace, proj
     state = Store(project.settings.db_location(root)).snapshot()
     assert "feedback" not in state.tables
     assert state.chunks == 5
+
+
+def test_a_snapshot_read_spoiled_by_a_writer_is_tried_again_damage_is_not(
+    workspace, project_for, monkeypatch
+):
+    """A read that fails while the table files change (or go while listed: a writer drops
+    and makes a table again) is tried again after a short wait; one that fails on files
+    that did not change is damage and raises at once."""
+    root = workspace({"steps.py": FUNCTIONS})
+    project = project_for(root)
+    project.indexer.run()
+    store = Store(project.settings.db_location(root))
+    real_read, real_files = Store._read_snapshot, Store._table_files
+    reads: list[int] = []
+    listings = iter([["before"], None, ["during"], ["after"], ["after"], ["after"]])
+    monkeypatch.setattr(store_module, "SNAPSHOT_RETRY_S", 0.0)
+
+    def spoiled(self: Store):  # type: ignore[no-untyped-def]
+        reads.append(1)
+        if len(reads) < 3:
+            raise RuntimeError("lance error: Not found: graph.lance/_versions")
+        return real_read(self)
+
+    monkeypatch.setattr(Store, "_read_snapshot", spoiled)
+    monkeypatch.setattr(Store, "_table_files", lambda self: next(listings))
+    assert store.snapshot().chunks == 5
+    assert len(reads) == 3
+    monkeypatch.setattr(Store, "_table_files", real_files)
+    reads.clear()
+
+    def damaged(self: Store):  # type: ignore[no-untyped-def]
+        reads.append(1)
+        raise RuntimeError("lance error: corrupt file")
+
+    monkeypatch.setattr(Store, "_read_snapshot", damaged)
+    with pytest.raises(RuntimeError, match="corrupt"):
+        Store(project.settings.db_location(root)).snapshot()
+    assert len(reads) == 1

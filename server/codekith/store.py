@@ -70,7 +70,8 @@ CHUNK_COLUMNS = (
     "search_text",
 )
 RESULT_COLUMNS = [c for c in CHUNK_COLUMNS if c not in ("search_text",)]
-SNAPSHOT_READ_ATTEMPTS = 3  # reads of a snapshot that a concurrent writer may spoil
+SNAPSHOT_READ_ATTEMPTS = 8  # reads of a snapshot that a concurrent writer may spoil
+SNAPSHOT_RETRY_S = 0.05  # the wait before the n-th read again is n times this
 TEXT_MIRROR = "text_mirror"  # a team index's live chunk text, published and local merged
 TEXT_MIRROR_STATE = "text_mirror.json"  # what the mirror was last synced to
 TEXT_MIRROR_COLUMNS = [*CHUNK_COLUMNS, "deleted"]  # a chunk row without its vector
@@ -632,8 +633,9 @@ class Store:
         with the list of table files it was read at: while that is unchanged on disk it is
         read back without opening LanceDB; any commit, rollback or damaged file changes it
         and the tables are read again. A read that fails while a writer changes the tables
-        (a table being made again) is tried again; one that fails on unchanged files is
-        damage, and raises."""
+        (a table being dropped and made again; their files changing, or going while they are
+        listed) is tried again after a short wait (growing: a slow writer takes a while);
+        one that fails on unchanged files is damage, and raises."""
         for attempt in range(SNAPSHOT_READ_ATTEMPTS):
             key = self._table_files()
             if key is not None:
@@ -647,8 +649,12 @@ class Store:
                 state = self._read_snapshot()
             except Exception:  # Lance raises plain RuntimeError/OSError/ValueError
                 last = attempt == SNAPSHOT_READ_ATTEMPTS - 1
-                if key is None or last or self._table_files() == key:
+                if last or not self._keeps_snapshot():
                     raise
+                now = self._table_files()  # None: a file went while listed, a writer is at work
+                if now is not None and now == key:
+                    raise
+                time.sleep(SNAPSHOT_RETRY_S * (attempt + 1))
                 continue
             if key is not None and "schema" in state.meta and self._table_files() == key:
                 self._snapshot = (key, state)  # no commit while it was read: it is whole
