@@ -276,18 +276,20 @@ def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed
     return changed
 
 
-def _commits(repo: Path) -> Iterable[tuple[str, list[str]]]:
-    log = git(repo, "log", "--no-merges", "--format=@%H", "--name-only")
-    commit, paths = "", list[str]()
+def _commits(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
+    """(commit, subject, paths it changed), newest first, merges left out."""
+    log = git(repo, "log", "--no-merges", "--format=@%H %s", "--name-only")
+    commit, subject, paths = "", "", list[str]()
     for line in log.splitlines():
         if line.startswith("@"):
             if commit:
-                yield commit, paths
-            commit, paths = line[1:], []
+                yield commit, subject, paths
+            commit, _, subject = line[1:].partition(" ")
+            paths = []
         elif line.strip():
             paths.append(line.strip())
     if commit:
-        yield commit, paths
+        yield commit, subject, paths
 
 
 def cochange_cases(repo: Path, chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
@@ -295,7 +297,7 @@ def cochange_cases(repo: Path, chunks: list[Chunk], cap: int, seed: int) -> list
     current = {c.qualname: c for c in chunks if c.kind in ("function", "method")}
     seen: set[frozenset[str]] = set()
     groups: list[tuple[str, list[str]]] = []
-    for commit, paths in _commits(repo):
+    for commit, _, paths in _commits(repo):
         code = [p for p in paths if is_source(p)]
         if not code or len(code) > MAX_COCHANGE_FILES or len(paths) > 2 * MAX_COCHANGE_FILES + 2:
             continue
@@ -359,21 +361,6 @@ def fix_query(subject: str) -> str | None:
     return text if len(text.split()) >= MIN_FIX_WORDS else None
 
 
-def _subjects(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
-    log = git(repo, "log", "--no-merges", "--format=@%H %s", "--name-only")
-    commit, subject, paths = "", "", list[str]()
-    for line in log.splitlines():
-        if line.startswith("@"):
-            if commit:
-                yield commit, subject, paths
-            commit, _, subject = line[1:].partition(" ")
-            paths = []
-        elif line.strip():
-            paths.append(line.strip())
-    if commit:
-        yield commit, subject, paths
-
-
 def _paths_now(tracked: list[str]) -> dict[str, str]:
     """A path as a past commit wrote it -> the tracked path now: itself, or the one tracked
     path that ends with it (`flask/app.py` moved to `src/flask/app.py`)."""
@@ -393,7 +380,7 @@ def fix_cases(repo: Path, cap: int, seed: int) -> list[dict[str, Any]]:
     now = _paths_now(tracked_files(repo))
     pool: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for commit, subject, paths in _subjects(repo):
+    for commit, subject, paths in _commits(repo):
         query = fix_query(subject)
         code = sorted({now.get(p, "") for p in paths if is_source(p)})
         if query is None or not 1 <= len(code) <= MAX_FIX_FILES or query.lower() in seen:
