@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from eval_fusion import matches
 from eval_quality import Paths, load_repos
 
-Candidate = dict[str, Any]
 Case = dict[str, Any]
 KINDS = ("docstring", "identifier")
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -138,13 +138,6 @@ def name_cover(weight: float) -> Callable[[Case], np.ndarray]:
         return shipped(case) + weight * np.array(extra)
 
     return score
-
-
-def matches(candidate: Candidate, expected: str) -> bool:
-    qualname = candidate["qualname"]
-    return (
-        qualname == expected or qualname.endswith("." + expected) or candidate["path"] == expected
-    )
 
 
 def figures(cases: list[Case], score: Callable[[Case], np.ndarray]) -> tuple[float, float]:
