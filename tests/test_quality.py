@@ -24,6 +24,8 @@ import pytest
 from codekith.evaluation import Case, evaluate
 from codekith.project import Project
 from codekith.qualnames import join, module_name
+from codekith.search import holds_parts
+from codekith.template import split_identifier
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = FIXTURES / "quality_repo"
@@ -140,15 +142,8 @@ def _identifier_cases(root: Path) -> list[Case]:
             continue
         joiner = "_" if "_" in node.name else ""
         fragment = joiner.join(pieces[:-1])
-        words = [p.lower() for p in pieces[:-1]]
-        holders = [
-            s
-            for s in symbols
-            if any(
-                [p.lower() for p in _pieces(s)][i : i + len(words)] == words
-                for i in range(len(_pieces(s)))
-            )
-        ]
+        words = split_identifier(fragment)
+        holders = [s for s in symbols if holds_parts(split_identifier(s), words)]
         if holders == [node.name]:
             cases.append(Case(fragment, [name]))
     return cases
