@@ -253,18 +253,13 @@ class Searcher:
             parts = split_identifier(name)
             if "." in name or len(parts) < 2:
                 continue
-            rows = [
-                row
+            led = [
+                (row, FRAGMENT_LEAD + (LITERAL_FRAGMENT if name.lower() in symbol.lower() else 0))
                 for row in self.store.symbols_containing(parts, filters)
-                if row["symbol"] != name and holds_parts(split_identifier(row["symbol"]), parts)
+                if (symbol := row["symbol"]) != name
+                and holds_parts(split_identifier(symbol), parts)
             ]
-            leads = [
-                FRAGMENT_LEAD + (LITERAL_FRAGMENT if name.lower() in row["symbol"].lower() else 0)
-                for row in rows
-            ]
-            found += sorted(zip(rows, leads, strict=True), key=lambda pair: -pair[1])[
-                :FRAGMENT_MATCHES
-            ]
+            found += sorted(led, key=lambda pair: -pair[1])[:FRAGMENT_MATCHES]
         return found
 
 
