@@ -95,17 +95,9 @@ class Corpus:
         return [hit_from_row(self.rows[i], s) for i, s in zip(indices, scores, strict=True)]
 
     def bm25(self, query: str, k: int = 10) -> list[Hit]:
-        import bm25s
-
         if self._bm25 is None:
-            self._bm25 = bm25s.BM25()
-            tokens = bm25s.tokenize(self.codes, stopwords="en", show_progress=False)
-            self._bm25.index(tokens, show_progress=False)
-        tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
-        if not tokens.vocab:
-            return []
-        found, scores = self._bm25.retrieve(tokens, k=min(k, len(self.rows)), show_progress=False)
-        keep = [(int(i), float(s)) for i, s in zip(found[0], scores[0], strict=True) if s > 0]
+            self._bm25 = bm25_index(self.codes)
+        keep = bm25_top(self._bm25, query, min(k, len(self.rows)))
         return self.hits([i for i, _ in keep], [s for _, s in keep])
 
     def bare_vectors(self) -> np.ndarray:
@@ -166,21 +158,32 @@ class Corpus:
 
     def bm25_files(self, workspace: Path, query: str, k: int = 10) -> list[str]:
         """BM25 over whole files (what a plain full-text tool over the tree gives)."""
-        import bm25s
-
         if self._bm25_files is None:
             paths = sorted({r["path"] for r in self.rows})
             texts = [(workspace / p).read_text(encoding="utf-8", errors="replace") for p in paths]
-            model = bm25s.BM25()
-            tokens = bm25s.tokenize(texts, stopwords="en", show_progress=False)
-            model.index(tokens, show_progress=False)
-            self._bm25_files = (model, paths)
+            self._bm25_files = (bm25_index(texts), paths)
         model, paths = self._bm25_files
-        query_tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
-        if not query_tokens.vocab:
-            return []
-        found, scores = model.retrieve(query_tokens, k=min(k, len(paths)), show_progress=False)
-        return [paths[int(i)] for i, s in zip(found[0], scores[0], strict=True) if s > 0]
+        return [paths[i] for i, _ in bm25_top(model, query, min(k, len(paths)))]
+
+
+def bm25_index(texts: list[str]) -> Any:
+    """bm25s over these texts: its default tokenizer, English stop words."""
+    import bm25s
+
+    model = bm25s.BM25()
+    model.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
+    return model
+
+
+def bm25_top(model: Any, query: str, k: int) -> list[tuple[int, float]]:
+    """(text index, score) of the k best texts for the query that score above 0."""
+    import bm25s
+
+    tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
+    if not tokens.vocab:
+        return []
+    found, scores = model.retrieve(tokens, k=k, show_progress=False)
+    return [(int(i), float(s)) for i, s in zip(found[0], scores[0], strict=True) if s > 0]
 
 
 # -- running the case sets ---------------------------------------------------------------
