@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from codekith import freshness
+from codekith import freshness, gitrepo
 from codekith.progress import Step
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
 
@@ -268,3 +268,16 @@ def test_a_checkout_while_a_run_writes_is_caught_by_the_next_run(workspace, proj
     project.indexer.run()
     assert ("web/http.py", "web.http.parse_header") in live(project)
     assert state(project).fresh
+
+
+def test_asking_git_what_changed_never_writes_its_index(workspace):
+    """The server asks git often; a refresh of .git/index under index.lock would make the
+    user's own `git checkout` at that moment fail with "index.lock: File exists"."""
+    root = workspace({"mathx.py": MATH_MODULE})
+    commit(root)
+    head = gitrepo.head(root)
+    os.utime(root / "mathx.py", ns=(10**18, 10**18))  # stat data stale, content unchanged
+    before = (root / ".git/index").read_bytes()
+    assert gitrepo.changes_since(root, head) == set()
+    assert gitrepo.listed_files(root) == ["mathx.py"]
+    assert (root / ".git/index").read_bytes() == before

@@ -14,8 +14,11 @@ from pathlib import Path
 
 
 def _git(root: Path, *args: str, errors: str = "surrogateescape") -> str | None:
+    """Run git read-only: without optional locks `git status` refreshes and rewrites the
+    index under index.lock, and a user's own `git checkout` at that moment fails."""
+    command = ["git", "--no-optional-locks", "-C", str(root), *args]
     try:
-        result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=True)
+        result = subprocess.run(command, capture_output=True, check=True)
     except (subprocess.CalledProcessError, FileNotFoundError):
         return None
     return result.stdout.decode("utf-8", errors)
