@@ -46,11 +46,12 @@ def assert_same_index(left: Project, right: Project) -> None:
     rows_b, catalog_b, vectors_b = snapshot(right)
     assert rows_a == rows_b
     assert catalog_a == catalog_b
-    # The default model is dynamically quantized (int8): ONNX Runtime scales activations over
-    # the whole batch, so a chunk's vector depends slightly on the chunks it is embedded with,
-    # and workers batch differently from a local run (seen in CI rehearsals: cosine 0.992, 0.974).
+    # A vector depends on its document alone (the model embeds each one by itself, and the
+    # cache is keyed by the document), so workers and a local run agree up to the float
+    # rounding of another thread count. Keyed by the code, identical code in two files shared
+    # the vector of whichever document came first: cosine 0.974 in a CI rehearsal.
     for chunk_id, vector in vectors_a.items():
-        assert float(np.dot(vector, vectors_b[chunk_id])) > 0.95
+        assert float(np.dot(vector, vectors_b[chunk_id])) > 0.9999
 
 
 @pytest.fixture

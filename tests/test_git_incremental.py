@@ -54,7 +54,8 @@ def test_rename_delete_and_permission_change(workspace, project_for):
     report = project.indexer.run()
     assert report.mode == "git"
     assert report.deleted == ["mathx.py", "web/http.py"]
-    assert report.indexed == ["numbers_util.py"] and report.embedded == 0
+    # the renamed file's documents name its new path and module: embedded again
+    assert report.indexed == ["numbers_util.py"] and report.embedded == 2
     assert {p for p, _ in live(project)} == {"numbers_util.py", "x.py"}
     assert "x.py" not in report.indexed
 

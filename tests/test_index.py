@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 
+import numpy as np
 import pytest
 
 from codekith.project import Project
@@ -57,17 +58,39 @@ def test_second_run_does_nothing_and_line_shift_reembeds_nothing(workspace, proj
     assert row["start_line"] == 5
 
 
-def test_rename_reuses_vectors_and_leaves_no_ghosts(workspace, project_for):
+def stored_vectors_are_their_documents(project, embedder) -> None:
+    rows = project.store.rows("deleted = false", columns=["id", "document"])
+    stored = project.store.vectors_of(r["id"] for r in rows)
+    fresh = embedder.embed_documents([r["document"] for r in rows])
+    for row, vector in zip(rows, fresh, strict=True):
+        assert float(np.dot(stored[row["id"]], vector)) > 0.9999, row["id"]
+
+
+def test_rename_leaves_no_ghosts_and_no_vector_of_the_old_name(workspace, project_for, embedder):
+    """The embedded document names the file and the qualified name, so a renamed file's
+    chunks get vectors of their new documents; moving back reuses the old ones."""
     root = workspace({"mathx.py": MATH_MODULE})
     project = project_for(root)
     project.indexer.run()
     (root / "mathx.py").rename(root / "numbers_util.py")
     report = project.indexer.run()
     assert report.deleted == ["mathx.py"] and report.indexed == ["numbers_util.py"]
-    assert report.embedded == 0 and report.reused == 2
+    assert report.embedded == 2 and report.reused == 0
     paths = {r["path"] for r in project.store.rows("true", columns=["path"])}
     assert paths == {"numbers_util.py"}
     assert "mathx.py" not in project.store.catalog()
+    stored_vectors_are_their_documents(project, embedder)
+    (root / "numbers_util.py").rename(root / "mathx.py")
+    back = project.indexer.run()
+    assert back.embedded == 0 and back.reused == 2
+
+
+def test_the_same_code_in_two_files_gets_each_file_its_own_vector(workspace, project_for, embedder):
+    body = "def clamp(value, low, high):\n    return max(low, min(value, high))\n"
+    root = workspace({"graphics/color.py": body, "audio/volume.py": body})
+    project = project_for(root)
+    assert project.indexer.run().embedded == 2
+    stored_vectors_are_their_documents(project, embedder)
 
 
 def test_deleting_and_editing_files(workspace, project_for):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from codekith.chunking import Chunk, chunk_file
+from codekith.chunking import Chunk, chunk_file, sha1
 from codekith.config import Settings
 from codekith.secrets import describe
 from codekith.store import FileRecord
@@ -81,6 +81,12 @@ def _cut_message(lines: list[int]) -> str:
 
 
 def chunk_row(chunk: Chunk) -> dict[str, Any]:
+    """The chunk as the store keeps it. `content_hash` names the embedded document, not the
+    code: it keys the vector cache, and the document's header (path, qualified name,
+    imports, ...) is part of what the model saw. Keyed by the code alone, a moved file or an
+    edited import list kept vectors of the old header, and identical code in two files
+    shared whichever of its two documents was embedded first."""
+    text = document(chunk)
     return {
         "id": chunk.id,
         "path": chunk.path,
@@ -96,9 +102,9 @@ def chunk_row(chunk: Chunk) -> dict[str, Any]:
         "decorators": chunk.decorators,
         "start_line": chunk.start_line,
         "end_line": chunk.end_line,
-        "content_hash": chunk.content_hash,
+        "content_hash": sha1(text),
         "file_hash": chunk.file_hash,
-        "document": document(chunk),
+        "document": text,
         "search_text": chunk_search_text(chunk),
         "deleted": False,
     }

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the chunkers load tree-sitter: `status` needs only TEMPLATE_VERSION
     from codekith.chunking import Chunk
 
-TEMPLATE_VERSION = "1"
+TEMPLATE_VERSION = "2"  # 2: the vector cache is keyed by the document (examine.chunk_row)
 TEXT_VERSION = "2"  # the full-text rule of chunk_search_text (an index without one has "1")
 NAME_WEIGHT = 4  # how often a definition's own name counts in its full-text text
 HEADER_END = "\n# ---\n"
