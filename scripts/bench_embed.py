@@ -4,7 +4,8 @@ The documents are exactly what the indexer embeds (chunked and templated by
 `codekith.examine`). Each configuration runs in a fresh process (so peak RSS is its own)
 and embeds the same documents, sorted by length and in the indexer's steps; it reports
 chunks per CPU-second (user + system, all threads), wall seconds and peak RSS. Medians of
-`--runs` runs.
+`--runs` runs. The default model embeds each document alone; `float` is the previous default
+(float matrix products), whose batch size the `float-b*` configurations vary.
 
     python scripts/bench_embed.py --repo /work/bench/flask --limit 600 --runs 3
 """
@@ -21,12 +22,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from codekith.config import WEIGHT_ONLY_MODEL
+
 CONFIGS: dict[str, dict[str, Any]] = {
     "default": {},
     "no-arena": {"arena": False},
     "threads-1": {"threads": 1},
-    "batch-16": {"batch_size": 16},
-    "batch-4": {"batch_size": 4},
+    "float": {"model_id": WEIGHT_ONLY_MODEL},  # batches of embedding.BATCH_SIZE
+    "float-b16": {"model_id": WEIGHT_ONLY_MODEL, "batch_size": 16},
+    "float-b4": {"model_id": WEIGHT_ONLY_MODEL, "batch_size": 4},
 }
 
 
