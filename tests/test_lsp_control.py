@@ -286,6 +286,54 @@ def test_commands_ask_lancedb_for_the_index_off_the_event_loop_and_only_until_it
     assert threading.main_thread() not in asked_in
 
 
+class _Titles:
+    """A progress factory that notes each run's title and final message."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    async def __call__(self, title: str) -> Any:
+        self.seen.append(title)
+        return self
+
+    def report(self, step: Any) -> None:
+        pass
+
+    def cancelled(self) -> bool:
+        return False
+
+    def end(self, message: str) -> None:
+        self.seen.append(message)
+
+
+def test_a_save_on_an_index_of_another_template_rebuilds_it_instead_of_failing(
+    tmp_path: Path, embedder: Any
+) -> None:
+    """After an upgrade that changes the template or the default model, the first run
+    meets an index it must not mix with: the server rebuilds it (with progress) instead of
+    answering every save with "run codekith index --full"."""
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha():\n    return 1\n"})
+    errors: list[str] = []
+    titles = _Titles()
+    session = WorkspaceSession(root, {}, lambda model: embedder, titles, errors.append)
+
+    async def upgrade_then_save() -> Any:
+        await session.index_now()
+        session.project.store.set_meta({"template": "0"})  # as the previous codekith wrote
+        (root / "a.py").write_text("def alpha():\n    return 2\n\n\ndef beta():\n    return 3\n")
+        session.schedule(paths={"a.py"})
+        report = await session.drain()
+        await session.close()
+        return report
+
+    report = asyncio.run(upgrade_then_save())
+    assert errors == [] and report is not None and report.mode == "full"
+    assert "codekith: rebuilding index" in titles.seen
+    assert session.project.store.meta()["template"] != "0"
+    hits = session.project.searcher.search("beta", 3)
+    assert hits and hits[0].symbol == "beta"
+
+
 def _no_model(model: str) -> Any:
     raise AssertionError("no command here needs the model")
 

@@ -31,7 +31,7 @@ from codekith.lsp.options import DEBOUNCE_MS
 from codekith.memory import release_free_memory, settle_heap
 from codekith.progress import PhaseClock, Step
 from codekith.project import Project
-from codekith.store import IndexLockedError, storage_problem
+from codekith.store import IndexLockedError, IndexMismatchError, storage_problem
 
 log = logging.getLogger(__name__)
 LOCK_RETRY_S = 2.0
@@ -192,6 +192,17 @@ class WorkspaceSession:
         self.running = True
         try:
             report = await asyncio.to_thread(self._index, pending, whole, reporter)
+        except IndexMismatchError as exc:
+            if pending.full:  # a rebuild cannot mend it (a team index of another model)
+                self._failed(exc, reporter)
+                return None
+            # Another model or template (the setting changed, or codekith did): rebuild the
+            # whole index now, never mix vectors; the drain runs it next, with progress.
+            log.info("%s: %s; rebuilding", self.root, exc)
+            self._pending.merge(_Pending(full=True, waiters=pending.waiters))
+            pending.waiters = []
+            reporter.end("another model or template: rebuilding")
+            return None
         except IndexLockedError:
             log.info("index locked by another process; retrying in %.0fs", LOCK_RETRY_S)
             self._pending.merge(pending)
@@ -200,16 +211,7 @@ class WorkspaceSession:
             asyncio.get_running_loop().call_later(LOCK_RETRY_S, self._start_drain)
             return None
         except Exception as exc:  # the server must survive any indexing failure
-            problem = storage_problem(exc)
-            if problem is None:
-                log.exception("indexing %s failed", self.root)
-            self.last_error = (
-                f"cannot write the index: {problem}" if problem else f"{type(exc).__name__}: {exc}"
-            )
-            reporter.end("failed")
-            self._indexed = False  # it may be gone: the next command looks again
-            self._on_error(f"codekith could not index {self.root}: {self.last_error}")
-            self._freshness = None
+            self._failed(exc, reporter)
             return None
         finally:
             self.running = False
@@ -223,6 +225,18 @@ class WorkspaceSession:
         if whole:  # what it built lives on: keep the collector from walking it
             await asyncio.to_thread(settle_heap)
         return report
+
+    def _failed(self, exc: Exception, reporter: ProgressReporter) -> None:
+        problem = storage_problem(exc)
+        if problem is None:
+            log.exception("indexing %s failed", self.root, exc_info=exc)
+        self.last_error = (
+            f"cannot write the index: {problem}" if problem else f"{type(exc).__name__}: {exc}"
+        )
+        reporter.end("failed")
+        self._indexed = False  # it may be gone: the next command looks again
+        self._on_error(f"codekith could not index {self.root}: {self.last_error}")
+        self._freshness = None
 
     def _index(self, pending: _Pending, whole: bool, reporter: ProgressReporter) -> IndexReport:
         return self.answers.reindex(
