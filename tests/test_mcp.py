@@ -171,6 +171,21 @@ async def test_an_interrupted_build_is_finished_before_the_first_answer(server, 
 
 
 @pytest.mark.asyncio
+async def test_an_index_of_another_template_is_rebuilt_before_the_first_answer(
+    ready_server, ready_root
+):
+    """After an upgrade that changed the template or the default model, the first question
+    rebuilds the index instead of answering "run codekith index --full"."""
+    store = Project(ready_root).store
+    store.set_meta({"template": "0"})  # as the previous codekith wrote
+    async with connected(ready_server) as call:
+        found = await call.ok("search_code", {"query": "apply a percentage discount", "k": 3})
+        assert found["hits"][0]["qualname"] == "shop.pricing.apply_discount"
+        assert call.progress[0][2] == "building the index"
+    assert Project(ready_root).store.meta()["template"] != "0"
+
+
+@pytest.mark.asyncio
 async def test_a_build_longer_than_the_wait_says_so_then_answers(server, monkeypatch):
     async with connected(server) as call:
         monkeypatch.setattr(state, "FIRST_BUILD_WAIT_S", 0.0)

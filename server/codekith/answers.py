@@ -201,12 +201,14 @@ class Answers:
             "ready": self.has_index(),
         }
         if status["ready"]:
-            status["problem"] = self._compatibility_problem()
+            status["problem"] = self.compatibility_problem()
             status.update(self.project.read_store.summary(runs=runs))
             status.update((state or self.freshness()).to_json())
         return status
 
-    def _compatibility_problem(self) -> str:
+    def compatibility_problem(self) -> str:
+        """Why the index cannot answer this model's queries ("" when it can): it was built
+        with another model or template."""
         try:
             self.project.searcher.check_compatible()
         except IndexMismatchError as exc:

@@ -62,7 +62,7 @@ class WorkspaceState:
     async def ready(self, report: Report) -> None:
         """An index to answer from, as fresh as CATCH_UP_WAIT_S allows."""
         if not await asyncio.to_thread(self._complete):
-            run = await self._start(lambda: self.answers.reindex(progress=self._progress.update))
+            run = await self._start(self._build)
             await self._wait(run, FIRST_BUILD_WAIT_S, report, "building the index")
             if not run.done():
                 step = self._progress.step
@@ -84,11 +84,22 @@ class WorkspaceState:
             await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
 
     def _complete(self) -> bool:
-        """An index whose last run finished. A run killed or cancelled part way (say, a
-        first build interrupted) is resumed like a first build: answering from it would
-        miss most of the code without saying so. While another process is writing, the
-        resumed run is refused at once and the answer comes from what is there."""
-        return self.answers.has_index() and not self.answers.unfinished()
+        """An index whose last run finished, made with this model and template. A run killed
+        or cancelled part way (say, a first build interrupted) is resumed like a first
+        build: answering from it would miss most of the code without saying so. While
+        another process is writing, the resumed run is refused at once and the answer comes
+        from what is there."""
+        return (
+            self.answers.has_index()
+            and not self.answers.unfinished()
+            and not self.answers.compatibility_problem()
+        )
+
+    def _build(self) -> IndexReport:
+        """A first build, the rest of an interrupted one, or a full rebuild of an index made
+        with another model or template (a changed setting, or a new codekith): never a mix."""
+        rebuild = self.answers.has_index() and bool(self.answers.compatibility_problem())
+        return self.answers.reindex(full=rebuild, progress=self._progress.update)
 
     async def reindex(self, full: bool, report: Report) -> IndexReport:
         """An index run now (after the one under way), however long it takes."""
