@@ -426,7 +426,8 @@ def bench_real_model(
     root = workdir / name
     if source != root:
         shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git", ".codekith"))
-    project = Project(root, db=str(workdir / f"{name}.db"), embedder=embedder)
+    model = {"model": embedder.model_id}  # the index names the model that embeds
+    project = Project(root, db=str(workdir / f"{name}.db"), overrides=model, embedder=embedder)
     log(f"[{name}] cold index of {root} ...")
     report, wall, cpu = timed(lambda: project.indexer.run(full=True))
     result: dict[str, Any] = {
@@ -572,6 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=50, help="queries per mode")
     parser.add_argument("--workdir", type=Path, help="keep work here (default: a temp dir)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--model", default=DEFAULT_MODEL, help="embedding model (an A/B)")
     args = parser.parse_args(argv)
     if not (args.repo or args.synthetic or args.scale):
         parser.error("give --repo, --synthetic and/or --scale")
@@ -580,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     try:
-        embedder, load_s, _ = timed(FastEmbedder)
+        embedder, load_s, _ = timed(lambda: FastEmbedder(args.model))
         results["environment"] = {
             "model": embedder.model_id,
             "model_load_s": round(load_s, 2),
