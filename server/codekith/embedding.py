@@ -18,6 +18,7 @@ import json
 import logging
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,9 +43,17 @@ DERIVATION = "dynamic int8, weights per channel"
 _TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 
 
+@dataclass(frozen=True)
+class _OfflineModel:
+    description: str
+    quantized: bool  # derived with int8 matrix products (else the shipped file, linked)
+
+
 OFFLINE_MODELS = {
-    DEFAULT_MODEL: "all-MiniLM-L6-v2, int8 matrix products, derived offline",
-    WEIGHT_ONLY_MODEL: "all-MiniLM-L6-v2 int8 weights, float matrix products, shipped offline",
+    DEFAULT_MODEL: _OfflineModel("all-MiniLM-L6-v2, int8 matrix products, derived offline", True),
+    WEIGHT_ONLY_MODEL: _OfflineModel(
+        "all-MiniLM-L6-v2 int8 weights, float matrix products, shipped offline", False
+    ),
 }
 
 
@@ -83,8 +92,9 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
     # The derived copy also names its recipe and the versions of the tools that made it:
     # another quantizer may round differently, and the copy must stay the model the index
     # names.
+    quantized = OFFLINE_MODELS[model_id].quantized
     made_by = [str(model.resolve())]
-    if model_id == DEFAULT_MODEL:
+    if quantized:
         made_by += [DERIVATION, metadata.version("onnxruntime"), metadata.version("onnx")]
     install = hashlib.sha1("|".join(made_by).encode()).hexdigest()[:10]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codekith"
@@ -92,7 +102,7 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
     target = cache / "models" / f"{name}-{install}"
     target.mkdir(parents=True, exist_ok=True)
     _link(target / "tokenizer.json", tokenizer)
-    if model_id == DEFAULT_MODEL:
+    if quantized:
         if not (target / "model.onnx").is_file():
             try:
                 _quantize_dynamically(model, target / "model.onnx")
@@ -176,8 +186,9 @@ class FastEmbedder:
 
         _sessions_sleep_when_idle()
         self.model_id = model_id
-        self._batch_size = QUANTIZED_BATCH_SIZE if model_id == DEFAULT_MODEL else BATCH_SIZE
-        if model_id in OFFLINE_MODELS:
+        offline = OFFLINE_MODELS.get(model_id)
+        self._batch_size = QUANTIZED_BATCH_SIZE if offline and offline.quantized else BATCH_SIZE
+        if offline is not None:
             _register_offline_model(TextEmbedding, model_id)
             self._model = TextEmbedding(
                 model_name=model_id,
@@ -246,7 +257,7 @@ def _register_offline_model(text_embedding: Any, model_id: str) -> None:
         sources=ModelSource(hf="sentence-transformers/all-MiniLM-L6-v2"),
         dim=DEFAULT_DIM,
         model_file="model.onnx",
-        description=OFFLINE_MODELS[model_id],
+        description=OFFLINE_MODELS[model_id].description,
         license="apache-2.0",
         size_in_gb=0.03,
     )
