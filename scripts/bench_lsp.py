@@ -11,7 +11,9 @@ notification existed: each carries up to a poll interval and a search of waiting
 of those searches took (the rest of "searchable"). Saves follow each other as soon as
 the last one is searchable; --pause-ms waits that long first, as a user who reads the answer
 before the next edit (the background edge update and Jedi pass then run between saves, and a
-save may come while they do).
+save may come while they do). Each save appends a new function; with --replace it takes the
+place of the last save's one instead, so the file and the index keep their size and memory
+growth over the saves is the server's own.
 
 The server runs with its default settings (pass --debounce-ms to override). The repository is
 copied to a temp dir (its .git included) so the edits never touch it. RSS is sampled after the
@@ -89,8 +91,12 @@ def rss_mb(pid: int) -> float:
 
 
 class Bench:
-    def __init__(self, root: Path, debounce_ms: int | None, poll: bool = False):
+    def __init__(
+        self, root: Path, debounce_ms: int | None, poll: bool = False, replace: bool = False
+    ):
         self.root = root
+        self.replace = replace
+        self.original: dict[Path, str] = {}  # file -> its text before the first save
         self.options = {} if debounce_ms is None else {"debounceMs": debounce_ms}
         self.client = LanguageClient("codekith-bench", "1")
         self.poll = poll
@@ -154,7 +160,10 @@ class Bench:
         a, b, c = words_for(number)
         name = f"blend_{a}_{b}_{c}_{number}"
         words = f"{a} {b} and {c}"
-        with path.open("a") as handle:
+        self.original.setdefault(path, path.read_text())
+        with path.open("w" if self.replace else "a") as handle:
+            if self.replace:
+                handle.write(self.original[path])
             handle.write(
                 f'\n\ndef {name}(value):\n    """Blend {words} into a '
                 f'gradient number {number}."""\n'
@@ -227,12 +236,13 @@ async def run(
     reuse: bool,
     poll: bool = False,
     pause_s: float = 0.0,
+    replace: bool = False,
 ) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="codekith-bench-lsp-"))
     root = work / repo.name
     skipped = ("*.lock",) if reuse else (".codekith",)
     shutil.copytree(repo, root, ignore=shutil.ignore_patterns(*skipped))
-    bench = Bench(root, debounce_ms, poll)
+    bench = Bench(root, debounce_ms, poll, replace)
     await bench.start()
     assert bench.client._server is not None
     pid = bench.client._server.pid
@@ -270,6 +280,7 @@ async def run(
         "rss_mb_end": round(rss_mb(pid), 1),
         "method": "poll" if poll else "notification",
         "pause_ms": round(pause_s * 1000),
+        "edit": "replace" if replace else "append",
         "save_to_searchable_ms": distribution(samples),
         "save_to_announced_ms": distribution(announced) if announced else None,
         "search_after_save_ms": distribution(bench.search_s),
@@ -344,6 +355,11 @@ def main() -> int:
         default=0,
         help="wait this long after a save is searchable before the next save",
     )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="each save's function replaces the last save's one (constant file and index size)",
+    )
     args = parser.parse_args()
     results = []
     for _ in range(args.runs):
@@ -357,6 +373,7 @@ def main() -> int:
                 args.reuse_index,
                 args.poll,
                 args.pause_ms / 1000,
+                args.replace,
             )
         )
         print(json.dumps(result, indent=2), flush=True)
