@@ -221,3 +221,14 @@ def test_deeply_nested_expressions_do_not_crash(tmp_path: Path) -> None:
     index = ModuleIndex(tmp_path, write(tmp_path, files))
     assert ("d", "d.f") in pairs(resolve_file(index, "d.py")[0])
     assert not index.broken
+
+
+def test_each_string_annotation_names_its_own_class(tmp_path: Path) -> None:
+    """A string annotation is parsed once per evaluation and the parse kept: memo keys hold
+    node ids, and a parse let go lent its id, and so its answer, to the next one (here most
+    functions' `a.go()` went to C0.go)."""
+    count = 20
+    classes = "".join(f"class C{i}:\n    def go(self):\n        pass\n\n\n" for i in range(count))
+    users = "".join(f"def use{i}(a: 'C{i}'):\n    a.go()\n\n\n" for i in range(count))
+    edges = build_edges(tmp_path, write(tmp_path, {"m.py": classes + users}))
+    assert pairs(edges) == {(f"m.use{i}", f"m.C{i}.go") for i in range(count)}

@@ -273,6 +273,7 @@ class Evaluator:
         self.mros: dict[str, list[str]] = {}
         self.store_memo: dict[str, dict[str, list[Entry]]] = {}
         self.subs: dict[str, tuple[str, ...]] = {}
+        self.strings: dict[int, tuple[ast.Constant, ast.expr | None]] = {}
 
     # -- lookups beyond the file, each recorded in `reads` -------------------------------
     def module_of(self, name: str) -> Scope | None:
@@ -476,11 +477,10 @@ class Evaluator:
     def annotation(self, node: ast.expr, scope: Scope) -> Iterator[Value]:
         """Classes named by an annotation, through strings, Optional/Union and `X | None`."""
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                node = ast.parse(node.value, mode="eval").body
-            except SyntaxError:
+            parsed = self.parsed_string(node)
+            if parsed is None:
                 return
-            self.copy_position(node, scope)
+            node = parsed
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             yield from self.annotation(node.left, scope)
             yield from self.annotation(node.right, scope)
@@ -494,10 +494,19 @@ class Evaluator:
                 if value.kind == "class":
                     yield Value("inst", value.name)
 
-    @staticmethod
-    def copy_position(node: ast.AST, scope: Scope) -> None:
-        for child in ast.walk(node):
-            child.lineno, child.col_offset = END  # type: ignore[attr-defined]
+    def parsed_string(self, node: ast.Constant) -> ast.expr | None:
+        """A string annotation's expression, parsed once per evaluation and kept, with the
+        string: memo keys hold node ids, and the id of a parse let go could be reused by
+        the next (the annotations 'A' and 'B' of one scope answered for each other)."""
+        if id(node) not in self.strings:
+            try:
+                parsed: ast.expr | None = ast.parse(str(node.value), mode="eval").body
+            except SyntaxError:
+                parsed = None
+            for child in ast.walk(parsed) if parsed is not None else ():
+                child.lineno, child.col_offset = END  # type: ignore[attr-defined]
+            self.strings[id(node)] = (node, parsed)
+        return self.strings[id(node)][1]
 
     # -- imports and modules ---------------------------------------------------------------
     def resolve_module(self, dotted: str, scope: Scope) -> str:
