@@ -22,6 +22,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from codekith.lsp import session as session_module
 from codekith.lsp.session import WorkspaceSession, quiet_for
 from codekith.store import Store
 from tests.conftest import git, init_repo, reap, write_files
@@ -332,6 +333,50 @@ def test_a_save_on_an_index_of_another_template_rebuilds_it_instead_of_failing(
     assert session.project.store.meta()["template"] != "0"
     hits = session.project.searcher.search("beta", 3)
     assert hits and hits[0].symbol == "beta"
+
+
+def test_the_whole_heap_is_walked_only_after_a_long_pause_never_when_a_save_comes(
+    tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between saves the server collects only what the runs made (a young settle); a walk
+    of the whole heap holds the GIL ~380 ms on flask, so it waits for a long pause, and a
+    save during that pause puts it off (it came right when a user's next save did)."""
+    monkeypatch.setattr(session_module, "IDLE_BEFORE_MAINTENANCE_S", 0.05)
+    monkeypatch.setattr(session_module, "IDLE_BEFORE_HEAP_WALK_S", 1.5)
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha():\n    return 1\n"})
+    session = WorkspaceSession(root, {}, lambda model: embedder, _Titles(), lambda m: None)
+    settles: list[tuple[bool, float]] = []  # (whole heap, seconds since the last run)
+
+    def recording_settle(everything: bool = True) -> int:
+        settles.append((everything, time.monotonic() - session._last_run))
+        return 0
+
+    monkeypatch.setattr(session_module, "settle_heap", recording_settle)
+
+    async def save(text: str) -> None:
+        (root / "a.py").write_text(text)
+        session.schedule(paths={"a.py"})
+        await session.drain()
+
+    async def until(condition: Any, deadline_s: float = 120) -> None:
+        deadline = time.monotonic() + deadline_s
+        while not condition():
+            assert time.monotonic() < deadline, settles
+            await asyncio.sleep(0.02)
+
+    async def scenario() -> None:
+        await session.index_now()
+        settles.clear()
+        await save("def alpha():\n    return 2\n")
+        await until(lambda: any(not whole for whole, _ in settles))  # young, soon
+        await save("def alpha():\n    return 3\n")  # within the long pause: no walk yet
+        await until(lambda: any(whole for whole, _ in settles))
+        await session.close()
+
+    asyncio.run(scenario())
+    walks = [since for whole, since in settles if whole]
+    assert len(walks) == 1 and walks[0] >= 1.5, settles
+    assert not settles[0][0], settles  # the first settle after a save is a young one
 
 
 def _no_model(model: str) -> Any:

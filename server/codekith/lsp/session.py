@@ -40,6 +40,8 @@ MAX_DEBOUNCE_S = 0.5  # a steady stream of saves still starts a run this often
 IDLE_BEFORE_MAINTENANCE_S = 2.0
 EDGES_AFTER_S = 0.25  # a save's first questions come right after it: the edges wait this long
 IDLE_COMPACT = 5  # an idle folder compacts once this many versions piled up
+IDLE_BEFORE_HEAP_WALK_S = 30.0  # the whole heap's collection holds the GIL ~0.4 s: long pauses only
+IDLE_POLL_S = 0.25  # how soon a long idle wait notices work or the end
 JEDI_STORE_EVERY_S = 1.0
 SILENT_RUN_FILES = 20  # runs over fewer saved files report no $/progress
 
@@ -294,7 +296,19 @@ class WorkspaceSession:
             return
         async with self._lock:
             await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
-        await asyncio.to_thread(settle_heap)  # and the garbage of the runs since the last
+        await asyncio.to_thread(settle_heap, False)  # the garbage of the runs since the last
+        if await self._idle_for(IDLE_BEFORE_HEAP_WALK_S):
+            await asyncio.to_thread(settle_heap)  # and cycles among older objects
+
+    async def _idle_for(self, seconds: float) -> bool:
+        """Wait until the last run ended `seconds` ago; False as soon as a save, a Jedi
+        pass or the end wants the task. A walk of the whole heap right when the next save
+        came (2 s after the last, a user's pause) held its run and search up ~380 ms."""
+        while (left := seconds - (time.monotonic() - self._last_run)) > 0:
+            if self._refine_wanted or self._yield_to_saves():
+                return False
+            await asyncio.sleep(min(left, IDLE_POLL_S))
+        return not (self._refine_wanted or self._yield_to_saves())
 
     async def _refine(self) -> bool:
         """The saves' fast edges, then Jedi until no file waits or a pass stores nothing new
