@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
+from codekith.graph.interface import interface
 from codekith.graph.model import Edge
 from codekith.graph.scopes import END, Binding, Pos, Scope, Site, collect
 from codekith.qualnames import ModuleNames
@@ -70,7 +71,12 @@ class Reads:
     """What one evaluation looked at beyond its own file's text, with the answers it got:
     files whose scopes it used (path -> content hash, filled in by the caller), the file
     each module name it looked up resolved to ("" for none), the files holding each
-    qualified name it looked up, has_module answers, parameter values and subclasses."""
+    qualified name it looked up, has_module answers, parameter values and subclasses.
+
+    `interfaces` (path -> `interface.interface` digest, filled in by the caller) names the
+    used files of which the result depends on no more than their interface; `texts`, only
+    until then, the files whose text the evaluation read beyond it (a list or dict literal
+    behind a token, a function scope's bindings read by attribute)."""
 
     files: dict[str, str] = field(default_factory=dict)
     modules: dict[str, str] = field(default_factory=dict)
@@ -78,6 +84,8 @@ class Reads:
     prefixes: dict[str, bool] = field(default_factory=dict)
     params: dict[ParamKey, Values] = field(default_factory=dict)
     subclasses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    interfaces: dict[str, str] = field(default_factory=dict)
+    texts: set[str] = field(default_factory=set, compare=False, repr=False)
 
 
 class ModuleIndex:
@@ -102,6 +110,7 @@ class ModuleIndex:
         self._sources: dict[str, str] = {}
         self._containers: dict[str, tuple[ast.expr, Scope]] = {}
         self._scopes: dict[str, list[Scope]] = {}
+        self._interfaces: dict[str, str] = {}
         for path in paths:
             self.add(path)
 
@@ -131,6 +140,7 @@ class ModuleIndex:
         self._parsed.pop(path, None)
         self._facts.pop(path, None)
         self._sources.pop(path, None)
+        self._interfaces.pop(path, None)
         self._scopes.clear()
         self.broken.discard(path)
         for token in [t for t in self._containers if t.startswith(path + "|")]:
@@ -169,6 +179,14 @@ class ModuleIndex:
     def holders(self, qualname: str) -> tuple[str, ...]:
         """The files that define `qualname`, in path order."""
         return tuple(p for p in self._candidates(qualname) if qualname in (self.defines(p) or ()))
+
+    def interface(self, path: str) -> str:
+        """A digest of what evaluating another file can read of `path`
+        (`interface.interface`; a file that does not parse has none to read)."""
+        if path not in self._interfaces:
+            parsed = self.parsed(path)
+            self._interfaces[path] = interface(parsed.module) if parsed is not None else "-"
+        return self._interfaces[path]
 
     def module(self, name: str) -> Scope | None:
         path = self.owner(name)
@@ -306,7 +324,9 @@ class Evaluator:
 
     def container_at(self, token: str) -> tuple[ast.expr, Scope] | None:
         found = self.index.resolve_container(token)
-        self.reads.files[token.split("|", 1)[0]] = ""
+        path = token.split("|", 1)[0]
+        self.reads.files[path] = ""
+        self.reads.texts.add(path)  # the literal, found by position, and its file's stores
         return found
 
     # -- memoised, cycle-safe evaluation -------------------------------------------------
@@ -576,6 +596,8 @@ class Evaluator:
     def own_attr(self, cls: str, name: str, on_instance: bool) -> set[Value]:
         out: set[Value] = set()
         for scope in self.scopes_of(cls):
+            if scope.kind not in ("class", "module"):
+                self.reads.texts.add(scope.path)  # a function's locals: beyond its interface
             for b in scope.bindings.get(name, []):
                 for value in self.binding(b, scope):
                     out.add(self.bind_method(value, b, on_instance))

@@ -10,10 +10,13 @@ The computation is defined per file, so that a fresh build and an update agree e
     edges(F) are resolved against the last world.
 
 Every per-file result is kept with the `Reads` it made, and is reused wherever those reads
-still hold: the files it used have the same content, every module and qualified name it
+still hold: the files it used have the same content or, where it read no more of them than
+their interface (`interface`), the same interface; every module and qualified name it
 looked up resolves to the same files, and every workspace-wide answer it got (has_module,
 parameter values, subclasses) is the same. Recomputing it would then give the same
-answer, so an update equals a fresh build.
+answer, so an update equals a fresh build. A result reused although a file it used changed
+(outside its interface) is recorded again with that file's new content, which is what
+recomputing it would record.
 
 A file's results form a `Variant`: one derivation for one content, valid wherever its
 reads hold. Several variants of a file are kept (a pool, persisted by the caller), so that
@@ -27,7 +30,7 @@ import json
 import uuid
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from codekith.graph.fast import (
@@ -203,40 +206,48 @@ class FastGraph:
     def _round(self, variant: Variant, number: int, world: World) -> RoundResult:
         """This round's result for one file: the previous round's or a kept one when still
         valid, else evaluated afresh."""
-        if variant.rounds and self._valid(variant.rounds[-1].reads, world):
-            return variant.rounds[-1]
-        for kept in self._kept(variant):
-            if kept.rounds:
-                candidate = kept.rounds[min(number, len(kept.rounds)) - 1]
-                if self._valid(candidate.reads, world):
-                    return candidate
+        candidates = variant.rounds[-1:] + [
+            kept.rounds[min(number, len(kept.rounds)) - 1]
+            for kept in self._kept(variant)
+            if kept.rounds
+        ]
+        for candidate in candidates:
+            reads = self._current(candidate.reads, world)
+            if reads is candidate.reads:
+                return candidate
+            if reads is not None:
+                return RoundResult(candidate.flow, candidate.bases, reads)
         self.recomputed += 1
         self.resolved.add(variant.path)
         evaluator = Evaluator(self.index, world)
         flow = evaluator.file_flow(variant.path)
         bases = evaluator.file_bases(variant.path)
-        return RoundResult(flow, bases, self._hashed(evaluator.reads))
+        return RoundResult(flow, bases, self._hashed(evaluator.reads, variant.path, flow))
 
     def _finish(self, variant: Variant, owned: bool, world: World) -> Variant:
         """The file's variant: a kept one that this update reproduced exactly, or the
         working one with its edges resolved (or reused) and added to the pool."""
-        kept_edges = None
+        kept_edges, edge_reads = None, None
         for kept in self._kept(variant):
-            if kept.edge_reads is not None and self._valid(kept.edge_reads, world):
-                kept_edges = kept
-                break
+            if kept.edge_reads is not None:
+                edge_reads = self._current(kept.edge_reads, world)
+                if edge_reads is not None:
+                    kept_edges = kept
+                    break
         if not owned:
             variant.rounds = []
         elif kept_edges is not None:
-            variant.edges, variant.edge_reads = kept_edges.edges, kept_edges.edge_reads
+            variant.edges, variant.edge_reads = kept_edges.edges, edge_reads
         else:
             edges, reads = resolve_file(self.index, variant.path, world)
-            variant.edges, variant.edge_reads = edges, self._hashed(reads)
+            variant.edges, variant.edge_reads = edges, self._hashed(reads, variant.path)
             self.recomputed += 1
             self.resolved.add(variant.path)
         for kept in self._kept(variant):
             if _same(kept, variant):
                 return kept
+        # Jedi's answers go with edges whose reads are unchanged to the byte: Jedi reads
+        # more of the files than their interface
         if kept_edges is not None and variant.edge_reads is kept_edges.edge_reads:
             variant.jedi, variant.jedi_attempts = kept_edges.jedi, kept_edges.jedi_attempts
         previous = self.current.get(variant.path)
@@ -266,30 +277,44 @@ class FastGraph:
         variants.insert(0, variant)
         del variants[VARIANTS_KEPT:]
 
-    def _hashed(self, reads: Reads) -> Reads:
-        """Reads as kept: each file it used named with the content it had."""
+    def _hashed(self, reads: Reads, path: str, flow: dict[ParamKey, Values] | None = None) -> Reads:
+        """Reads as kept: each file it used named with the content it had and, unless the
+        result depends on more of it (its own file, `reads.texts`, or a list or dict
+        literal of it in `flow`: a token carries the literal's position), its interface."""
+        exact = reads.texts | {path}
+        for values in (flow or {}).values():
+            exact.update(v.name.split("|", 1)[0] for v in values if v.kind in ("list", "dict"))
         reads.files = {p: self._hashes.get(p, "") for p in reads.files}
+        reads.interfaces = {p: self.index.interface(p) for p in reads.files if p not in exact}
         return reads
 
-    def _valid(self, reads: Reads, world: World) -> bool:
-        """Would evaluating again (here, now) read exactly what `reads` did?"""
+    def _current(self, reads: Reads, world: World) -> Reads | None:
+        """None unless evaluating again (here, now) would read exactly what `reads` did;
+        else `reads`, or when some file it used changed outside its interface, the reads
+        that evaluating again would record (the files' current content)."""
         hashes = self._hashes
-        if any(hashes.get(path) != file_hash for path, file_hash in reads.files.items()):
-            return False
+        changed = [path for path, file_hash in reads.files.items() if hashes.get(path) != file_hash]
+        if any(path not in reads.interfaces or path not in hashes for path in changed):
+            return None
         if any(self._answer("owner", m) != path for m, path in reads.modules.items()):
-            return False
+            return None
         if any(self._answer("holders", q) != paths for q, paths in reads.qualnames.items()):
-            return False
+            return None
         if any(self._answer("prefix", m) != found for m, found in reads.prefixes.items()):
-            return False
+            return None
         if any(world.flow.get(key, EMPTY) != values for key, values in reads.params.items()):
-            return False
+            return None
         for cls, subs in reads.subclasses.items():
             if cls not in self._descendants:
                 self._descendants[cls] = tuple(descendants(world.derived, cls))
             if self._descendants[cls] != subs:
-                return False
-        return True
+                return None
+        # last: these parse the changed files
+        if any(self.index.interface(path) != reads.interfaces[path] for path in changed):
+            return None
+        if not changed:
+            return reads
+        return replace(reads, files={path: hashes[path] for path in reads.files})
 
     def _answer(self, question: str, name: str) -> object:
         key = (question, name)
@@ -426,6 +451,7 @@ def _reads_json(reads: Reads) -> dict[str, object]:
         "prefixes": reads.prefixes,
         "params": _flow_json(reads.params),
         "subclasses": {c: list(subs) for c, subs in reads.subclasses.items()},
+        "interfaces": reads.interfaces,
     }
 
 
@@ -437,4 +463,6 @@ def _reads(data: dict[str, object]) -> Reads:
         dict(data["prefixes"]),  # type: ignore[call-overload]
         _flow(data["params"]),  # type: ignore[arg-type]
         {c: tuple(subs) for c, subs in data["subclasses"].items()},  # type: ignore[attr-defined]
+        # none in a variant stored before interfaces: it holds while the files are unchanged
+        dict(data.get("interfaces", {})),  # type: ignore[call-overload]
     )
