@@ -49,7 +49,7 @@ def test_a_server_keeps_to_two_malloc_arenas_however_many_threads_allocate():
     assert arenas("limit") <= 2
 
 
-SETTLE_PROBE = """
+HEAP_PROBE = """
 import gc, time, weakref
 from codekith.memory import settle_heap
 
@@ -62,7 +62,11 @@ def cycle():
     return a
 
 kept = [[cycle() for _ in range(200)] for _ in range(1000)]  # a long-lived heap
-dropped = cycle()
+"""
+
+SETTLE_PROBE = (
+    HEAP_PROBE
+    + """dropped = cycle()
 gone = weakref.ref(dropped)
 del dropped  # garbage in a cycle: only the collector frees it
 frozen = settle_heap()
@@ -81,6 +85,7 @@ del again
 assert settle_heap() >= frozen and gone() is None  # a second settle collects first too
 print(settled, walked)
 """
+)
 
 
 def test_settling_the_heap_collects_garbage_then_spares_the_collector_the_rest():
@@ -96,20 +101,9 @@ def test_settling_the_heap_collects_garbage_then_spares_the_collector_the_rest()
     assert settled < walked / 5, (settled, walked)
 
 
-YOUNG_SETTLE_PROBE = """
-import gc, time, weakref
-from codekith.memory import settle_heap
-
-class Node:
-    pass
-
-def cycle():
-    a, b = Node(), Node()
-    a.other, b.other = b, a
-    return a
-
-kept = [[cycle() for _ in range(200)] for _ in range(1000)]  # a long-lived heap
-old = cycle()
+YOUNG_SETTLE_PROBE = (
+    HEAP_PROBE
+    + """old = cycle()
 settle_heap()  # kept and old are frozen now
 old_gone = weakref.ref(old)
 del old  # garbage among the frozen objects
@@ -127,6 +121,7 @@ whole = time.process_time() - started
 assert old_gone() is None, "a whole settle left the old cycle"
 print(quick, whole)
 """
+)
 
 
 def test_a_young_settle_collects_new_garbage_without_walking_the_frozen_heap():
