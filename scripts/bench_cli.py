@@ -61,10 +61,25 @@ def children_cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def no_jedi_pass_running(root: Path, deadline_s: float = 900) -> None:
+    """Wait until the detached Jedi pass (`codekith refine`) that the last run may have
+    started is done: it would compete with the next timed run for the CPU, which a user
+    who edits between runs does not see."""
+    from codekith.project import Project
+
+    store = Project(root).store
+    deadline = time.monotonic() + deadline_s
+    while store.refining():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the Jedi pass of {root} still runs after {deadline_s:.0f} s")
+        time.sleep(0.5)
+
+
 def index(root: Path) -> tuple[float, dict[str, Any]]:
     """Wall seconds of one `codekith index --json` process, and its report (with the
     process's CPU seconds, user + sys, under "cpu_s": steadier than wall on a busy machine;
-    the detached Jedi pass it may start is not counted)."""
+    the detached Jedi pass it may start is not counted, and is waited for before the next)."""
+    no_jedi_pass_running(root)
     started, cpu = time.perf_counter(), children_cpu_s()
     done = subprocess.run(
         [*codekith(), "index", str(root), "--json"], capture_output=True, text=True, check=False
