@@ -70,6 +70,9 @@ def test_unsaved_source_is_used(tmp_path: Path) -> None:
     assert [(e.src, e.dst, e.line) for e in edges] == [("main", "pkg.core.tool", 2)]
 
 
+# the limit's signal may land in a gc callback that another test installed (hypothesis's):
+# swallowed there, by design (the next test covers it), so it is no warning about this test
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_time_limit_interrupts_cleanly(tmp_path: Path) -> None:
     write(tmp_path)
     body = "".join(f"def f{i}():\n    return f{i - 1}() if {i} else 0\n" for i in range(400))
