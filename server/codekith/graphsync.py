@@ -40,7 +40,8 @@ from codekith.qualnames import ModuleNames
 from codekith.store import Store
 from codekith.workspace import decode_text
 
-GRAPH_VERSION = "4"
+# 5: a derivation made before string annotations were parsed once (1081b22) may be wrong
+GRAPH_VERSION = "5"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
