@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -292,23 +293,21 @@ class WorkspaceSession:
 
     async def _maintain_when_idle(self) -> None:
         await self._after_last_run(IDLE_BEFORE_MAINTENANCE_S)
-        if self._yield_to_saves() or self._refine_wanted:
+        if self._wanted_elsewhere():
             return
         async with self._lock:
             await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
         await asyncio.to_thread(settle_heap, False)  # the garbage of the runs since the last
-        if await self._idle_for(IDLE_BEFORE_HEAP_WALK_S):
+        # the whole heap only in a long pause: walked right when the next save came (2 s
+        # after the last, a user's pause) it held that save's run and search up ~380 ms
+        if await quiet_for(
+            IDLE_BEFORE_HEAP_WALK_S, lambda: self._last_run, self._wanted_elsewhere, IDLE_POLL_S
+        ):
             await asyncio.to_thread(settle_heap)  # and cycles among older objects
 
-    async def _idle_for(self, seconds: float) -> bool:
-        """Wait until the last run ended `seconds` ago; False as soon as a save, a Jedi
-        pass or the end wants the task. A walk of the whole heap right when the next save
-        came (2 s after the last, a user's pause) held its run and search up ~380 ms."""
-        while (left := seconds - (time.monotonic() - self._last_run)) > 0:
-            if self._refine_wanted or self._yield_to_saves():
-                return False
-            await asyncio.sleep(min(left, IDLE_POLL_S))
-        return not (self._refine_wanted or self._yield_to_saves())
+    def _wanted_elsewhere(self) -> bool:
+        """A save, a Jedi pass or the end wants the background task."""
+        return self._refine_wanted or self._yield_to_saves()
 
     async def _refine(self) -> bool:
         """The saves' fast edges, then Jedi until no file waits or a pass stores nothing new
@@ -467,9 +466,19 @@ class WorkspaceSession:
             pass
 
 
-async def quiet_for(seconds: float, last_run: Callable[[], float]) -> None:
+async def quiet_for(
+    seconds: float,
+    last_run: Callable[[], float],
+    given_up: Callable[[], bool] = lambda: False,
+    poll_s: float = math.inf,
+) -> bool:
     """Wait until `seconds` have passed since `last_run()` (time.monotonic), read again
     after every wait: a run that ends meanwhile starts the wait over. (Reading it once let
-    the edge update start right after the next save's run, when its searches come.)"""
+    the edge update start right after the next save's run, when its searches come.) False
+    as soon as `given_up()`, asked at least every `poll_s`: a long wait must not hold up
+    the work that wants its task."""
     while (left := seconds - (time.monotonic() - last_run())) > 0:
-        await asyncio.sleep(left)
+        if given_up():
+            return False
+        await asyncio.sleep(min(left, poll_s))
+    return not given_up()
