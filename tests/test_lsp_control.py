@@ -379,6 +379,61 @@ def test_the_whole_heap_is_walked_only_after_a_long_pause_never_when_a_save_come
     assert not settles[0][0], settles  # the first settle after a save is a young one
 
 
+class _Recording:
+    """The real embedder, noting which of its methods were asked (and from which thread)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.model_id, self.dim = real, real.model_id, real.dim
+        self.asked: list[tuple[str, threading.Thread]] = []
+
+    def embed_documents(self, texts: Any) -> Any:
+        self.asked.append(("documents", threading.current_thread()))
+        return self.real.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        self.asked.append(("query", threading.current_thread()))
+        return self.real.embed_query(text)
+
+
+def test_after_the_first_run_the_model_and_search_path_load_before_any_save(
+    tmp_path: Path, embedder: Any
+) -> None:
+    """An editor opened on a current index: its first run embeds nothing, so the first save
+    used to load the model, the secret scanner and the search path (~0.5 of its 0.59 s on
+    flask). They load in the background right after that run, off the event loop."""
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha():\n    return 1\n"})
+    asyncio.run(_index_then_close(root, embedder))  # the index a previous session left
+    loads: list[str] = []
+    recording = _Recording(embedder)
+
+    def factory(model: str) -> Any:
+        loads.append(model)
+        return recording
+
+    session = WorkspaceSession(root, {}, factory, _Titles(), lambda m: None)
+
+    async def open_editor() -> Any:
+        report = await session.index_now()
+        deadline = time.monotonic() + 120
+        while not recording.asked:
+            assert time.monotonic() < deadline, "nothing was loaded after the first run"
+            await asyncio.sleep(0.02)
+        await session.close()
+        return report
+
+    report = asyncio.run(open_editor())
+    assert report is not None and report.embedded == 0
+    assert len(loads) == 1
+    assert recording.asked[0][0] == "query"  # a question's path, not an index run's
+    assert threading.main_thread() not in [thread for _, thread in recording.asked]
+
+
+async def _index_then_close(root: Path, embedder: Any) -> None:
+    session = WorkspaceSession(root, {}, lambda model: embedder, _Titles(), lambda m: None)
+    await session.index_now()
+    await session.close()
+
+
 def _no_model(model: str) -> Any:
     raise AssertionError("no command here needs the model")
 

@@ -6,6 +6,7 @@ The CLI and the language server both build a Project; nothing below it knows whi
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
@@ -46,6 +47,7 @@ class Project:
             settings = dataclasses.replace(settings, remote_index=remote_index)
         self.settings: Settings = settings
         self._embedder = embedder
+        self._embedder_lock = threading.Lock()
         self._snapshots = snapshots
         self._embedder_factory = embedder_factory or FastEmbedder
 
@@ -80,10 +82,12 @@ class Project:
         return LayeredStore(remote, Store(location, create=create))
 
     def embedder(self) -> Embedder:
-        """Loaded on first use: `status`, `graph` and dry runs never pay for the model."""
-        if self._embedder is None:
-            self._embedder = self._embedder_factory(self.settings.model)
-        return self._embedder
+        """Loaded on first use: `status`, `graph` and dry runs never pay for the model. Once:
+        a language server's warm-up and a save may ask for it together."""
+        with self._embedder_lock:
+            if self._embedder is None:
+                self._embedder = self._embedder_factory(self.settings.model)
+            return self._embedder
 
     @cached_property
     def indexer(self) -> Indexer:

@@ -163,6 +163,12 @@ def redact(path: str, text: str, extra_patterns: Iterable[str] = ()) -> tuple[st
     return ("\n".join(lines), findings) if findings else (text, [])
 
 
+def load_scanner() -> None:
+    """Load detect-secrets and compile its patterns now rather than on the first file read
+    (~0.17 s): a language server does it before its first save."""
+    _token_lines('aws_key = "AKIAIOSFODNN7EXAMPLE"')
+
+
 def describe(findings: list[Finding]) -> str:
     """One line for reports: `redacted 2 secrets: line 3 (password assignment), …`."""
     if not findings:
