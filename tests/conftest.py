@@ -9,8 +9,10 @@ import os
 import signal
 import subprocess
 import textwrap
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,6 +102,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def embedder() -> FastEmbedder:
     return FastEmbedder()
+
+
+class RecordingEmbedder:
+    """The real embedder, noting which of its methods were asked (and from which thread)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.model_id, self.dim = real, real.model_id, real.dim
+        self.asked: list[tuple[str, threading.Thread]] = []
+
+    def embed_documents(self, texts: Any) -> Any:
+        self.asked.append(("documents", threading.current_thread()))
+        return self.real.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        self.asked.append(("query", threading.current_thread()))
+        return self.real.embed_query(text)
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -25,7 +25,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from codekith.lsp import session as session_module
 from codekith.lsp.session import WorkspaceSession, quiet_for
 from codekith.store import Store
-from tests.conftest import git, init_repo, reap, write_files
+from tests.conftest import RecordingEmbedder, git, init_repo, reap, write_files
 from tests.lsp_session import end_session
 
 VOTES = (  # a call site the fast resolver leaves open: certain work for Jedi
@@ -379,22 +379,6 @@ def test_the_whole_heap_is_walked_only_after_a_long_pause_never_when_a_save_come
     assert not settles[0][0], settles  # the first settle after a save is a young one
 
 
-class _Recording:
-    """The real embedder, noting which of its methods were asked (and from which thread)."""
-
-    def __init__(self, real: Any) -> None:
-        self.real, self.model_id, self.dim = real, real.model_id, real.dim
-        self.asked: list[tuple[str, threading.Thread]] = []
-
-    def embed_documents(self, texts: Any) -> Any:
-        self.asked.append(("documents", threading.current_thread()))
-        return self.real.embed_documents(texts)
-
-    def embed_query(self, text: str) -> Any:
-        self.asked.append(("query", threading.current_thread()))
-        return self.real.embed_query(text)
-
-
 def test_after_the_first_run_the_model_and_search_path_load_before_any_save(
     tmp_path: Path, embedder: Any
 ) -> None:
@@ -404,7 +388,7 @@ def test_after_the_first_run_the_model_and_search_path_load_before_any_save(
     root = write_files(tmp_path / "ws", {"a.py": "def alpha():\n    return 1\n"})
     asyncio.run(_index_then_close(root, embedder))  # the index a previous session left
     loads: list[str] = []
-    recording = _Recording(embedder)
+    recording = RecordingEmbedder(embedder)
 
     def factory(model: str) -> Any:
         loads.append(model)

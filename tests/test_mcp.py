@@ -8,6 +8,7 @@ import contextlib
 import json
 import shutil
 import sys
+import threading
 import typing
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -22,7 +23,7 @@ from codekith.mcp import server as mcp_server
 from codekith.project import Project
 from codekith.store import Store
 from codekith.vocabulary import KINDS, MODES
-from tests.conftest import git, init_repo, write_files
+from tests.conftest import RecordingEmbedder, git, init_repo, write_files
 from tests.test_related import SHOP
 
 BIG_LINES = 600  # ~50k characters: more than a default answer may hold
@@ -133,6 +134,20 @@ async def test_tools_are_listed_with_schemas_and_hints(server):
         assert properties["kind"]["enum"] == ["", *KINDS]
         assert properties["mode"]["enum"] == list(MODES)
         assert typing.get_args(mcp_server.Kind) == ("", *KINDS)
+
+
+@pytest.mark.asyncio
+async def test_the_model_and_search_path_load_while_the_session_starts(ready_root, embedder):
+    """An assistant starts the server, then asks: the model and the search path (~0.5 s
+    of a first answer) load as the session starts, not when the first question comes."""
+    recording = RecordingEmbedder(embedder)
+    async with connected(mcp_server.create_server(ready_root, embedder=recording)):
+        deadline = asyncio.get_running_loop().time() + 120
+        while not recording.asked:
+            assert asyncio.get_running_loop().time() < deadline, "nothing loaded"
+            await asyncio.sleep(0.02)
+    assert recording.asked[0][0] == "query"
+    assert threading.main_thread() not in [thread for _, thread in recording.asked]
 
 
 @pytest.mark.asyncio

@@ -9,9 +9,10 @@ the caller can fix come back as tool errors with a message saying what to change
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -87,12 +88,40 @@ def create_server(
     project = Project(root, db=db, embedder=embedder)
     state = WorkspaceState(Answers(project, freshness_ttl_s=FRESHNESS_TTL_S))
     server: MCPServer[Any] = MCPServer(
-        "codekith", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+        "codekith",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        lifespan=_warming_up(state.answers),
     )
     _register_retrieval(server, state)
     _register_graph_and_code(server, state)
     _register_index(server, state)
     return server
+
+
+def _warming_up(
+    answers: Answers,
+) -> Callable[[MCPServer[Any]], contextlib.AbstractAsyncContextManager[None]]:
+    """While the client starts its session, load what its first question would stop for
+    (`Answers.warm_up`: the model, the secret scanner, the search path, ~0.5 s of it)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(server: MCPServer[Any]) -> AsyncIterator[None]:
+        warm_up = asyncio.create_task(asyncio.to_thread(_warm_up, answers))
+        try:
+            yield None
+        finally:
+            warm_up.cancel()  # a thread runs on, but nothing waits for it
+
+    return lifespan
+
+
+def _warm_up(answers: Answers) -> None:
+    try:
+        answers.warm_up()
+    except Exception:  # costs the first question its load time, nothing more
+        log.exception("warming up %s failed", answers.root)
 
 
 async def _answer(state: WorkspaceState, ctx: Context, work: Callable[[], T]) -> T:
