@@ -13,7 +13,9 @@ the last one is searchable; --pause-ms waits that long first, as a user who read
 before the next edit (the background edge update and Jedi pass then run between saves, and a
 save may come while they do). Each save appends a new function; with --replace it takes the
 place of the last save's one instead, so the file and the index keep their size and memory
-growth over the saves is the server's own. The first save is also reported alone: it used
+growth over the saves is the server's own. A new function changes the file's interface, so
+the graph re-resolves every file that reads it after each save; with --body each save edits
+the docstring of one function only (the common edit). The first save is also reported alone: it used
 to pay for loading what the server had not needed yet (the model, when the index was current).
 
 The server runs with its default settings (pass --debounce-ms to override). The repository is
@@ -76,6 +78,7 @@ NOUNS = [
     "estuary",
 ]
 TRIPLES = list(itertools.combinations(NOUNS, 3))
+BODY_TARGET = "blend_target"  # the one function --body saves edit
 
 
 def words_for(number: int) -> tuple[str, str, str]:
@@ -93,10 +96,10 @@ def rss_mb(pid: int) -> float:
 
 class Bench:
     def __init__(
-        self, root: Path, debounce_ms: int | None, poll: bool = False, replace: bool = False
+        self, root: Path, debounce_ms: int | None, poll: bool = False, edit: str = "append"
     ):
         self.root = root
-        self.replace = replace
+        self.edit = edit
         self.original: dict[Path, str] = {}  # file -> its text before the first save
         self.options = {} if debounce_ms is None else {"debounceMs": debounce_ms}
         self.client = LanguageClient("codekith-bench", "1")
@@ -159,11 +162,11 @@ class Bench:
         """(seconds until a search finds the saved function, until the server announced
         it: None with --poll or when no announcement came first)."""
         a, b, c = words_for(number)
-        name = f"blend_{a}_{b}_{c}_{number}"
+        name = BODY_TARGET if self.edit == "body" else f"blend_{a}_{b}_{c}_{number}"
         words = f"{a} {b} and {c}"
         self.original.setdefault(path, path.read_text())
-        with path.open("w" if self.replace else "a") as handle:
-            if self.replace:
+        with path.open("a" if self.edit == "append" else "w") as handle:
+            if self.edit != "append":
                 handle.write(self.original[path])
             handle.write(
                 f'\n\ndef {name}(value):\n    """Blend {words} into a '
@@ -181,7 +184,7 @@ class Bench:
             asked = time.perf_counter()
             hits = (await self.command("codekith.search", {"query": query, "k": 5}))["hits"]
             self.search_s.append(time.perf_counter() - asked)
-            if any(h["symbol"] == name for h in hits):
+            if any(h["symbol"] == name and f"number {number}." in h["snippet"] for h in hits):
                 return time.perf_counter() - started, announced
             await asyncio.sleep(0.05)
         raise RuntimeError(f"{name} never became searchable")
@@ -237,13 +240,13 @@ async def run(
     reuse: bool,
     poll: bool = False,
     pause_s: float = 0.0,
-    replace: bool = False,
+    edit: str = "append",
 ) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="codekith-bench-lsp-"))
     root = work / repo.name
     skipped = ("*.lock",) if reuse else (".codekith",)
     shutil.copytree(repo, root, ignore=shutil.ignore_patterns(*skipped))
-    bench = Bench(root, debounce_ms, poll, replace)
+    bench = Bench(root, debounce_ms, poll, edit)
     await bench.start()
     assert bench.client._server is not None
     pid = bench.client._server.pid
@@ -281,7 +284,7 @@ async def run(
         "rss_mb_end": round(rss_mb(pid), 1),
         "method": "poll" if poll else "notification",
         "pause_ms": round(pause_s * 1000),
-        "edit": "replace" if replace else "append",
+        "edit": edit,
         "save_to_searchable_ms": distribution(samples),
         "first_save_to_searchable_ms": round(samples[0] * 1000),
         "save_to_announced_ms": distribution(announced) if announced else None,
@@ -358,10 +361,21 @@ def main() -> int:
         default=0,
         help="wait this long after a save is searchable before the next save",
     )
-    parser.add_argument(
+    edits = parser.add_mutually_exclusive_group()
+    edits.add_argument(
         "--replace",
-        action="store_true",
+        action="store_const",
+        const="replace",
+        dest="edit",
         help="each save's function replaces the last save's one (constant file and index size)",
+    )
+    edits.add_argument(
+        "--body",
+        action="store_const",
+        const="body",
+        dest="edit",
+        help="each save changes only the docstring of one function (after the first save, "
+        "which adds it, the file's interface stays: other files' graph results hold)",
     )
     args = parser.parse_args()
     results = []
@@ -376,7 +390,7 @@ def main() -> int:
                 args.reuse_index,
                 args.poll,
                 args.pause_ms / 1000,
-                args.replace,
+                args.edit or "append",
             )
         )
         print(json.dumps(result, indent=2), flush=True)
