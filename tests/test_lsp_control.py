@@ -23,7 +23,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from codekith.lsp import session as session_module
-from codekith.lsp.session import WorkspaceSession, quiet_for
+from codekith.lsp.session import WorkspaceSession, quiet_for, quiet_moment
 from codekith.store import Store
 from tests.conftest import RecordingEmbedder, git, init_repo, reap, write_files
 from tests.lsp_session import end_session
@@ -257,6 +257,20 @@ def test_background_work_waits_for_quiet_again_when_a_run_ends_during_the_wait()
     asyncio.run(quiet_for(0.3, last_run))
     assert time.monotonic() >= start + 0.5
     assert len(reads) >= 2
+
+
+def test_idle_work_starts_where_the_users_pauses_leave_room_for_it() -> None:
+    """The idle work (edges, compaction) goes where the next save is not due: a fixed start
+    met every 5th save of a user who saved every 2 s (at 2 s), or every save of one who
+    saved every 0.5 s (at 0.5 s)."""
+    assert quiet_moment([], 0.5, 0.5) == 0.5
+    assert quiet_moment([2.05, 2.1, 2.08, 2.2], 0.5, 0.5) == 0.5  # done before they save
+    assert quiet_moment([0.05, 0.06, 0.04], 0.5, 0.5) == 0.5  # sooner: they restart the wait
+    saving_often = quiet_moment([0.54, 0.56, 0.55], 0.5, 0.5)
+    assert saving_often > 0.56  # after their pause: they save first, it waits for a longer one
+    chained = quiet_moment([0.6, 1.0, 1.4, 3.0], 0.5, 0.5)
+    assert 1.4 < chained < 3.0 - 0.5  # past every pause it would overlap, before the next
+    assert quiet_moment([0.6, 1.0], 2.0, 0.5) == 2.0  # never earlier than asked
 
 
 def test_commands_ask_lancedb_for_the_index_off_the_event_loop_and_only_until_it_exists(
