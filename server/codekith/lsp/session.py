@@ -348,7 +348,7 @@ class WorkspaceSession:
         (files that changed on disk since their run wait for the next one); False when a
         save interrupted it."""
         graph = self.project.indexer.graph
-        await self._idle_moment(EDGES_AFTER_S, EDGES_WORK_S)
+        await self._idle_moment(EDGES_AFTER_S, EDGES_WORK_S, given_up=lambda: self._closed)
         while not self._yield_to_saves():
             if not await self._update_edges():
                 return False
