@@ -26,7 +26,7 @@ from codekith.lsp import session as session_module
 from codekith.lsp.session import WorkspaceSession, quiet_for, quiet_moment
 from codekith.store import Store
 from tests.conftest import RecordingEmbedder, git, init_repo, reap, write_files
-from tests.lsp_session import end_session
+from tests.lsp_session import end_session, until
 
 VOTES = (  # a call site the fast resolver leaves open: certain work for Jedi
     'def tally_votes(ballots):\n    """Count ballots."""\n'
@@ -410,12 +410,12 @@ def test_after_the_first_run_the_model_and_search_path_load_before_any_save(
 
     session = WorkspaceSession(root, {}, factory, _Titles(), lambda m: None)
 
+    async def asked() -> bool:
+        return bool(recording.asked)
+
     async def open_editor() -> Any:
         report = await session.index_now()
-        deadline = time.monotonic() + 120
-        while not recording.asked:
-            assert time.monotonic() < deadline, "nothing was loaded after the first run"
-            await asyncio.sleep(0.02)
+        await until(asked, "the model to load after the first run", timeout=120)
         await session.close()
         return report
 

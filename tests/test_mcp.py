@@ -24,6 +24,7 @@ from codekith.project import Project
 from codekith.store import Store
 from codekith.vocabulary import KINDS, MODES
 from tests.conftest import RecordingEmbedder, git, init_repo, write_files
+from tests.lsp_session import until
 from tests.test_related import SHOP
 
 BIG_LINES = 600  # ~50k characters: more than a default answer may hold
@@ -141,11 +142,12 @@ async def test_the_model_and_search_path_load_while_the_session_starts(ready_roo
     """An assistant starts the server, then asks: the model and the search path (~0.5 s
     of a first answer) load as the session starts, not when the first question comes."""
     recording = RecordingEmbedder(embedder)
+
+    async def asked() -> bool:
+        return bool(recording.asked)
+
     async with connected(mcp_server.create_server(ready_root, embedder=recording)):
-        deadline = asyncio.get_running_loop().time() + 120
-        while not recording.asked:
-            assert asyncio.get_running_loop().time() < deadline, "nothing loaded"
-            await asyncio.sleep(0.02)
+        await until(asked, "the model to load as the session starts", timeout=120)
     assert recording.asked[0][0] == "query"
     assert threading.main_thread() not in [thread for _, thread in recording.asked]
 

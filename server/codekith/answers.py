@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import logging
 import threading
 import time
 from collections import Counter
@@ -37,6 +38,8 @@ from codekith.workspace import (
 
 if TYPE_CHECKING:  # the indexer loads the chunkers and parsers: `status` needs none
     from codekith.indexer import IndexReport
+
+log = logging.getLogger(__name__)
 
 FEEDBACK_LOCK_WAIT_S = 10.0
 DEFINITION_KINDS = ("function", "method", "class")
@@ -219,10 +222,14 @@ class Answers:
     def warm_up(self) -> None:
         """Load now what the first save and the first question would stop to load: the
         model (with a query embedded), the secret scanner and the index's search path. A
-        language server's first save on flask took 587 ms of which ~0.5 s was loading."""
-        load_scanner()
-        if self.has_index() and not self.compatibility_problem():
-            self.project.searcher.search("warm up", 1)
+        language server's first save on flask took 587 ms of which ~0.5 s was loading.
+        Never raises: a failure costs the first question its load time, nothing more."""
+        try:
+            load_scanner()
+            if self.has_index() and not self.compatibility_problem():
+                self.project.searcher.search("warm up", 1)
+        except Exception:
+            log.exception("warming up %s failed", self.root)
 
     def reindex(
         self,

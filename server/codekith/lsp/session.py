@@ -236,20 +236,12 @@ class WorkspaceSession:
         self._on_indexed(self.root, report)  # a client waits for this, not for a poll
         if not self._warmed:
             self._warmed = True
-            self._spawn(self._warm_up())
+            self._spawn(asyncio.to_thread(self.answers.warm_up))  # before the first save
         summary = f"{len(report.indexed)} files indexed, {report.chunks_total} chunks"
         reporter.end(f"cancelled: {summary}" if report.cancelled else summary)
         if whole:  # what it built lives on: keep the collector from walking it
             await asyncio.to_thread(settle_heap)
         return report
-
-    async def _warm_up(self) -> None:
-        """After the first run (which had nothing to embed when the index was current): what
-        the first save and question would load, loaded before they come."""
-        try:
-            await asyncio.to_thread(self.answers.warm_up)
-        except Exception:  # costs the first save its load time, nothing more
-            log.exception("warming up %s failed", self.root)
 
     def _failed(self, exc: Exception, reporter: ProgressReporter) -> None:
         problem = storage_problem(exc)

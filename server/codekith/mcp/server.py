@@ -108,20 +108,13 @@ def _warming_up(
 
     @contextlib.asynccontextmanager
     async def lifespan(server: MCPServer[Any]) -> AsyncIterator[None]:
-        warm_up = asyncio.create_task(asyncio.to_thread(_warm_up, answers))
+        warm_up = asyncio.create_task(asyncio.to_thread(answers.warm_up))
         try:
             yield None
         finally:
             warm_up.cancel()  # a thread runs on, but nothing waits for it
 
     return lifespan
-
-
-def _warm_up(answers: Answers) -> None:
-    try:
-        answers.warm_up()
-    except Exception:  # costs the first question its load time, nothing more
-        log.exception("warming up %s failed", answers.root)
 
 
 async def _answer(state: WorkspaceState, ctx: Context, work: Callable[[], T]) -> T:
