@@ -306,18 +306,29 @@ def test_a_writer_recalls_what_it_wrote_only_while_nobody_else_wrote(tmp_path, m
 
 
 def test_lancedb_opens_without_the_rest_client_set_up_yet_keeps_it(tmp_path):
-    """The REST namespace client's __init__ (seconds of pydantic validators) runs only when
-    something reads from it: a local index never does, but nothing of it is lost."""
+    """The REST namespace client's __init__ (seconds of pydantic validators) and the ~200
+    models the namespace interface re-exports load only when something reads them: a local
+    index never does, but nothing of them is lost, and what lancedb imported of them is
+    the real class once used."""
     script = f"""
 import sys
-from codekith.store import REST_CLIENT, Store
+from codekith.store import NAMESPACES, REST_CLIENT, Store
 store = Store({str(tmp_path / "db")!r})
 store.create("model-a", 16, "1")
-assert Store(store.location).meta()["model"] == "model-a"
+reopened = Store(store.location)
+assert reopened.meta()["model"] == "model-a" and "meta" in reopened._names()
 assert not any(m.startswith(REST_CLIENT + ".api") for m in sys.modules), "REST API loaded"
+models = [m for m in sys.modules if m.startswith(REST_CLIENT + ".models.")]
+assert len(models) < 30, f"{{len(models)}} REST models loaded"
 client = __import__(REST_CLIENT)
 assert client.ApiClient.__name__ == "ApiClient" and client.TableApi.__name__ == "TableApi"
 assert REST_CLIENT + ".api.table_api" in sys.modules
+import lancedb.db
+namespaces = __import__(NAMESPACES)
+assert namespaces.LanceNamespace.__name__ == "LanceNamespace"
+response = lancedb.db.ListTablesResponse(tables=["a"])
+assert isinstance(response, namespaces.ListTablesResponse) and response.tables == ["a"]
+assert namespaces.CreateTableRequest.__name__ == "CreateTableRequest"
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

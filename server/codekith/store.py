@@ -16,13 +16,11 @@ import dataclasses
 import errno
 import fcntl
 import functools
-import importlib.util
 import json
 import os
 import re
 import shutil
 import socket
-import sys
 import threading
 import time
 import uuid
@@ -36,6 +34,8 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+
+from codekith import deferred
 
 SCHEMA_VERSION = "1"
 ANN_MIN_ROWS = 50_000
@@ -383,7 +383,25 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 
 REST_CLIENT = "lance_namespace_urllib3_client"  # lancedb's namespace models live in it
-_deferring = threading.Lock()
+NAMESPACES = "lance_namespace"  # the namespace interface, re-exporting every REST model
+# what lancedb imports from NAMESPACES to annotate, or to call for namespaces only (and
+# ListTablesResponse for every table listing), with the modules defining each
+NAMESPACE_STAND_INS = {
+    "LanceNamespace": "",
+    "connect": "",
+    **{
+        name: f"{REST_CLIENT}.models.{re.sub(r'(?<!^)(?=[A-Z])', '_', name).lower()}"
+        for name in (
+            "CreateNamespaceResponse",
+            "DescribeNamespaceResponse",
+            "DropNamespaceResponse",
+            "ListNamespacesResponse",
+            "ListTablesResponse",
+            "NamespaceExistsRequest",
+            "TableExistsRequest",
+        )
+    },
+}
 
 
 @functools.cache  # the set-up is the process's, once
@@ -392,37 +410,20 @@ def _lancedb() -> Any:
     buffers come from the C library's malloc from then on, whose free pages
     `memory.release_free_memory` returns: in pyarrow's default mimalloc pool, a server's
     RSS grew ~1.9 MB per save of a flask file and never came back (+191 MB over 100
-    saves; with malloc +68 MB)."""
+    saves; with malloc +68 MB).
+
+    Two package `__init__`s are deferred (`deferred`), for a REST client a local index
+    never calls: the REST client's builds pydantic validators of every API method (1.5-4.5
+    s here), and its models' and the namespace interface's import all ~200 pydantic models
+    (0.3 s, a quarter of a CLI run that changes nothing; lancedb imports 9 of them)."""
     pa.set_memory_pool(pa.system_memory_pool())
-    _defer_package_init(REST_CLIENT)
+    deferred.defer_package_init(REST_CLIENT)
+    deferred.defer_package_init(f"{REST_CLIENT}.models")
+    end_stand_ins = deferred.defer_package_init(NAMESPACES, NAMESPACE_STAND_INS)
     import lancedb
 
+    end_stand_ins()
     return lancedb
-
-
-def _defer_package_init(name: str) -> None:
-    """Register package `name` without running its __init__: its submodules still import
-    as usual, and the first read of a name only the __init__ defines runs it after all.
-    lancedb needs lance_namespace's models from the REST client package, whose __init__
-    also builds the pydantic validators of every REST API method: 1.5-4.5 s of
-    `import lancedb` on this machine (most of a one-file CLI run), for a client a local
-    index never calls."""
-    if name in sys.modules:
-        return
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
-        return
-    loader = spec.loader
-    package = importlib.util.module_from_spec(spec)
-
-    def run_init(attribute: str) -> Any:
-        with _deferring:
-            if vars(package).pop("__getattr__", None) is not None:
-                loader.exec_module(package)
-        return getattr(package, attribute)
-
-    package.__getattr__ = run_init  # type: ignore[method-assign]  # PEP 562: for missing names
-    sys.modules[name] = package
 
 
 @functools.cache
