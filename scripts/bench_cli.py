@@ -11,7 +11,9 @@ is the wall time of one `codekith index --json` process, process start and impor
 and its CPU seconds (user + sys: steadier on a busy machine); medians over --repeat runs.
 "switch back" checks out the commit --steps first-parent steps back, indexes (not timed),
 checks the original commit out again and times the index that follows: every chunk it needs
-was embedded before, so it should embed nothing.
+was embedded before, so it should embed nothing, and from the second repeat on (with
+--reuse-index: the copied index has no cache of examined files yet) every file it reads
+was examined before (`examined_cached`).
 """
 
 from __future__ import annotations
@@ -127,6 +129,8 @@ def summary(runs: list[tuple[float, dict[str, Any]]]) -> dict[str, Any]:
         "cpu_median_s": round(statistics.median(report["cpu_s"] for _, report in runs), 3),
         "embedded": [report["embedded"] for _, report in runs],
         "indexed": [report["indexed"] for _, report in runs],
+        "examined_cached": [report.get("examined_cached") for _, report in runs],
+        "walls_s": [round(wall, 3) for wall in walls],
         "graph_fast_s": [g.get("fast_s") for g in graph],
         "graph_jedi_s": [g.get("jedi_s") for g in graph],
         "graph_files_resolved": [g.get("files_resolved") for g in graph],

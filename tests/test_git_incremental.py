@@ -6,6 +6,7 @@ import os
 
 from codekith import freshness, gitrepo
 from codekith.progress import Step
+from codekith.store import CHUNK_COLUMNS
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, init_repo, write_files
 
 
@@ -282,3 +283,37 @@ def test_asking_git_what_changed_never_writes_its_index(workspace):
     assert gitrepo.changes_since(root, head) == set()
     assert gitrepo.listed_files(root) == ["mathx.py"]
     assert (root / ".git/index").read_bytes() == before
+
+
+def everything(project) -> list[tuple]:
+    """Every live chunk row (vector aside), in id order."""
+    rows = project.store.rows("true", columns=list(CHUNK_COLUMNS))
+    return sorted(tuple(str(r[c]) for c in CHUNK_COLUMNS) for r in rows)
+
+
+def test_a_switch_back_reads_what_it_examined_and_equals_a_fresh_index(
+    workspace, project_for, tmp_path
+):
+    """Contents examined before (secret scan, chunks) come from the cache of examined
+    files: a switch back re-examines nothing, and its index is the one a fresh index of the
+    same tree makes."""
+    root = workspace({"mathx.py": MATH_MODULE, "web/__init__.py": ""})
+    commit(root, "base")
+    git(root, "checkout", "-qb", "feature")
+    write_files(
+        root, {"mathx.py": MATH_MODULE.replace("a + b", "b + a"), "web/http.py": HTTP_MODULE}
+    )
+    commit(root, "feature work")
+    project = project_for(root)
+    project.indexer.run()
+    git(root, "checkout", "-q", "main")
+    to_main = project.indexer.run()
+    assert to_main.indexed == ["mathx.py"] and to_main.examined_cached == 0
+    git(root, "checkout", "-q", "feature")
+    back = project.indexer.run()
+    assert sorted(back.indexed) == ["mathx.py", "web/http.py"] and back.examined_cached == 2
+    fresh = project_for(root, db=str(tmp_path / "fresh"))
+    assert fresh.indexer.run().examined_cached == 0
+    assert everything(project) == everything(fresh)
+    git(root, "checkout", "-q", "main")
+    assert project.indexer.run().examined_cached == 1

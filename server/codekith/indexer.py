@@ -26,11 +26,12 @@ from codekith.config import Settings
 from codekith.distributed import Distribution
 from codekith.embedding import Embedder
 from codekith.examine import Examined, SourceFile, examine
+from codekith.examine_cache import ExaminedCache
 from codekith.graph.index import is_python
 from codekith.graphsync import GraphSync
 from codekith.progress import PhaseClock, Progress
 from codekith.qualnames import PROJECT_FILES, Layout, ModuleNames
-from codekith.store import FileRecord, FileUpdate, Store
+from codekith.store import FileRecord, FileUpdate, Store, is_uri
 from codekith.template import TEMPLATE_VERSION, TEXT_VERSION, row_search_text
 from codekith.workspace import Candidate, scan
 
@@ -53,6 +54,7 @@ class IndexReport:
     chunks_written: int = 0
     embedded: int = 0
     reused: int = 0
+    examined_cached: int = 0  # changed files whose content was examined before (a cache hit)
     chunks_total: int = 0
     seconds: float = 0.0
     maintenance: dict[str, Any] = field(default_factory=dict)
@@ -95,6 +97,7 @@ class IndexReport:
             "chunks_written": self.chunks_written,
             "embedded": self.embedded,
             "reused": self.reused,
+            "examined_cached": self.examined_cached,
             "chunks_total": self.chunks_total,
             "seconds": round(self.seconds, 3),
             "maintenance": self.maintenance,
@@ -120,13 +123,23 @@ class _Scope:
 
 class Indexer:
     def __init__(
-        self, root: Path, settings: Settings, store: Store, embedder_factory: Callable[[], Embedder]
+        self,
+        root: Path,
+        settings: Settings,
+        store: Store,
+        embedder_factory: Callable[[], Embedder],
+        examined: ExaminedCache | None = None,
     ):
+        """`examined`: what files' contents were examined into, kept beside a local index
+        by default (None: nothing kept, as for a rebuild that must examine everything)."""
         self.root = root
         self.settings = settings
         self.store = store
         self.embedder = embedder_factory  # loads the model on first call, then caches it
         self.graph = GraphSync(root, settings, store)  # warm across runs of a long-lived process
+        location = settings.db_location(root)
+        folder = None if is_uri(location) else Path(location)
+        self.examined = examined or ExaminedCache(folder, settings)
 
     def run(
         self,
@@ -204,6 +217,11 @@ class Indexer:
                 self._account(examine(source, self.settings), report)
             report.seconds = time.perf_counter() - started
             return report
+        rules_changed = (
+            bool(catalog) and meta.get("scan_settings") != self.settings.scan_fingerprint()
+        )
+        if rules_changed:  # what was examined under other rules may keep what these redact
+            self.examined.clear()
         gained = -self.store.remove_files(purge, forget=False)
         self.store.record_files(records)
         newly_skipped, written = self._write(sources, catalog, report, clock, stop, distribution)
@@ -229,9 +247,6 @@ class Indexer:
             state.update(refined)
             report.graph.update(figures)
         report.graph["jedi_pending"] = int({**meta, **state}.get("jedi_pending", "0"))
-        rules_changed = (
-            bool(catalog) and meta.get("scan_settings") != self.settings.scan_fingerprint()
-        )
         report.maintenance = self.store.maintain(forget=_removes_secrets(report, rules_changed))
         if report.maintenance.get("optimized"):
             report.maintenance["graph_states_pruned"] = self.graph.prune()
@@ -326,7 +341,9 @@ class Indexer:
         """`--full`: a new index built aside (the old one is never opened, so a damaged or
         incompatible index is no obstacle) and swapped in when complete; until then readers
         keep answering from the old one. Cancelled, the old index stays (in place on object
-        storage, where the next run completes the new one)."""
+        storage, where the next run completes the new one). Every file is examined anew:
+        the cache of examined files starts over."""
+        self.examined.clear()
         staging = self.store.staging()
         if staging is None:  # object storage: the tables are replaced where they are
             self.store.create(self.settings.model, self.embedder().dim, TEMPLATE_VERSION)
@@ -334,7 +351,7 @@ class Indexer:
                 progress=progress, distribution=distribution, refine=refine, cancelled=cancelled
             )
         else:
-            builder = Indexer(self.root, self.settings, staging, self.embedder)
+            builder = Indexer(self.root, self.settings, staging, self.embedder, self.examined)
             report = builder.run(
                 progress=progress, distribution=distribution, refine=refine, cancelled=cancelled
             )
@@ -565,7 +582,7 @@ class Indexer:
         skipped now, and how many live chunks the index gained."""
         stream: Iterable[tuple[Examined, dict[str, Any]]]
         if distribution is None:
-            examined = self._examine_all(sources, clock, cancelled)
+            examined = self._examine_all(sources, report, clock, cancelled)
             if len(examined) < len(sources):  # cancelled while chunking: write nothing
                 report.cancelled, examined = True, []
             writes = _Writes(sum(len(e.rows) for e in examined))
@@ -599,15 +616,28 @@ class Indexer:
         return newly_skipped, gained
 
     def _examine_all(
-        self, sources: list[SourceFile], clock: PhaseClock, cancelled: Cancelled
+        self,
+        sources: list[SourceFile],
+        report: IndexReport,
+        clock: PhaseClock,
+        cancelled: Cancelled,
     ) -> list[Examined]:
-        """Chunk every changed file (all of them, or up to a cancel)."""
-        examined = []
+        """Chunk every changed file (all of them, or up to a cancel); contents examined
+        before are read from the cache."""
+        known = self.examined.lookup(sources)
+        examined, new = [], []
         for number, source in enumerate(sources, 1):
             if cancelled():
                 break
-            examined.append(examine(source, self.settings))
+            item = known.get(source.path)
+            if item is None:
+                item = examine(source, self.settings)
+                new.append((source, item))
+            else:
+                report.examined_cached += 1
+            examined.append(item)
             clock("chunk", number, len(sources), source.path)
+        self.examined.keep(new)
         return examined
 
     def _to_embed(self, examined: list[Examined], chunks: int) -> int | None:
