@@ -61,14 +61,21 @@ def test_rename_delete_and_permission_change(workspace, project_for):
     assert "x.py" not in report.indexed
 
 
-def test_branch_switch_back_and_forth_embeds_nothing_on_the_way_back(workspace, project_for):
-    root = workspace({"mathx.py": MATH_MODULE})
+def with_feature_branch(workspace, files):
+    """A repository with `files` on main and, checked out, a branch `feature` that changes
+    mathx.py and adds web/http.py."""
+    root = workspace(files)
     commit(root, "base")
     git(root, "checkout", "-qb", "feature")
     write_files(
         root, {"mathx.py": MATH_MODULE.replace("a + b", "b + a"), "web/http.py": HTTP_MODULE}
     )
     commit(root, "feature work")
+    return root
+
+
+def test_branch_switch_back_and_forth_embeds_nothing_on_the_way_back(workspace, project_for):
+    root = with_feature_branch(workspace, {"mathx.py": MATH_MODULE})
     project = project_for(root)
     project.indexer.run()
     on_feature = live(project)
@@ -297,13 +304,7 @@ def test_a_switch_back_reads_what_it_examined_and_equals_a_fresh_index(
     """Contents examined before (secret scan, chunks) come from the cache of examined
     files: a switch back re-examines nothing, and its index is the one a fresh index of the
     same tree makes."""
-    root = workspace({"mathx.py": MATH_MODULE, "web/__init__.py": ""})
-    commit(root, "base")
-    git(root, "checkout", "-qb", "feature")
-    write_files(
-        root, {"mathx.py": MATH_MODULE.replace("a + b", "b + a"), "web/http.py": HTTP_MODULE}
-    )
-    commit(root, "feature work")
+    root = with_feature_branch(workspace, {"mathx.py": MATH_MODULE, "web/__init__.py": ""})
     project = project_for(root)
     project.indexer.run()
     git(root, "checkout", "-q", "main")
