@@ -318,3 +318,27 @@ def test_a_switch_back_reads_what_it_examined_and_equals_a_fresh_index(
     assert everything(project) == everything(fresh)
     git(root, "checkout", "-q", "main")
     assert project.indexer.run().examined_cached == 1
+
+
+def test_a_workspace_inside_a_repository_sees_paths_relative_to_itself(workspace, project_for):
+    """A workspace that is a folder of a larger repository: git's answers (committed
+    changes, the dirty tree, the listed files, HEAD's blobs) name its files relative to it,
+    and nothing outside it counts."""
+    top = workspace({"outside.py": "X = 1\n", "pkg/app/mod.py": MATH_MODULE})
+    write_files(top, {"pkg/app/util.py": "def util():\n    return 1\n"})
+    commit(top, "base")
+    root = top / "pkg"
+    project = project_for(root)
+    first = project.indexer.run()
+    assert sorted(first.indexed) == ["app/mod.py", "app/util.py"]
+    assert set(gitrepo.head_blobs(root, gitrepo.head(root))) == {"app/mod.py", "app/util.py"}
+    write_files(top, {"pkg/app/util.py": "def util():\n    return 2\n", "outside.py": "X = 2\n"})
+    commit(top, "both")
+    assert state(project).stale == ["app/util.py"]
+    second = project.indexer.run()
+    assert second.mode == "git" and second.indexed == ["app/util.py"]
+    write_files(top, {"pkg/app/new.py": "NEW = 1\n", "outside.py": "X = 3\n"})
+    (root / "app/mod.py").write_text(MATH_MODULE + "\nY = 1\n")
+    assert state(project).stale == ["app/mod.py", "app/new.py"]
+    assert gitrepo.changes_since(root, gitrepo.head(root)) == {"app/mod.py", "app/new.py"}
+    assert gitrepo.listed_files(root) == ["app/mod.py", "app/new.py", "app/util.py"]

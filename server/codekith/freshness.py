@@ -58,11 +58,11 @@ def check(
     head = gitrepo.head(root) or ""
     only: set[str] | None = None
     if index_head and meta.get("scan_settings") == settings.scan_fingerprint():
-        changed = gitrepo.changes_since(root, index_head)
+        changed = gitrepo.changes_since(root, index_head, head)
         if changed is not None:
             only = changed | set(json.loads(meta.get("dirty", "[]")))
     if only is not None:
-        only |= diverged_from_head(root, catalog)
+        only |= diverged_from_head(root, catalog, head)
     stale: set[str] = set()
     seen: set[str] = set()
     for candidate in scan(root, settings, only):
@@ -78,10 +78,13 @@ def check(
     return Freshness(index_head, head, sorted(stale), sorted(dirty_buffers or ()))
 
 
-def diverged_from_head(root: Path, catalog: dict[str, FileRecord]) -> set[str]:
-    """Catalogued files whose indexed content is not HEAD's: dirty files, and files reverted
-    behind the index's back (a run recorded the edit, no run saw the `git checkout --`)."""
-    blobs = gitrepo.head_blobs(root)
+def diverged_from_head(
+    root: Path, catalog: dict[str, FileRecord], head: str | None = None
+) -> set[str]:
+    """Catalogued files whose indexed content is not HEAD's (`head`, when known): dirty
+    files, and files reverted behind the index's back (a run recorded the edit, no run saw
+    the `git checkout --`)."""
+    blobs = gitrepo.head_blobs(root, head or None)
     if blobs is None:
         return set()
     return {

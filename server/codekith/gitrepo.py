@@ -1,12 +1,16 @@
 """What git knows about the workspace: HEAD, changes between commits, the dirty tree.
 
 All paths returned are POSIX and relative to the workspace root (which may be a
-subdirectory of the repository). Every function answers None when git cannot tell
-(not a repository, no commits yet, an unknown revision), and callers fall back to scanning.
+subdirectory of the repository): git is run in the root and asked for paths relative to
+it, except by `git status`, whose porcelain paths are the repository's. Every function
+answers None when git cannot tell (not a repository, no commits yet, an unknown revision),
+and callers fall back to scanning. A freshness check runs four git commands (HEAD, status,
+the listed files and HEAD's blobs, which are kept per commit).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import subprocess
 from collections.abc import Collection
@@ -50,13 +54,12 @@ def listed_files(root: Path, only: Collection[str] | None = None) -> list[str] |
         "--cached",
         "--others",
         "--exclude-standard",
-        "--full-name",
         "--",
         *pathspecs,
     )
     if out is None:
         return None
-    return sorted(_strip(_prefix(root), out.split("\0")))
+    return sorted({p for p in out.split("\0") if p})
 
 
 def _prefix(root: Path) -> str:
@@ -71,7 +74,7 @@ def changed_between(root: Path, old: str, new: str) -> set[str] | None:
     """Paths added, modified, deleted or renamed (both sides) between two commits."""
     if _git(root, "cat-file", "-e", f"{old}^{{commit}}") is None:
         return None
-    out = _git(root, "diff", "--name-status", "-z", "-M", old, new, "--", ".")
+    out = _git(root, "diff", "--relative", "--name-status", "-z", "-M", old, new, "--", ".")
     if out is None:
         return None
     fields = out.split("\0")
@@ -82,7 +85,7 @@ def changed_between(root: Path, old: str, new: str) -> set[str] | None:
         count = 2 if status[0] in "RC" else 1
         paths.extend(fields[index + 1 : index + 1 + count])
         index += 1 + count
-    return _strip(_prefix(root), paths)
+    return set(paths)
 
 
 def working_changes(root: Path) -> set[str] | None:
@@ -112,9 +115,10 @@ def working_changes(root: Path) -> set[str] | None:
     return _strip(_prefix(root), paths)
 
 
-def changes_since(root: Path, indexed_head: str) -> set[str] | None:
-    """Everything that may differ from an index built at `indexed_head`."""
-    current = head(root)
+def changes_since(root: Path, indexed_head: str, current: str | None = None) -> set[str] | None:
+    """Everything that may differ from an index built at `indexed_head` (`current`: HEAD,
+    when the caller knows it)."""
+    current = current or head(root)
     if current is None:
         return None
     committed = set() if current == indexed_head else changed_between(root, indexed_head, current)
@@ -129,16 +133,28 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def head_blobs(root: Path) -> dict[str, str] | None:
-    """Blob id of every file in HEAD under root, by root-relative path."""
-    out = _git(root, "ls-tree", "-r", "-z", "--full-name", "HEAD", "--", ".")
+def head_blobs(root: Path, commit: str | None = None) -> dict[str, str] | None:
+    """Blob id of every file under root in `commit` (a full commit id: the answer is kept,
+    since a commit's files never change) or in HEAD, by root-relative path."""
+    if commit is None:
+        return _blobs(root, "HEAD")
+    blobs = _blobs_at(root, commit)
+    return None if blobs is None else dict(blobs)
+
+
+@functools.lru_cache(maxsize=4)
+def _blobs_at(root: Path, commit: str) -> dict[str, str] | None:
+    return _blobs(root, commit)
+
+
+def _blobs(root: Path, revision: str) -> dict[str, str] | None:
+    out = _git(root, "ls-tree", "-r", "-z", revision, "--", ".")
     if out is None:
         return None
-    prefix = _prefix(root)
     blobs: dict[str, str] = {}
     for entry in out.split("\0"):
         info, _, path = entry.partition("\t")
         fields = info.split()
-        if len(fields) == 3 and fields[1] == "blob" and path.startswith(prefix):
-            blobs[path[len(prefix) :]] = fields[2]
+        if len(fields) == 3 and fields[1] == "blob":
+            blobs[path] = fields[2]
     return blobs
