@@ -130,8 +130,8 @@ class Indexer:
         embedder_factory: Callable[[], Embedder],
         examined: ExaminedCache | None = None,
     ):
-        """`examined`: what files' contents were examined into, kept beside a local index
-        by default (None: nothing kept, as for a rebuild that must examine everything)."""
+        """`examined`: the cache of examined files (by default beside a local index; an
+        index on object storage keeps none)."""
         self.root = root
         self.settings = settings
         self.store = store
