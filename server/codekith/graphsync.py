@@ -31,7 +31,13 @@ from codekith import gitrepo
 from codekith.chunking import sha1
 from codekith.config import Settings
 from codekith.graph.builder import GraphBuilder, GraphUpdate, Resolved
-from codekith.graph.incremental import UpdateYielded, Variant, decode_variant, encode_variant
+from codekith.graph.incremental import (
+    MoreVariants,
+    UpdateYielded,
+    Variant,
+    decode_variant,
+    encode_variant,
+)
 from codekith.graph.index import config_fingerprint, in_graph
 from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
 from codekith.graph.model import Edge
@@ -238,13 +244,23 @@ class GraphSync:
         self, meta: Meta, config: str, tally: Tally, stop: Callable[[], bool] | None = None
     ) -> tuple[GraphUpdate, tuple[int, int]]:
         """A cold builder from the stored derivations and edges, brought up to date (what
-        the stored ones still cover is reused, the rest re-derived) and stored."""
+        the stored ones still cover is reused, the rest re-derived) and stored. It starts
+        from the last used derivation of each file and loads the rest only when one of
+        those no longer holds (decoding all of them was 0.63 s of a one-file CLI run on
+        flask: 533 derivations of 83 files)."""
         if meta.get("graph") != GRAPH_VERSION or meta.get("graph_layout", "") != self._layout:
             self.store.drop_graph_states()  # derivations name modules under another layout
         keys = [f"{p}|{h}" for p, h in self._files.items()]
         names = ModuleNames.on_disk(self.root)
-        stored = map(decode_variant, self.store.graph_states(keys))
-        builder = GraphBuilder(self.root, stored, names)
+        listed = self.store.graph_state_listing(keys)
+        stored = map(decode_variant, self.store.graph_states_by_id(i[0] for i in listed.values()))
+        rest = [i for ids in listed.values() for i in ids[1:]]
+        more = MoreVariants(
+            frozenset(_content(k) for k, ids in listed.items() if len(ids) > 1),
+            frozenset(map(_content, listed)),
+            lambda: map(decode_variant, self.store.graph_states_by_id(rest)),
+        )
+        builder = GraphBuilder(self.root, stored, names, more)
         builder.load(
             (Edge(r["src"], r["dst"], r["kind"], r["path"], r["line"]), r["resolver"])
             for r in self.store.live_edges()
@@ -263,6 +279,7 @@ class GraphSync:
         update = builder.update(self._files, config, tally, stop)
         written = self._write_edges(update.edges)
         self._write_variants(update.created)
+        self.store.touch_graph_states(update.revived)  # the last used come first next time
         return update, written
 
     def _catalog_files(self) -> dict[str, str]:
@@ -434,3 +451,9 @@ def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:
         "resolver": resolver,
         "deleted": False,
     }
+
+
+def _content(key: str) -> tuple[str, str]:
+    """A stored derivation's `path|file_hash` key as (path, file_hash)."""
+    path, _, file_hash = key.rpartition("|")
+    return path, file_hash

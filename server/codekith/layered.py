@@ -386,11 +386,28 @@ class LayeredStore(Store):
     def live_ids(self, paths: Sequence[str]) -> dict[str, set[str]]:
         return self.overlay.live_ids(paths)
 
+    def touch_graph_states(self, ids: Sequence[str]) -> None:
+        self._in_overlay(lambda s: s.touch_graph_states(ids), None)
+
     def graph_states(self, keys: Iterable[str]) -> list[bytes]:
         wanted = list(keys)
         return self.remote.graph_states(wanted) + self._in_overlay(
             lambda s: s.graph_states(wanted), []
         )
+
+    def graph_states_by_id(self, ids: Iterable[str]) -> list[bytes]:
+        wanted = list(ids)
+        return self.remote.graph_states_by_id(wanted) + self._in_overlay(
+            lambda s: s.graph_states_by_id(wanted), []
+        )
+
+    def graph_state_listing(self, keys: Iterable[str]) -> dict[str, list[str]]:
+        """Both sides' ids, the overlay's (written here, so used lately) first."""
+        wanted = list(keys)
+        listed = self._in_overlay(lambda s: s.graph_state_listing(wanted), {})
+        for key, ids in self.remote.graph_state_listing(wanted).items():
+            listed[key] = [*listed.get(key, []), *ids]
+        return listed
 
     # -- writes go to the overlay ---------------------------------------------------------
 

@@ -1001,13 +1001,38 @@ class Store:
 
     def graph_states(self, keys: Iterable[str]) -> list[bytes]:
         """Stored derivations for these `path|file_hash` keys (several per key may exist)."""
+        return self._graph_states_where("key", keys)
+
+    def graph_states_by_id(self, ids: Iterable[str]) -> list[bytes]:
+        return self._graph_states_where("id", ids)
+
+    def graph_state_listing(self, keys: Iterable[str]) -> dict[str, list[str]]:
+        """The ids of the stored derivations of these keys, the last written or used first
+        (no derivation read)."""
+        if "graph" not in self._names():
+            return {}
+        listed: dict[str, list[tuple[float, str]]] = {}
+        for batch in _batches(sorted(set(keys)), 500):
+            query = self._table("graph").search().where(in_list("key", batch))
+            rows = query.select(["id", "key", "written_at"]).limit(None).to_arrow().to_pylist()
+            for row in rows:
+                listed.setdefault(row["key"], []).append((row["written_at"], row["id"]))
+        return {key: [i for _, i in sorted(items, reverse=True)] for key, items in listed.items()}
+
+    def _graph_states_where(self, column: str, values: Iterable[str]) -> list[bytes]:
         if "graph" not in self._names():
             return []
         found: list[bytes] = []
-        for batch in _batches(sorted(set(keys)), 500):
-            query = self._table("graph").search().where(in_list("key", batch)).select(["state"])
+        for batch in _batches(sorted(set(values)), 500):
+            query = self._table("graph").search().where(in_list(column, batch)).select(["state"])
             found += query.limit(None).to_arrow().column("state").to_pylist()
         return found
+
+    def touch_graph_states(self, ids: Sequence[str]) -> None:
+        """Mark these derivations used now: `graph_state_listing` and pruning go by it."""
+        if not ids or "graph" not in self._names():
+            return
+        self._table("graph").update(where=in_list("id", ids), values={"written_at": time.time()})
 
     def write_graph_states(self, states: Sequence[tuple[str, str, str, bytes]]) -> None:
         """Store (id, path, file_hash, blob) derivations, replacing any with the same id."""

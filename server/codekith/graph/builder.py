@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from codekith.graph.incremental import FastGraph, Variant
+from codekith.graph.incremental import FastGraph, MoreVariants, Variant
 from codekith.graph.index import is_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
@@ -37,15 +37,21 @@ class GraphUpdate:
     rounds: int
     fast_seconds: float
     broken: list[str] = field(default_factory=list)
+    revived: list[str] = field(default_factory=list)  # stored derivations used again (ids)
 
 
 class GraphBuilder:
     def __init__(
-        self, root: Path, pool: Iterable[Variant] = (), names: ModuleNames | None = None
+        self,
+        root: Path,
+        pool: Iterable[Variant] = (),
+        names: ModuleNames | None = None,
+        more: MoreVariants | None = None,
     ) -> None:
-        """`names`: the module names the chunks carry (qualnames.ModuleNames)."""
+        """`names`: the module names the chunks carry (qualnames.ModuleNames); `pool` and
+        `more`: kept variants, as `FastGraph` takes them."""
         self.root = root
-        self.fast = FastGraph(root, pool, names)
+        self.fast = FastGraph(root, pool, names, more)
         self.edges: dict[str, set[Resolved]] = {}
         self._syntax: dict[str, str] | None = None  # the other languages' files, last resolved
         self._config = ""
@@ -88,6 +94,7 @@ class GraphBuilder:
             self.fast.rounds,
             time.perf_counter() - started,
             self.fast.broken(),
+            sorted(self.fast.revived),
         )
 
     def _other_languages(

@@ -90,11 +90,32 @@ class Variant:
         return self.jedi if self.jedi is not None else self.provisional
 
 
+@dataclass(frozen=True)
+class MoreVariants:
+    """Kept variants a pool starts without: the contents (path, content hash) that have
+    some, every content that has any kept, and how to load them all at once."""
+
+    contents: frozenset[tuple[str, str]]
+    kept: frozenset[tuple[str, str]]
+    load: Callable[[], Iterable[Variant]]
+
+
 class FastGraph:
     def __init__(
-        self, root: Path, pool: Iterable[Variant] = (), names: ModuleNames | None = None
+        self,
+        root: Path,
+        pool: Iterable[Variant] = (),
+        names: ModuleNames | None = None,
+        more: MoreVariants | None = None,
     ) -> None:
+        """`pool`: kept variants to start from. `more`: the rest of the kept variants, loaded
+        once, when none of a file's variants in the pool still holds and more of its content
+        are kept (a cold start loads the last used variant of each file; the others are for
+        switching back)."""
         self.root = root
+        self._more = more
+        self._late: set[str] = set()  # ids of the variants `more` gave
+        self.revived: set[str] = set()  # ids of those the last update chose
         self.index = ModuleIndex(root, names=names)
         self.current: dict[str, Variant] = {}
         self.pool: dict[str, list[Variant]] = {}  # path -> variants, newest first
@@ -143,6 +164,7 @@ class FastGraph:
             chosen[path] = self._finish(variant, path in owned, world)
             counted.step(path)
         self.current = chosen
+        self.revived = {v.id for v in chosen.values() if v.id in self._late}
         return chosen
 
     def broken(self) -> list[str]:
@@ -217,6 +239,8 @@ class FastGraph:
                 return candidate
             if reads is not None:
                 return RoundResult(candidate.flow, candidate.bases, reads)
+        if self._load_more(variant):
+            return self._round(variant, number, world)
         self.recomputed += 1
         self.resolved.add(variant.path)
         evaluator = Evaluator(self.index, world)
@@ -227,13 +251,9 @@ class FastGraph:
     def _finish(self, variant: Variant, owned: bool, world: World) -> Variant:
         """The file's variant: a kept one that this update reproduced exactly, or the
         working one with its edges resolved (or reused) and added to the pool."""
-        kept_edges, edge_reads = None, None
-        for kept in self._kept(variant):
-            if kept.edge_reads is not None:
-                edge_reads = self._current(kept.edge_reads, world)
-                if edge_reads is not None:
-                    kept_edges = kept
-                    break
+        kept_edges, edge_reads = self._kept_edges(variant, world)
+        if kept_edges is None and self._load_more(variant):
+            kept_edges, edge_reads = self._kept_edges(variant, world)
         if not owned:
             variant.rounds = []
         elif kept_edges is not None:
@@ -243,6 +263,10 @@ class FastGraph:
             variant.edges, variant.edge_reads = edges, self._hashed(reads, variant.path)
             self.recomputed += 1
             self.resolved.add(variant.path)
+        if not any(_same(kept, variant) for kept in self._kept(variant)) and self._may_be_kept(
+            variant
+        ):
+            self._load_more(variant)  # the same derivation kept already carries Jedi's edges
         for kept in self._kept(variant):
             if _same(kept, variant):
                 return kept
@@ -270,6 +294,35 @@ class FastGraph:
 
     def _kept(self, variant: Variant) -> list[Variant]:
         return [v for v in self.pool.get(variant.path, []) if v.file_hash == variant.file_hash]
+
+    def _kept_edges(self, variant: Variant, world: World) -> tuple[Variant | None, Reads | None]:
+        """A kept variant whose edges still hold, and their reads as they are now."""
+        for kept in self._kept(variant):
+            if kept.edge_reads is not None:
+                edge_reads = self._current(kept.edge_reads, world)
+                if edge_reads is not None:
+                    return kept, edge_reads
+        return None, None
+
+    def _may_be_kept(self, variant: Variant) -> bool:
+        """Whether a kept variant not loaded yet can equal this one: only if every content
+        it read has variants kept (a derivation that read a content never kept, such as a
+        file just edited, was never kept either)."""
+        if self._more is None:
+            return False
+        reads = [r.reads for r in variant.rounds] + [variant.edge_reads or Reads()]
+        return all(item in self._more.kept for each in reads for item in each.files.items())
+
+    def _load_more(self, variant: Variant) -> bool:
+        """Add the rest of the kept variants to the pool (once, and only for a content that
+        has more of them); whether any of this variant's content arrived."""
+        if self._more is None or (variant.path, variant.file_hash) not in self._more.contents:
+            return False
+        more, self._more = list(self._more.load()), None
+        known = {v.id for kept in self.pool.values() for v in kept}
+        self._late = {v.id for v in more if v.id not in known}
+        self.add_variants(more)
+        return any(v.id in self._late for v in self._kept(variant))
 
     def _remember(self, variant: Variant) -> None:
         self.created.append(variant)
