@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from codekith import graphsync
 from codekith.answers import Answers
-from codekith.graph.incremental import FastGraph, UpdateYielded
+from codekith.graph.incremental import FastGraph, UpdateYielded, decode_variant
 from codekith.store import Store
 from tests.conftest import git, write_files
 from tests.interrupt import signalled_cli
@@ -142,6 +143,37 @@ def test_a_branch_switch_back_reuses_every_derivation(workspace, project_for, tm
     assert back.embedded == 0
     assert back.graph["files_resolved"] == 0 and back.graph["jedi_files"] == 0
     assert all_edges(project_for(root).store) == before
+
+
+def test_a_cold_start_decodes_one_derivation_per_file_while_those_hold(
+    workspace, project_for, tmp_path, monkeypatch
+):
+    """After a switch away and back every unchanged file has two derivations kept; a cold
+    process that then indexes an edit reads only the last used one of each (those hold),
+    and its edges equal a fresh index's."""
+    root = workspace(PKG)
+    commit(root, "start")
+    project_for(root).indexer.run()
+    git(root, "checkout", "-q", "-b", "other")
+    (root / "pkg/core.py").write_text(CORE.replace("engines[0].start()", "helper()"))
+    commit(root, "other")
+    project_for(root).indexer.run()
+    git(root, "checkout", "-q", "main")
+    project_for(root).indexer.run()
+    decoded: list[str] = []
+    monkeypatch.setattr(
+        graphsync, "decode_variant", lambda blob: decoded.append("") or decode_variant(blob)
+    )
+    (root / "app/main.py").write_text((root / "app/main.py").read_text() + "# edited\n")
+    project = project_for(root)
+    files = len(
+        project.store.graph_state_listing(
+            f"{p}|{r.file_hash}" for p, r in project.store.catalog().items()
+        )
+    )
+    report = project.indexer.run()
+    assert report.indexed == ["app/main.py"] and len(decoded) == files - 1
+    assert all_edges(project.store) == fresh_edges(root, tmp_path, project_for)
 
 
 def many_modules(count: int) -> dict[str, str]:
