@@ -115,7 +115,7 @@ class FastGraph:
         self.root = root
         self._more = more
         self._late: set[str] = set()  # ids of the variants `more` gave
-        self.revived: set[str] = set()  # ids of those the last update chose
+        self.revived: set[str] = set()  # ids of those the last update chose first
         self.index = ModuleIndex(root, names=names)
         self.current: dict[str, Variant] = {}
         self.pool: dict[str, list[Variant]] = {}  # path -> variants, newest first
@@ -165,6 +165,7 @@ class FastGraph:
             counted.step(path)
         self.current = chosen
         self.revived = {v.id for v in chosen.values() if v.id in self._late}
+        self._late -= self.revived  # told once: a long-lived graph's later updates repeat none
         return chosen
 
     def broken(self) -> list[str]:
