@@ -314,7 +314,7 @@ def test_an_edge_update_also_gives_way_while_it_resolves_edges(workspace, projec
     assert all_edges(project.store) == before
     project.indexer.update_graph()
     key = f"app/other.py|{project.store.catalog()['app/other.py'].file_hash}"
-    assert project.store.graph_states([key])  # made again and stored, not left in memory
+    assert project.store.graph_state_listing([key])  # made again and stored, not in memory
     fresh = fast_fresh_edges(root, tmp_path, project_for)
     assert {e[:5] for e in all_edges(project.store)} == fresh
     assert project.indexer.update_graph() == {}

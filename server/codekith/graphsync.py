@@ -250,14 +250,14 @@ class GraphSync:
         flask: 533 derivations of 83 files)."""
         if meta.get("graph") != GRAPH_VERSION or meta.get("graph_layout", "") != self._layout:
             self.store.drop_graph_states()  # derivations name modules under another layout
-        keys = [f"{p}|{h}" for p, h in self._files.items()]
+        contents = {f"{p}|{h}": (p, h) for p, h in self._files.items()}  # the stored keys
         names = ModuleNames.on_disk(self.root)
-        listed = self.store.graph_state_listing(keys)
+        listed = self.store.graph_state_listing(contents)
         stored = map(decode_variant, self.store.graph_states_by_id(i[0] for i in listed.values()))
         rest = [i for ids in listed.values() for i in ids[1:]]
         more = MoreVariants(
-            frozenset(_content(k) for k, ids in listed.items() if len(ids) > 1),
-            frozenset(map(_content, listed)),
+            frozenset(contents[k] for k, ids in listed.items() if len(ids) > 1),
+            frozenset(contents[k] for k in listed),
             lambda: map(decode_variant, self.store.graph_states_by_id(rest)),
         )
         builder = GraphBuilder(self.root, stored, names, more)
@@ -451,9 +451,3 @@ def _edge_row(edge: Edge, resolver: str) -> dict[str, Any]:
         "resolver": resolver,
         "deleted": False,
     }
-
-
-def _content(key: str) -> tuple[str, str]:
-    """A stored derivation's `path|file_hash` key as (path, file_hash)."""
-    path, _, file_hash = key.rpartition("|")
-    return path, file_hash

@@ -389,12 +389,6 @@ class LayeredStore(Store):
     def touch_graph_states(self, ids: Sequence[str]) -> None:
         self._in_overlay(lambda s: s.touch_graph_states(ids), None)
 
-    def graph_states(self, keys: Iterable[str]) -> list[bytes]:
-        wanted = list(keys)
-        return self.remote.graph_states(wanted) + self._in_overlay(
-            lambda s: s.graph_states(wanted), []
-        )
-
     def graph_states_by_id(self, ids: Iterable[str]) -> list[bytes]:
         wanted = list(ids)
         return self.remote.graph_states_by_id(wanted) + self._in_overlay(

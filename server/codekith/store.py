@@ -999,12 +999,15 @@ class Store:
 
     # -- the call graph's per-file derivations (opaque blobs, see graph/incremental) -------
 
-    def graph_states(self, keys: Iterable[str]) -> list[bytes]:
-        """Stored derivations for these `path|file_hash` keys (several per key may exist)."""
-        return self._graph_states_where("key", keys)
-
     def graph_states_by_id(self, ids: Iterable[str]) -> list[bytes]:
-        return self._graph_states_where("id", ids)
+        """Stored derivations by id (`graph_state_listing` names them)."""
+        if "graph" not in self._names():
+            return []
+        found: list[bytes] = []
+        for batch in _batches(sorted(set(ids)), 500):
+            query = self._table("graph").search().where(in_list("id", batch)).select(["state"])
+            found += query.limit(None).to_arrow().column("state").to_pylist()
+        return found
 
     def graph_state_listing(self, keys: Iterable[str]) -> dict[str, list[str]]:
         """The ids of the stored derivations of these keys, the last written or used first
@@ -1018,15 +1021,6 @@ class Store:
             for row in rows:
                 listed.setdefault(row["key"], []).append((row["written_at"], row["id"]))
         return {key: [i for _, i in sorted(items, reverse=True)] for key, items in listed.items()}
-
-    def _graph_states_where(self, column: str, values: Iterable[str]) -> list[bytes]:
-        if "graph" not in self._names():
-            return []
-        found: list[bytes] = []
-        for batch in _batches(sorted(set(values)), 500):
-            query = self._table("graph").search().where(in_list(column, batch)).select(["state"])
-            found += query.limit(None).to_arrow().column("state").to_pylist()
-        return found
 
     def touch_graph_states(self, ids: Sequence[str]) -> None:
         """Mark these derivations used now: `graph_state_listing` and pruning go by it."""

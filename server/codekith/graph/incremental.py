@@ -264,13 +264,12 @@ class FastGraph:
             variant.edges, variant.edge_reads = edges, self._hashed(reads, variant.path)
             self.recomputed += 1
             self.resolved.add(variant.path)
-        if not any(_same(kept, variant) for kept in self._kept(variant)) and self._may_be_kept(
-            variant
-        ):
-            self._load_more(variant)  # the same derivation kept already carries Jedi's edges
-        for kept in self._kept(variant):
-            if _same(kept, variant):
-                return kept
+        same = self._kept_same(variant)
+        # the same derivation kept already (not loaded yet) carries Jedi's edges
+        if same is None and self._may_be_kept(variant) and self._load_more(variant):
+            same = self._kept_same(variant)
+        if same is not None:
+            return same
         # Jedi's answers go with edges whose reads are unchanged to the byte: Jedi reads
         # more of the files than their interface
         if kept_edges is not None and variant.edge_reads is kept_edges.edge_reads:
@@ -295,6 +294,10 @@ class FastGraph:
 
     def _kept(self, variant: Variant) -> list[Variant]:
         return [v for v in self.pool.get(variant.path, []) if v.file_hash == variant.file_hash]
+
+    def _kept_same(self, variant: Variant) -> Variant | None:
+        """A kept variant this update reproduced exactly."""
+        return next((kept for kept in self._kept(variant) if _same(kept, variant)), None)
 
     def _kept_edges(self, variant: Variant, world: World) -> tuple[Variant | None, Reads | None]:
         """A kept variant whose edges still hold, and their reads as they are now."""
