@@ -28,6 +28,8 @@ from eval_fusion import matches
 from eval_quality import Paths, load_repos
 
 Case = dict[str, Any]
+ROW_FIELDS = ("id", "path", "qualname", "symbol", "kind", "parent", "signature", "start_line")
+ROW_FIELDS += ("end_line", "decorators", "bases")
 KINDS = ("docstring", "identifier")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = frozenset(
@@ -71,7 +73,7 @@ def collect(paths: Paths) -> dict[str, list[Case]]:
                     "live": [hit.id for hit in searcher.search(case.query, 10)],
                     "candidates": [
                         {
-                            **{k: r[k] for k in ("id", "path", "qualname", "symbol", "kind")},
+                            **{k: r[k] for k in ROW_FIELDS},
                             "cosine": cosine.get(i),
                             "stored_cosine": float(stored[i] @ query) if i in stored else 0.0,
                             "bm25": bm25.get(i),
@@ -91,12 +93,13 @@ def shipped(case: Case, fill: bool = False) -> np.ndarray:
     from codekith import search
 
     candidates = case["candidates"]
+    tests_wanted = search.asks_for_tests(case["query"])
     cosines = [
         c["stored_cosine"] if fill and c["cosine"] is None else c["cosine"] for c in candidates
     ]
     top_v = max((v for v in cosines if v is not None), default=0.0) or 1.0
     top_t = max((c["bm25"] for c in candidates if c["bm25"] is not None), default=0.0) or 1.0
-    kept = np.array([search.kept_share(c) for c in candidates])
+    kept = np.array([search.kept_share(c, tests_wanted) for c in candidates])
     both = any(c["cosine"] is not None for c in candidates) and any(
         c["bm25"] is not None for c in candidates
     )
@@ -107,7 +110,13 @@ def shipped(case: Case, fill: bool = False) -> np.ndarray:
             for c, v in zip(candidates, cosines, strict=True)
         ]
     ) * (kept if both else 1.0)
-    fused += np.array([c["lead"] for c in candidates])
+    gap = search.SIDE_LEAD_GAP
+    fused += np.array(
+        [
+            c["lead"] - (gap if c["lead"] and search.is_side_code(c["path"], tests_wanted) else 0)
+            for c in candidates
+        ]
+    )
     best = np.argsort(-fused, kind="stable")[: search.NAME_DEPTH]
     names = np.array([max(candidates[i]["name"], 0.0) for i in best])
     if len(best) and names.max() > 0:

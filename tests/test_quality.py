@@ -212,3 +212,36 @@ def test_vendored_copies_and_tests_rank_below_the_projects_own_code(
     assert hits[0].path == "pkg/backoff.py", [h.path for h in hits]
     own = hits[0].score
     assert all(h.score <= 0.81 * own for h in hits[1:]), [(h.path, h.score) for h in hits]
+
+
+def test_a_question_that_asks_for_the_test_gets_the_test(
+    workspace: Callable[[dict[str, str]], Path], project_for: Callable[..., Project]
+) -> None:
+    """Test code gives up a share of its score only to questions about behaviour."""
+    root = workspace(
+        {
+            "pkg/__init__.py": "",
+            "pkg/backoff.py": """
+                def retry_delay(attempt, base=0.5, cap=30.0):
+                    # The retry delay doubles with each attempt and is capped at `cap`.
+                    delay = base * (2 ** attempt)
+                    return min(delay, cap)
+            """,
+            "tests/test_retry.py": """
+                from pkg.backoff import retry_delay
+
+
+                def test_retry_delay_is_capped():
+                    assert retry_delay(10) == 30.0
+                    assert retry_delay(0) == 0.5
+            """,
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+    asked = project.searcher.search("the tests of the retry delay cap", 3)
+    assert asked[0].qualname == "tests.test_retry.test_retry_delay_is_capped", asked
+    own = next(hit for hit in asked if hit.path == "pkg/backoff.py")
+    assert asked[0].score > 1.15 * own.score, asked  # ~1.0x when the test gives up a share
+    behaviour = project.searcher.search("the retry delay cap", 3)
+    assert behaviour[0].qualname == "pkg.backoff.retry_delay", behaviour

@@ -8,7 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from codekith.search import FRAGMENT_LEAD, NAME_WEIGHT, Searcher, holds_parts
+from codekith.search import (
+    FRAGMENT_LEAD,
+    NAME_WEIGHT,
+    SIDE_LEAD_GAP,
+    SIDE_SHARE,
+    Searcher,
+    asks_for_tests,
+    fuse,
+    holds_parts,
+)
 from codekith.template import name_phrase
 
 
@@ -51,7 +60,7 @@ def test_of_two_tied_candidates_the_one_whose_name_the_question_paraphrases_wins
     searcher = Searcher(store=None, embedder_factory=lambda: counting)  # type: ignore[arg-type]
     rows = {r["id"]: r for r in map(_row, ("app.render_page_header", "app.purge_stale_sessions"))}
     scores = dict.fromkeys(rows, 1.0)
-    searcher._rerank_by_name("Delete the sessions that have expired.", scores, rows, depth=30)
+    searcher._rerank_by_name("Delete the sessions that have expired.", scores, rows, 30, False)
     assert scores["app.purge_stale_sessions"] == 1.0 + NAME_WEIGHT  # the closest name
     assert 1.0 <= scores["app.render_page_header"] < 1.0 + NAME_WEIGHT / 2
     assert sorted(counting.embedded) == ["purge stale sessions", "render page header"]
@@ -64,10 +73,10 @@ def test_name_vectors_are_embedded_once_per_process_and_only_for_the_best_candid
     searcher = Searcher(store=None, embedder_factory=lambda: counting)  # type: ignore[arg-type]
     rows = {r["id"]: r for r in map(_row, [f"m.helper_{n}" for n in range(40)])}
     scores = {chunk_id: 40.0 - n for n, chunk_id in enumerate(rows)}
-    searcher._rerank_by_name("a helper", scores, rows, depth=30)
+    searcher._rerank_by_name("a helper", scores, rows, 30, False)
     assert len(counting.embedded) == 30  # the 30 best, not all 40
     assert "helper 39" not in counting.embedded
-    searcher._rerank_by_name("another helper", scores, rows, depth=30)
+    searcher._rerank_by_name("another helper", scores, rows, 30, False)
     assert len(counting.embedded) == 30  # the same names: nothing embedded again
 
 
@@ -124,3 +133,32 @@ def test_a_fragment_of_a_name_finds_the_names_it_is_a_piece_of_after_exact_names
     assert [(row["symbol"], lead) for row, lead in searcher.fragment_matches("form_by")] == [
         ("mapFormByTag", FRAGMENT_LEAD)  # its parts, not as written: no literal bonus
     ]
+
+
+def _fused(path: str, qualname: str, distance: float, score: float) -> dict[str, Any]:
+    return {**_row(qualname), "path": path, "_distance": distance, "_score": score}
+
+
+def test_a_question_that_names_tests_lets_tests_keep_their_share() -> None:
+    own = _fused("pkg/backoff.py", "pkg.backoff.retry_delay", 0.4, 8.0)
+    test = _fused("tests/test_backoff.py", "tests.test_backoff.test_retry_delay", 0.4, 8.0)
+    vendored = _fused("pkg/_vendor/x/backoff.py", "pkg._vendor.x.backoff.retry_delay", 0.4, 8.0)
+    rows = [own, test, vendored]
+    behaviour, _ = fuse([], rows, rows)
+    assert behaviour[test["id"]] == behaviour[vendored["id"]] == (1 - SIDE_SHARE) * 1.0
+    asking, _ = fuse([], rows, rows, tests_wanted=True)
+    assert asking[test["id"]] == asking[own["id"]] == 1.0
+    assert asking[vendored["id"]] == (1 - SIDE_SHARE) * 1.0  # a copy stays a copy
+    assert asks_for_tests("the test for the retry delay") and asks_for_tests("Tested paths")
+    assert not asks_for_tests("test_client") and not asks_for_tests("attest the delay")
+
+
+def test_of_two_names_led_alike_the_projects_own_comes_before_side_code() -> None:
+    """`strip_auth` is a piece of `should_strip_auth` and of the tests named after it: the
+    function comes first however the fusion scores them."""
+    own = _fused("requests/sessions.py", "requests.sessions.should_strip_auth", 0.6, 2.0)
+    test = _fused("tests/test_requests.py", "tests.test_requests.test_should_strip_auth", 0.3, 9)
+    scores, _ = fuse([], [own, test], [own, test], [(test, FRAGMENT_LEAD), (own, FRAGMENT_LEAD)])
+    assert scores[own["id"]] > scores[test["id"]] > FRAGMENT_LEAD - SIDE_LEAD_GAP
+    exact, _ = fuse([test], [own], [own], [(own, FRAGMENT_LEAD)])  # typed whole: still first
+    assert exact[test["id"]] > exact[own["id"]]

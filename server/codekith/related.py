@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from codekith.qualnames import constructed, import_table, with_constructors
-from codekith.search import Hit, Searcher, hit_from_row, is_side_code
+from codekith.search import Hit, Searcher, asks_for_tests, hit_from_row, is_side_code
 from codekith.store import Store
 from codekith.template import code_of
 
@@ -191,7 +191,13 @@ class Related:
         else:
             floor = max(MIN_SIMILARITY, RELATIVE_SIMILARITY * min(i.score for i in items))
         expanded = self._expand(
-            seeds, query_vector, intent, bundle.depth, floor, similar=found.code_target
+            seeds,
+            query_vector,
+            intent,
+            bundle.depth,
+            floor,
+            similar=found.code_target,
+            tests_wanted=not found.code_target and asks_for_tests(query),
         )
         items += sorted(expanded, key=lambda i: -i.score)[:EXPANDED_ITEMS]
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
@@ -275,6 +281,7 @@ class Related:
         depth: int,
         floor: float,
         similar: bool,
+        tests_wanted: bool,
     ) -> list[Item]:
         """Candidates are the seeds' graph neighbourhood (up to `depth` steps) and, when
         `similar`, the chunks most similar to the query, each at least `floor` similar to
@@ -328,7 +335,7 @@ class Related:
         for name, item in candidates.items():
             graph = (rank.get(name, 0.0) / top) ** 0.5
             item.score = (1 - GRAPH_MIX) * item.score + GRAPH_MIX * graph
-            if is_side_code(item.hit.path):
+            if is_side_code(item.hit.path, tests_wanted):
                 item.score *= 1 - SIDE_SHARE
         return list(candidates.values())
 
