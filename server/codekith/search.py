@@ -2,16 +2,16 @@
 
 Each list's scores are divided by its best score and summed with per-list weights, so a
 chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
-module chunks, test code and vendored copies give up a share of their score, since a question about
-behaviour wants the definition (a question that asks for tests keeps tests whole). The best fused candidates are then re-ranked by how close
-the question is to each one's name as words (the model compares a sentence with a short
-phrase far better than with code: a docstring's first sentence often paraphrases the name).
-The weights, the candidate depth and the shares were
-chosen on the tuning repositories of scripts/eval_fusion.py (flask, axios) and hold on the
-held-out ones. Exact symbol matches for identifiers in the query are looked up first and
-lead the fused list: someone who types `parse_header` wants that function before anything
-similar to it; the names such an identifier is a piece of (`mapFormBy` -> `mapFormByTag`)
-come right after them.
+module chunks, test code and vendored copies give up a share of their score, since a
+question about behaviour wants the definition (a question that asks for tests keeps tests
+whole). The best fused candidates are then re-ranked by how close the question is to each
+one's name as words (the model compares a sentence with a short phrase far better than
+with code: a docstring's first sentence often paraphrases the name). The weights, the
+candidate depth and the shares were chosen on the tuning repositories of
+scripts/eval_fusion.py (flask, axios) and hold on the held-out ones. Exact symbol matches
+for identifiers in the query are looked up first and lead the fused list: someone who
+types `parse_header` wants that function before anything similar to it; the names such an
+identifier is a piece of (`mapFormBy` -> `mapFormByTag`) come right after them.
 """
 
 from __future__ import annotations
