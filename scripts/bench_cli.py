@@ -1,8 +1,14 @@
 """What a user waits for at the command line: `codekith index` after a one-function edit,
-after a branch switch back, and with nothing changed, each as a fresh process.
+after a branch switch back, and with nothing changed, and `codekith search` (a new query
+each time), each as a fresh process.
 
     .venv/bin/python scripts/bench_cli.py --repo /work/bench/flask [--repeat 5] [--steps 50]
-        [--reuse-index]
+        [--reuse-index] [--no-daemon]
+
+As a user runs it, the first run (the full index) starts the warm daemon (codekith.daemon)
+and the later ones go to it; its CPU seconds are counted with the client's. --no-daemon
+times every run on its own (CODEKITH_DAEMON=0). The daemon's socket lives in a temp folder
+of the benchmark's, and the daemon is stopped at the end.
 
 The repository (a git checkout) is copied to a temp dir with its .git, indexed once in full
 (--reuse-index: its own .codekith, built at its HEAD, is copied instead), then every figure
@@ -59,8 +65,17 @@ def byte_compile_codekith() -> None:
 
 
 def children_cpu_s() -> float:
+    """CPU seconds of the finished client processes and of the daemon, if one is up."""
+    from codekith import daemon
+
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    state = daemon.status() if daemon.enabled() else None
+    return usage.ru_utime + usage.ru_stime + (process_cpu_s(state["pid"]) if state else 0.0)
+
+
+def process_cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def no_jedi_pass_running(root: Path, deadline_s: float = 900) -> None:
@@ -90,6 +105,23 @@ def index(root: Path) -> tuple[float, dict[str, Any]]:
     if done.returncode != 0:
         raise SystemExit(f"codekith index failed ({done.returncode}): {done.stderr[-2000:]}")
     return wall, {**json.loads(done.stdout), "cpu_s": children_cpu_s() - cpu}
+
+
+def search(root: Path, query: str) -> tuple[float, dict[str, Any]]:
+    """Wall seconds of one `codekith search --json` process (CPU as in `index`)."""
+    no_jedi_pass_running(root)
+    started, cpu = time.perf_counter(), children_cpu_s()
+    done = subprocess.run(
+        [*codekith(), "search", query, "--root", str(root), "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"codekith search failed ({done.returncode}): {done.stderr[-2000:]}")
+    found = json.loads(done.stdout)
+    return wall, {"embedded": 0, "indexed": len(found["hits"]), "cpu_s": children_cpu_s() - cpu}
 
 
 class FunctionEditor:
@@ -149,10 +181,13 @@ def main() -> int:
         help="copy the repository's own .codekith (built at its HEAD) instead of timing a "
         "full index; the first run then only catches up",
     )
+    parser.add_argument("--no-daemon", action="store_true", help="every run on its own")
     args = parser.parse_args()
     byte_compile_codekith()
     work = Path(tempfile.mkdtemp(prefix="codekith-bench-cli-"))
     root = work / args.repo.name
+    os.environ["XDG_RUNTIME_DIR"] = str(work)
+    os.environ["CODEKITH_DAEMON"] = "0" if args.no_daemon else "1"
     try:
         skipped = () if args.reuse_index else (".codekith",)
         shutil.copytree(args.repo, root, ignore=shutil.ignore_patterns(*skipped))
@@ -172,6 +207,10 @@ def main() -> int:
             index(root)
             git(root, "checkout", "-q", "--detach", head)
             back.append(index(root))
+        searches = [
+            search(root, f"register a function to run after request {n}")
+            for n in range(args.repeat)
+        ]
         result = {
             "repo": str(args.repo),
             "file": args.file,
@@ -182,10 +221,15 @@ def main() -> int:
             "noop": summary(noop),
             "one_function_edit": summary(edits),
             "switch_back": summary(back),
+            "search": summary(searches),
+            "daemon": not args.no_daemon,
             "load_average": os.getloadavg(),
         }
         print(json.dumps(result, indent=2))
     finally:
+        from codekith import daemon
+
+        daemon.stop()
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

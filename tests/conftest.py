@@ -21,6 +21,9 @@ from codekith.project import Project
 from tests.objectstore import S3Server, start_s3_server
 
 WriteFiles = Callable[[dict[str, str]], Path]
+# CLI calls in tests run on their own: a warm daemon (codekith.daemon) would outlive its test
+# and serve the next one's calls. tests/test_daemon.py turns it on where it is tested.
+os.environ["CODEKITH_DAEMON"] = "0"
 
 
 def processes_mentioning(marker: Path) -> list[int]:

@@ -28,6 +28,7 @@ from codekith.vocabulary import KINDS, MODES
 # --help, --version and usage errors answer at once.
 if TYPE_CHECKING:
     from codekith.answers import Answers, RelatedAnswer
+    from codekith.daemon import ProjectSource
     from codekith.distributed import Distribution
     from codekith.freshness import Freshness
     from codekith.indexer import IndexReport
@@ -45,14 +46,37 @@ class CliError(Exception):
     """A failure with a message for the user (exit 1)."""
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    projects: ProjectSource | None = None,
+    stopped: Callable[[], bool] | None = None,
+) -> int:
+    """`projects` and `stopped` are the warm daemon's (codekith.daemon): where projects
+    come from and what asks an index run to stop; a call from a shell passes neither and
+    goes to the daemon when one is up."""
     parser = build_parser()
-    args, unknown = parser.parse_known_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args, unknown = parser.parse_known_args(given)
     if unknown:  # said by the subcommand's parser, with its usage, not the top-level one
         getattr(args, "parser", parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "handler", None):
         parser.print_help(sys.stderr)
         return 2
+    args.projects, args.stopped = projects, stopped
+    warm = projects is None and _daemon_may_run(args)
+    if warm:
+        from codekith import daemon
+
+        code = daemon.call(given)
+        if code is not None:
+            return code
+    code = _run(args)
+    if warm and code == 0:
+        _start_daemon(args)
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.handler(args) or 0)
     except CliError as exc:
@@ -69,6 +93,22 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:
         return _report_failure(args, exc)
+
+
+def _daemon_may_run(args: argparse.Namespace) -> bool:
+    """Commands the warm daemon serves: not a run on worker processes or Ray."""
+    from codekith import daemon
+
+    spread = getattr(args, "ray", None) is not None or getattr(args, "workers", None)
+    return daemon.enabled() and args.parser.prog.split()[-1] in daemon.COMMANDS and not spread
+
+
+def _start_daemon(args: argparse.Namespace) -> None:
+    """After a command ran on its own: a daemon for the next one (best effort)."""
+    from codekith import daemon
+
+    with contextlib.suppress(OSError, CliError, ValueError):
+        daemon.start(_root(args), args.db)
 
 
 def _report_failure(args: argparse.Namespace, exc: Exception) -> int:
@@ -225,6 +265,14 @@ def build_parser() -> argparse.ArgumentParser:
     status = command("status", cmd_status, "Show what the index holds and how fresh it is.")
     status.add_argument("--json", action="store_true")
 
+    warm = command(
+        "daemon",
+        cmd_daemon,
+        "The warm process that index, search, related and graph calls run in (status, stop).",
+    )
+    warm.add_argument("action", choices=("status", "stop"))
+    warm.add_argument("--json", action="store_true")
+
     ev = command("eval", cmd_eval, "Score retrieval on cases: recall@1/5/10 and MRR@10.")
     ev.add_argument("cases", type=Path)
     ev.add_argument("-k", type=_positive, default=10)
@@ -266,9 +314,13 @@ def _root(args: argparse.Namespace) -> Path:
 
 
 def _project(args: argparse.Namespace, snapshots: bool = False) -> Project:
+    """The daemon's warm project when the call runs there."""
     from codekith.project import Project
 
-    return Project(_root(args), db=args.db, remote_index=args.remote_index, snapshots=snapshots)
+    root = _root(args)
+    if args.projects is not None and not snapshots:
+        return args.projects(root, args.db, args.remote_index)  # type: ignore[no-any-return]
+    return Project(root, db=args.db, remote_index=args.remote_index, snapshots=snapshots)
 
 
 def _read_input(path: Path) -> str:
@@ -375,7 +427,7 @@ def _index(args: argparse.Namespace) -> int:
     with (
         _index_lock(project),
         _progress(not args.json) as progress,
-        _stop_on_interrupt() as stopped,
+        _stop_on_interrupt(args.stopped) as stopped,
     ):
         report = project.indexer.run(
             full=args.full,
@@ -427,10 +479,16 @@ def _index_lock(project: Project) -> Iterator[None]:
 
 
 @contextmanager
-def _stop_on_interrupt() -> Iterator[Callable[[], bool]]:
+def _stop_on_interrupt(
+    given: Callable[[], bool] | None = None,
+) -> Iterator[Callable[[], bool]]:
     """The first Ctrl-C asks the run to stop at its next batch boundary (the index stays
-    whole); a second one interrupts at once."""
+    whole); a second one interrupts at once. In the daemon the client's Ctrl-C is `given`."""
     import signal
+
+    if given is not None:
+        yield given
+        return
 
     asked: list[bool] = []
 
@@ -725,6 +783,27 @@ def cmd_status(args: argparse.Namespace) -> int:
     _say(f"skipped   {len(status['skipped'])}\n")
     stale = status["stale"]
     _say(f"stale     {len(stale)}" + (f": {', '.join(stale[:10])}" if stale else "") + "\n")
+    return 0
+
+
+def cmd_daemon(args: argparse.Namespace) -> int:
+    """`stop` ends this installation's daemon; `status` says whether one is up and where."""
+    from codekith import daemon
+
+    if args.action == "stop":
+        _say("stopped\n" if daemon.stop() else "no daemon was running\n")
+        return 0
+    state = daemon.status()
+    if args.json:
+        _emit(state or {"running": False})
+    elif state is None:
+        _say("not running\n")
+    elif state["busy"]:
+        _say(f"running, busy with a call  {state['socket']}\n")
+    else:
+        _say(f"running  pid {state['pid']}, {state['served']} calls served, {state['socket']}\n")
+        for workspace in state["workspaces"]:
+            _say(f"  warm   {workspace}\n")
     return 0
 
 
