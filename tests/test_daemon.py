@@ -109,3 +109,17 @@ def test_a_daemon_that_cannot_take_the_call_leaves_it_to_the_cli(
     found = cli("search", "start the engine", "--json", cwd=root)
     assert found.returncode == 0 and json.loads(found.stdout)["hits"], found.stderr
     assert started_daemon()["served"] == 0
+
+
+def test_one_installation_has_one_daemon_whatever_its_interpreter_is_called(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`codekith` (whose script runs python3) and `python -m codekith.cli` meet the same
+    daemon; another git setup meets another."""
+    alias = tmp_path / "python-alias"
+    alias.symlink_to(sys.executable)
+    key = daemon.installation_key()
+    monkeypatch.setattr(sys, "executable", str(alias))
+    assert daemon.installation_key() == key
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere.git"))
+    assert daemon.installation_key() != key

@@ -68,7 +68,8 @@ def installation_key() -> str:
         for name, value in os.environ.items()
         if name.startswith("GIT_") or name in _GIT_ENVIRONMENT
     )
-    made = [sys.executable, str(_PACKAGE), __version__, newest, environment]
+    interpreter = [sys.prefix, os.path.realpath(sys.executable)]  # `python` = `python3`
+    made = [*interpreter, str(_PACKAGE), __version__, newest, environment]
     return hashlib.sha1(json.dumps(made).encode()).hexdigest()[:16]
 
 
