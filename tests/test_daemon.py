@@ -4,8 +4,10 @@ whenever the daemon cannot take them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pty
 import shutil
 import socket
 import subprocess
@@ -123,3 +125,24 @@ def test_one_installation_has_one_daemon_whatever_its_interpreter_is_called(
     assert daemon.installation_key() == key
     monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere.git"))
     assert daemon.installation_key() != key
+
+
+def test_on_a_terminal_the_daemons_run_draws_its_progress_bars_there(
+    daemons_on: None, workspace: Any
+) -> None:
+    root = workspace(PKG)
+    assert index(root)["indexed"]
+    started_daemon()
+    (root / "pkg/more.py").write_text("def more():\n    return 1\n")
+    screen, terminal = pty.openpty()
+    run = subprocess.Popen(
+        [*CLI, "index"], cwd=root, stdin=terminal, stdout=terminal, stderr=terminal
+    )
+    os.close(terminal)
+    shown = b""
+    with contextlib.suppress(OSError):  # the terminal closes with the process
+        while chunk := os.read(screen, 65536):
+            shown += chunk
+    assert run.wait(timeout=600) == 0, shown
+    assert "━".encode() in shown and b"indexed 1 files" in shown, shown
+    assert daemon.status()["served"] == 1  # type: ignore[index]

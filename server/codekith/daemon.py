@@ -108,7 +108,8 @@ def call(argv: list[str]) -> int | None:
     try:
         connection.settimeout(ACCEPT_S)
         connection.connect(str(path))
-        _send(connection, {"argv": argv, "cwd": os.getcwd()})
+        terminal = {"out": sys.stdout.isatty(), "err": sys.stderr.isatty()}
+        _send(connection, {"argv": argv, "cwd": os.getcwd(), "terminal": terminal})
         lines = _Messages(connection)
         if next(lines, {}).get("taken") is not True:
             return None
@@ -253,7 +254,8 @@ class Projects:
         from codekith.config import load_settings
         from codekith.project import Project
 
-        key = (root, db, remote_index)
+        where = db if db is None or "://" in db else os.path.abspath(db)  # a relative --db
+        key = (root, where, remote_index)
         settings = load_settings(root)
         known = self._projects.get(key)
         if known is not None and known[0] == settings:
@@ -267,13 +269,20 @@ class Projects:
 
 
 class _Stream(io.TextIOBase):
-    """stdout or stderr of a call: each write goes to the client at once."""
+    """stdout or stderr of a call: each write goes to the client at once. It is a terminal
+    when the client's is (progress bars are drawn on terminals only)."""
 
-    def __init__(self, connection: socket.socket, name: str, lock: threading.Lock) -> None:
+    def __init__(
+        self, connection: socket.socket, name: str, lock: threading.Lock, terminal: bool
+    ) -> None:
         self._connection, self._name, self._lock = connection, name, lock
+        self._terminal = terminal
 
     def writable(self) -> bool:
         return True
+
+    def isatty(self) -> bool:
+        return self._terminal
 
     def write(self, text: str) -> int:
         with self._lock, contextlib.suppress(OSError):  # a client gone: the run goes on
@@ -376,7 +385,9 @@ def _run(
 
     stop = threading.Event()
     lock = threading.Lock()
-    out, err = _Stream(connection, "out", lock), _Stream(connection, "err", lock)
+    terminal = request.get("terminal") or {}
+    out = _Stream(connection, "out", lock, bool(terminal.get("out")))
+    err = _Stream(connection, "err", lock, bool(terminal.get("err")))
 
     def watch() -> None:  # a stop message, or the client gone, asks the run to stop
         with contextlib.suppress(OSError, ValueError):
