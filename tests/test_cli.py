@@ -128,6 +128,35 @@ def test_kill_9_mid_run_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert index_snapshot(interrupted) == index_snapshot(reference)
 
 
+def test_ctrl_c_while_a_batch_embeds_keeps_its_vectors_and_the_next_run_embeds_the_rest(
+    tmp_path,
+):
+    """One batch of 180 chunks (the default batch size): the run stops after the model's
+    first step instead of embedding the whole batch, writes the files it has every vector
+    of, and keeps the vectors it made, so the next run embeds only the others."""
+    files = {k: v for k, v in numbered_modules("step").items() if k.endswith(".py")}
+    stopped = write_files(tmp_path / "a", files)
+    reference = write_files(tmp_path / "b", files)
+    process = signalled_cli(
+        "codekith.embedding:FastEmbedder.embed_documents",
+        1,
+        signal.SIGINT,
+        "index",
+        "--json",
+        str(stopped),
+    )
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err
+    report = json.loads(out)
+    assert report["cancelled"] and "stopped" in err
+    assert 0 < report["embedded"] < 180 and report["chunks_written"] < 180
+    resumed = json.loads(run("index", "--json", cwd=stopped).stdout)
+    assert not resumed["cancelled"]
+    assert resumed["embedded"] == 180 - report["embedded"]  # nothing embedded twice
+    run("index", "--json", cwd=reference)
+    assert index_snapshot(stopped) == index_snapshot(reference)
+
+
 def test_ctrl_c_stops_at_a_batch_boundary_and_the_next_run_completes_the_index(tmp_path):
     files = numbered_modules("task")
     stopped = write_files(tmp_path / "a", files)
