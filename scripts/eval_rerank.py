@@ -87,15 +87,19 @@ def collect(paths: Paths) -> dict[str, list[Case]]:
     return found
 
 
-def shipped(case: Case, fill: bool = False) -> np.ndarray:
-    """codekith.search's score of each candidate; `fill`: a candidate outside the vector top
-    50 counts its stored cosine instead of nothing."""
+def shipped(case: Case) -> np.ndarray:
+    """codekith.search's score of each candidate (a text-only candidate counts its stored
+    vector's cosine, as `Searcher._with_stored_cosines` gives it)."""
     from codekith import search
 
     candidates = case["candidates"]
     tests_wanted = search.asks_for_tests(case["query"])
+    listed = any(c["cosine"] is not None for c in candidates)
     cosines = [
-        c["stored_cosine"] if fill and c["cosine"] is None else c["cosine"] for c in candidates
+        c["stored_cosine"]
+        if listed and c["cosine"] is None and c["bm25"] is not None
+        else c["cosine"]
+        for c in candidates
     ]
     top_v = max((v for v in cosines if v is not None), default=0.0) or 1.0
     top_t = max((c["bm25"] for c in candidates if c["bm25"] is not None), default=0.0) or 1.0
@@ -189,7 +193,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     variants: dict[str, Callable[[Case], np.ndarray]] = {
         "shipped": shipped,
-        "fill missing cosines": lambda case: shipped(case, fill=True),
         **{f"name cover {w:g}": name_cover(w) for w in (0.05, 0.1, 0.15)},
     }
     for repo in load_repos(args.repos):

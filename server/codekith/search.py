@@ -171,6 +171,8 @@ class Searcher:
         # The model and LanceDB release the GIL: the lookups really run side by side.
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
+        if mode == "hybrid":
+            found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = asks_for_tests(query)
         scores, rows = fuse(
             found.get("symbols", []),
@@ -185,6 +187,26 @@ class Searcher:
         self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
+
+    def _with_stored_cosines(
+        self, query: str, vector: list[dict[str, Any]], text: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The vector list, plus the text list's candidates that are not in it, each with its
+        stored vector's cosine: a candidate only the text list found counted no similarity
+        at all, below ones the model thinks much less of (chosen on flask and axios:
+        docstring MRR@10 tuning mean .673 -> .677, held out requests, click, gin +.008
+        to +.009)."""
+        seen = {row["id"] for row in vector}
+        missing = [row for row in text if row["id"] not in seen]
+        if not vector or not missing:
+            return vector
+        stored = self.store.vectors_of(row["id"] for row in missing)
+        asked = self._query_vectors(query)
+        return vector + [
+            {**row, "_distance": 1.0 - float(stored[row["id"]] @ asked)}
+            for row in missing
+            if row["id"] in stored
+        ]
 
     def _rerank_by_name(
         self,
