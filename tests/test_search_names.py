@@ -13,6 +13,7 @@ from codekith.search import (
     NAME_WEIGHT,
     SIDE_LEAD_GAP,
     SIDE_SHARE,
+    TEXT_WEIGHT,
     Searcher,
     asks_for_tests,
     fuse,
@@ -162,3 +163,22 @@ def test_of_two_names_led_alike_the_projects_own_comes_before_side_code() -> Non
     assert scores[own["id"]] > scores[test["id"]] > FRAGMENT_LEAD - SIDE_LEAD_GAP
     exact, _ = fuse([test], [own], [own], [(own, FRAGMENT_LEAD)])  # typed whole: still first
     assert exact[test["id"]] > exact[own["id"]]
+
+
+def test_a_candidate_only_the_full_text_found_counts_its_stored_similarity() -> None:
+    class Stored:
+        def vectors_of(self, ids: Any) -> dict[str, np.ndarray]:
+            return {i: np.array([1.0, 0.0]) for i in ids if i == "only_text"}
+
+    class Model:
+        def embed_query(self, text: str) -> np.ndarray:
+            return np.array([0.6, 0.8])
+
+    searcher = Searcher(store=Stored(), embedder_factory=Model)  # type: ignore[arg-type]
+    vector = [{**_row("both"), "_distance": 0.2}]
+    text = [{**_row("both"), "_score": 3.0}, {**_row("only_text"), "_score": 5.0}]
+    rows = searcher._with_stored_cosines("q", vector, text)
+    assert [r["id"] for r in rows] == ["both", "only_text"]
+    assert rows[1]["_distance"] == 1.0 - 0.6
+    scores, _ = fuse([], rows, text)
+    assert scores["only_text"] > TEXT_WEIGHT  # it has a share of the vector weight too
