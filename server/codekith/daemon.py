@@ -152,14 +152,15 @@ def start(root: Path, db: str | None) -> None:
     if path is None or answers_at(path):
         return
     command = [sys.executable, "-m", "codekith.daemon", "--warm", str(root)]
-    subprocess.Popen(
-        [*command, *(["--db", db] if db else [])],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        cwd=root,
-    )
+    with open(path.with_suffix(".log"), "w", encoding="utf-8") as log:  # what went wrong
+        subprocess.Popen(
+            [*command, *(["--db", db] if db else [])],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+            cwd=root,
+        )
 
 
 def stop() -> bool:
@@ -326,8 +327,12 @@ def serve(path: Path, key: str, warm: Callable[[Projects], None] | None = None) 
 
 
 def _warm_quietly(warm: Callable[[Projects], None], projects: Projects) -> None:
-    with contextlib.suppress(Exception):  # a failed warm-up costs the first call its loading
+    """A failed warm-up costs the first call its loading; its traceback goes to the
+    daemon's log (the socket's name, .log)."""
+    try:
         warm(projects)
+    except Exception:
+        traceback.print_exc()
 
 
 def _listen(path: Path) -> tuple[socket.socket, int] | None:
