@@ -108,9 +108,13 @@ def test_a_daemon_that_cannot_take_the_call_leaves_it_to_the_cli(
     finally:
         hung.close()  # its file stays, as a killed daemon's does
     assert path.exists() and daemon.status() is None
+    upgraded = path.with_name("0123456789abcdef.sock")  # a killed daemon of another version
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as gone:
+        gone.bind(str(upgraded))
     found = cli("search", "start the engine", "--json", cwd=root)
     assert found.returncode == 0 and json.loads(found.stdout)["hits"], found.stderr
     assert started_daemon()["served"] == 0
+    assert not upgraded.exists()  # the new daemon cleared it
 
 
 def test_one_installation_has_one_daemon_whatever_its_interpreter_is_called(

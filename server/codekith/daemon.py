@@ -343,6 +343,7 @@ def _listen(path: Path) -> tuple[socket.socket, int] | None:
             return None
         with contextlib.suppress(OSError):
             path.unlink()
+    _forget_dead(path.parent)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         listener.bind(str(path))
@@ -351,6 +352,16 @@ def _listen(path: Path) -> tuple[socket.socket, int] | None:
         return None
     listener.listen(16)
     return listener, path.stat().st_ino
+
+
+def _forget_dead(folder: Path) -> None:
+    """Remove the sockets (and logs) that daemons of other installations left when they
+    were killed: nothing answers there any more."""
+    for other in folder.glob("*.sock"):
+        if not answers_at(other):
+            with contextlib.suppress(OSError):
+                other.unlink()
+                other.with_suffix(".log").unlink(missing_ok=True)
 
 
 def _take(connection: socket.socket, projects: Projects, key: str, served: int) -> int | None:
