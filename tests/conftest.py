@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import tempfile
 import textwrap
 import threading
 from collections.abc import Callable, Iterator
@@ -22,8 +23,14 @@ from tests.objectstore import S3Server, start_s3_server
 
 WriteFiles = Callable[[dict[str, str]], Path]
 # CLI calls in tests run on their own: a warm daemon (codekith.daemon) would outlive its test
-# and serve the next one's calls. tests/test_daemon.py turns it on where it is tested.
-os.environ["CODEKITH_DAEMON"] = "0"
+# and serve the next one's calls. tests/test_daemon.py turns it on where it is tested, and
+# CODEKITH_TEST_DAEMON=1 runs every CLI call after a test's first through daemons of their
+# own (.ci/run does so for the CLI's tests: a daemon must answer as a lone call does).
+if os.environ.get("CODEKITH_TEST_DAEMON") == "1":
+    os.environ["CODEKITH_DAEMON"] = "1"
+    os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="ck-")
+else:
+    os.environ["CODEKITH_DAEMON"] = "0"
 
 
 def processes_mentioning(marker: Path) -> list[int]:
