@@ -13,7 +13,7 @@ the index's meta) and ends after IDLE_S without a call, or once its sources chan
 Calls are served one at a time. A client that the daemon does not take within ACCEPT_S
 (it is busy with a long run, it is starting, it is gone) runs the command itself, so the
 daemon never makes a call slower than it was. Ctrl-C in the client asks the daemon's run to
-stop at its next batch boundary, as it does locally. The socket lives in a folder only the
+stop, as it does locally. The socket lives in a folder only the
 user can enter, named after the installation (interpreter, package, the newest source
 file's time) and the environment git reads: an upgraded or edited codekith, or another
 GIT_DIR, gets a daemon of its own, and a daemon whose sources changed since it started
@@ -94,20 +94,14 @@ def socket_path(key: str | None = None) -> Path | None:
 # -- the client ---------------------------------------------------------------------------
 
 
-class _Lost(Exception):
-    """The daemon went away during a call."""
-
-
 def call(argv: list[str]) -> int | None:
     """`codekith ARGV` run by the daemon: its exit code, or None when no daemon took the
     call (the caller then runs it itself)."""
     path = socket_path()
-    if path is None or not path.exists():
+    connection = _connect(path, ACCEPT_S) if path is not None else None
+    if connection is None:
         return None
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.settimeout(ACCEPT_S)
-        connection.connect(str(path))
         terminal = {"out": sys.stdout.isatty(), "err": sys.stderr.isatty()}
         _send(connection, {"argv": argv, "cwd": os.getcwd(), "terminal": terminal})
         lines = _Messages(connection)
@@ -166,30 +160,25 @@ def start(root: Path, db: str | None) -> None:
 def stop() -> bool:
     """Ask this installation's daemon to end; whether one was up."""
     path = socket_path()
-    if path is None:
+    connection = _connect(path, REQUEST_S) if path is not None else None
+    if connection is None:
         return False
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-            connection.settimeout(REQUEST_S)
-            connection.connect(str(path))
+    with connection:
+        try:
             _send(connection, {"shutdown": True})
             return next(_Messages(connection), {}).get("taken") is True
-    except OSError:
-        return False
+        except OSError:
+            return False
 
 
 def status() -> dict[str, Any] | None:
     """This installation's daemon: its pid, socket, calls served and warm workspaces; None
     when none is up."""
     path = socket_path()
-    if path is None:
+    connection = _connect(path, REQUEST_S) if path is not None else None
+    if connection is None:
         return None
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-        connection.settimeout(REQUEST_S)
-        try:
-            connection.connect(str(path))
-        except OSError:
-            return None
+    with connection:
         try:
             _send(connection, {"status": True})
             answer = next(_Messages(connection), {})
@@ -200,13 +189,24 @@ def status() -> dict[str, Any] | None:
 
 def answers_at(path: Path) -> bool:
     """Whether a daemon listens at `path`."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        probe.settimeout(ACCEPT_S)
-        try:
-            probe.connect(str(path))
-        except OSError:
-            return False
-        return True
+    probe = _connect(path, ACCEPT_S)
+    if probe is None:
+        return False
+    probe.close()
+    return True
+
+
+def _connect(path: Path, timeout: float) -> socket.socket | None:
+    """A connection to the daemon at `path` (calls on it time out after `timeout`), or
+    None when none listens there (no file, a dead daemon's file, refused)."""
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    connection.settimeout(timeout)
+    try:
+        connection.connect(str(path))
+    except OSError:
+        connection.close()
+        return None
+    return connection
 
 
 def _send(connection: socket.socket, message: dict[str, Any]) -> None:
@@ -338,12 +338,9 @@ def _warm_quietly(warm: Callable[[Projects], None], projects: Projects) -> None:
 def _listen(path: Path) -> tuple[socket.socket, int] | None:
     """The listening socket at `path` and its file's inode, taking over a file left by a
     dead daemon; None when a live one answers there (two clients started one each)."""
-    if path.exists():
-        if answers_at(path):
-            return None
-        with contextlib.suppress(OSError):
-            path.unlink()
-    _forget_dead(path.parent)
+    if answers_at(path):
+        return None
+    _forget_dead(path)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         listener.bind(str(path))
@@ -354,14 +351,16 @@ def _listen(path: Path) -> tuple[socket.socket, int] | None:
     return listener, path.stat().st_ino
 
 
-def _forget_dead(folder: Path) -> None:
-    """Remove the sockets (and logs) that daemons of other installations left when they
-    were killed: nothing answers there any more."""
-    for other in folder.glob("*.sock"):
+def _forget_dead(path: Path) -> None:
+    """Remove the sockets that killed daemons left beside `path` (its own dead file
+    included: nothing answers there any more), and the logs of other installations' (this
+    one's log is the starting daemon's stderr)."""
+    for other in path.parent.glob("*.sock"):
         if not answers_at(other):
             with contextlib.suppress(OSError):
                 other.unlink()
-                other.with_suffix(".log").unlink(missing_ok=True)
+                if other != path:
+                    other.with_suffix(".log").unlink(missing_ok=True)
 
 
 def _take(connection: socket.socket, projects: Projects, key: str, served: int) -> int | None:
