@@ -703,9 +703,12 @@ class Indexer:
             wanted = {h: documents[h] for h in missing}
             new.update(self._embed(wanted, clock, writes, cancelled))
             vectors.update(new)
-        whole = [e for e in indexed if all(r["content_hash"] in vectors for r in e.rows)]
-        if len(whole) < len(indexed):
-            self._unaccount([e for e in indexed if e not in whole], report)
+        whole: list[Examined] = []
+        left: list[Examined] = []  # a cancel stopped the model before all their vectors
+        for item in indexed:
+            (whole if all(r["content_hash"] in vectors for r in item.rows) else left).append(item)
+        if left:
+            self._unaccount(left, report)
             report.cancelled, indexed = True, whole
         updates = [
             FileUpdate(e.record, [{**r, "vector": vectors[r["content_hash"]]} for r in e.rows])
