@@ -92,36 +92,30 @@ def no_jedi_pass_running(root: Path, deadline_s: float = 900) -> None:
         time.sleep(0.5)
 
 
-def index(root: Path) -> tuple[float, dict[str, Any]]:
-    """Wall seconds of one `codekith index --json` process, and its report (with the
-    process's CPU seconds, user + sys, under "cpu_s": steadier than wall on a busy machine;
-    the detached Jedi pass it may start is not counted, and is waited for before the next)."""
+def timed(root: Path, *args: str) -> tuple[float, dict[str, Any]]:
+    """Wall seconds of one `codekith ARGS --json` process, and its JSON output with the
+    CPU seconds, user + sys, under "cpu_s" (steadier than wall on a busy machine; the
+    detached Jedi pass an index may start is not counted, and is waited for before the
+    next)."""
     no_jedi_pass_running(root)
     started, cpu = time.perf_counter(), children_cpu_s()
     done = subprocess.run(
-        [*codekith(), "index", str(root), "--json"], capture_output=True, text=True, check=False
+        [*codekith(), *args, "--json"], capture_output=True, text=True, check=False
     )
     wall = time.perf_counter() - started
     if done.returncode != 0:
-        raise SystemExit(f"codekith index failed ({done.returncode}): {done.stderr[-2000:]}")
+        raise SystemExit(f"codekith {args[0]} failed ({done.returncode}): {done.stderr[-2000:]}")
     return wall, {**json.loads(done.stdout), "cpu_s": children_cpu_s() - cpu}
 
 
+def index(root: Path) -> tuple[float, dict[str, Any]]:
+    return timed(root, "index", str(root))
+
+
 def search(root: Path, query: str) -> tuple[float, dict[str, Any]]:
-    """Wall seconds of one `codekith search --json` process (CPU as in `index`)."""
-    no_jedi_pass_running(root)
-    started, cpu = time.perf_counter(), children_cpu_s()
-    done = subprocess.run(
-        [*codekith(), "search", query, "--root", str(root), "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"codekith search failed ({done.returncode}): {done.stderr[-2000:]}")
-    found = json.loads(done.stdout)
-    return wall, {"embedded": 0, "indexed": len(found["hits"]), "cpu_s": children_cpu_s() - cpu}
+    """As `index`, the hits counted as "indexed" for the summary."""
+    wall, found = timed(root, "search", query, "--root", str(root))
+    return wall, {"embedded": 0, "indexed": len(found["hits"]), "cpu_s": found["cpu_s"]}
 
 
 class FunctionEditor:
