@@ -33,7 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -463,6 +463,9 @@ class RandomEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._vector(text)
+
+    def model_inputs(self, texts: Sequence[str]) -> list[Hashable]:
+        return list(texts)
 
 
 def bench_scale(

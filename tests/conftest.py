@@ -129,6 +129,9 @@ class RecordingEmbedder:
         self.asked.append(("query", threading.current_thread()))
         return self.real.embed_query(text)
 
+    def model_inputs(self, texts: Any) -> Any:
+        return self.real.model_inputs(texts)
+
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     for rel, content in files.items():

@@ -85,6 +85,33 @@ def test_rename_leaves_no_ghosts_and_no_vector_of_the_old_name(workspace, projec
     assert back.embedded == 0 and back.reused == 2
 
 
+LONG_FUNCTION = "def tally(rows):\n    total = 0\n{body}    return total\n\n\ndef short():\n    return 1\n"
+
+
+def test_a_change_past_what_the_model_reads_keeps_the_vector_and_one_within_it_embeds(
+    workspace, project_for, embedder
+):
+    """The model reads a document's first MAX_TOKENS tokens: an edit near the end of a long
+    function gives it the same input, so the vector the previous version has is the one
+    the model would make (bit for bit), and nothing is embedded."""
+    body = "".join(f"    total += rows[{i}] * {i} + len(str(rows[{i}]))\n" for i in range(40))
+    root = workspace({"long.py": LONG_FUNCTION.format(body=body)})
+    project = project_for(root)
+    assert project.indexer.run().embedded == 2  # tally and short
+    path = root / "long.py"
+    path.write_text(path.read_text().replace("rows[39] * 39", "rows[39] * 41"))
+    tail = project.indexer.run()
+    assert tail.indexed == ["long.py"] and tail.embedded == 0 and tail.reused == 2
+    row = project.store.rows("qualname = 'long.tally'", columns=["id", "document"])[0]
+    assert "rows[39] * 41" in row["document"]
+    stored = project.store.vectors_of([row["id"]])[row["id"]]
+    assert np.array_equal(stored, embedder.embed_documents([row["document"]])[0])
+    path.write_text(path.read_text().replace("total = 0", "total = 10"))
+    head = project.indexer.run()
+    assert head.embedded == 1 and head.reused == 1
+    stored_vectors_are_their_documents(project, embedder)
+
+
 def test_the_same_code_in_two_files_gets_each_file_its_own_vector(workspace, project_for, embedder):
     body = "def clamp(value, low, high):\n    return max(low, min(value, high))\n"
     root = workspace({"graphics/color.py": body, "audio/volume.py": body})

@@ -35,6 +35,9 @@ class _Counting:
     def embed_query(self, text: str) -> np.ndarray:
         return self.inner.embed_query(text)
 
+    def model_inputs(self, texts: list[str]) -> list[Any]:
+        return self.inner.model_inputs(texts)  # type: ignore[no-any-return]
+
 
 def _row(qualname: str) -> dict[str, Any]:
     symbol = qualname.rpartition(".")[2]

@@ -17,7 +17,7 @@ import importlib.util
 import json
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -68,6 +68,10 @@ class Embedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
+
+    def model_inputs(self, texts: Sequence[str]) -> list[Hashable]:
+        """What the model reads of each text: texts with equal inputs get equal vectors."""
+        ...
 
 
 def _package_dir(name: str) -> Path:
@@ -221,6 +225,17 @@ class FastEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return np.asarray(next(iter(self._model.query_embed(text))), dtype=np.float32)
+
+    def model_inputs(self, texts: Sequence[str]) -> list[Hashable]:
+        """The token ids the model reads of each text (the first MAX_TOKENS): a document
+        changed only past them embeds to the same vector (bit for bit with the default
+        model, which embeds each document alone), so it need not be embedded again. With a
+        model whose tokenizer fastembed does not expose, the texts themselves."""
+        tokenizer = getattr(getattr(self._model, "model", None), "tokenizer", None)
+        if tokenizer is None:
+            return list(texts)
+        encodings = tokenizer.encode_batch(list(texts))  # padded to the longest: cut it off
+        return [tuple(e.ids[: sum(e.attention_mask)]) for e in encodings]
 
 
 @functools.cache  # once per process: fastembed's session options are class-wide

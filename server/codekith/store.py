@@ -1361,6 +1361,18 @@ class Store:
         """The live chunks of one file, of these kinds only when given."""
         return self.rows(f"path = {quote(path)} AND {_kinds_clause(kinds, ())}")
 
+    def documents_named(self, names: Collection[tuple[str, str]]) -> list[dict[str, Any]]:
+        """path, qualname, content_hash and document of the live chunks with these (path,
+        qualname) pairs."""
+        wanted = set(names)
+        rows = self._rows_in(
+            "path",
+            {path for path, _ in wanted},
+            "true",
+            columns=("path", "qualname", "content_hash", "document"),
+        )
+        return [row for row in rows if (row["path"], row["qualname"]) in wanted]
+
     def symbols_containing(
         self, words: Sequence[str], filters: Filters = NO_FILTERS, limit: int = 200
     ) -> list[dict[str, Any]]:
