@@ -85,7 +85,9 @@ def test_rename_leaves_no_ghosts_and_no_vector_of_the_old_name(workspace, projec
     assert back.embedded == 0 and back.reused == 2
 
 
-LONG_FUNCTION = "def tally(rows):\n    total = 0\n{body}    return total\n\n\ndef short():\n    return 1\n"
+LONG_FUNCTION = (
+    "def tally(rows):\n    total = 0\n{body}    return total\n\n\ndef short():\n    return 1\n"
+)
 
 
 def test_a_change_past_what_the_model_reads_keeps_the_vector_and_one_within_it_embeds(
