@@ -36,7 +36,7 @@ from typing import Any
 from codekith.chunking import Chunk, chunk_file
 from codekith.languages import PYTHON, language_of
 from codekith.template import split_identifier
-from codekith.workspace import VENDORED_DIRS
+from codekith.workspace import VENDORED_DIRS, content_reason
 from eval_docstrings import (
     MIN_WORDS,
     chunk_definitions,
@@ -186,8 +186,11 @@ def source_chunks(repo: Path) -> list[Chunk]:
         if not is_source(rel):
             continue
         try:
-            source = (repo / rel).read_text(encoding="utf-8")
+            data = (repo / rel).read_bytes()
+            source = data.decode("utf-8")
         except (UnicodeDecodeError, OSError):
+            continue
+        if content_reason(rel, data) is not None:  # generated: the index leaves it out
             continue
         chunks += [
             c
@@ -223,7 +226,10 @@ def identifier_cases(chunks: list[Chunk], per_kind: int, seed: int) -> list[dict
     )
     for qualname in rng.sample(methods, min(per_kind, len(methods))):
         short = ".".join(qualname.split(".")[-2:])
-        cases.append({"query": short, "expected": [qualname], "type": "Class.method"})
+        # every definition so named answers it, as every one of a symbol's does above: a
+        # TypeScript declaration (index.d.ts) and its implementation, two classes of a name
+        named = sorted({c.qualname for c in chunks if c.qualname.endswith(f".{short}")})
+        cases.append({"query": short, "expected": named, "type": "Class.method"})
     lowered = {s: s.lower().replace("_", "") for s in by_symbol}
     fragments = []
     for symbol in rng.sample(symbols, len(symbols)):
