@@ -227,6 +227,13 @@ class FastEmbedder:
         result[order] = vectors
         return result
 
+    @property
+    def side_sessions(self) -> int:
+        """How many side sessions are loaded now (0 until a call of several documents, and
+        again once they were let go)."""
+        with self._side_lock:
+            return len(self._side)
+
     def _embed(self, session: Any, texts: list[str]) -> np.ndarray:
         return np.asarray(list(session.embed(texts, batch_size=self._batch_size)), np.float32)
 
