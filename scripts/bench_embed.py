@@ -4,8 +4,10 @@ The documents are exactly what the indexer embeds (chunked and templated by
 `codekith.examine`). Each configuration runs in a fresh process (so peak RSS is its own)
 and embeds the same documents, sorted by length and in the indexer's steps; it reports
 chunks per CPU-second (user + system, all threads), wall seconds and peak RSS. Medians of
-`--runs` runs. The default model embeds each document alone; `float` is the previous default
-(float matrix products), whose batch size the `float-b*` configurations vary.
+`--runs` runs. The default model embeds each document alone, several side by side in
+single-threaded sessions (`one-session`: all of them in one session of every core's thread);
+`float` is the previous default (float matrix products), whose batch size the `float-b*`
+configurations vary.
 
     python scripts/bench_embed.py --repo /work/bench/flask --limit 600 --runs 3
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -25,7 +28,8 @@ from typing import Any
 from codekith.config import WEIGHT_ONLY_MODEL
 
 CONFIGS: dict[str, dict[str, Any]] = {
-    "default": {},
+    "default": {},  # several documents side by side in single-threaded sessions
+    "one-session": {"threads": len(os.sched_getaffinity(0))},  # the default before 383d463
     "no-arena": {"arena": False},
     "threads-1": {"threads": 1},
     "float": {"model_id": WEIGHT_ONLY_MODEL},  # batches of embedding.BATCH_SIZE
