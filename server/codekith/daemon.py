@@ -159,32 +159,35 @@ def start(root: Path, db: str | None) -> None:
 
 def stop() -> bool:
     """Ask this installation's daemon to end; whether one was up."""
-    path = socket_path()
-    connection = _connect(path, REQUEST_S) if path is not None else None
-    if connection is None:
-        return False
-    with connection:
-        try:
-            _send(connection, {"shutdown": True})
-            return next(_Messages(connection), {}).get("taken") is True
-        except OSError:
-            return False
+    asked = _ask({"shutdown": True})
+    return asked is not None and (asked[1] or {}).get("taken") is True
 
 
 def status() -> dict[str, Any] | None:
     """This installation's daemon: its pid, socket, calls served and warm workspaces; None
     when none is up."""
+    asked = _ask({"status": True})
+    if asked is None:
+        return None
+    path, answer = asked
+    if answer is None:  # up, but in the middle of a call
+        return {"socket": str(path), "busy": True}
+    return {"socket": str(path), "busy": False, **answer.get("status", {})}
+
+
+def _ask(message: dict[str, Any]) -> tuple[Path, dict[str, Any] | None] | None:
+    """The daemon's one answer to `message` (None in place of it when the daemon did not
+    answer within REQUEST_S), or None when no daemon is up."""
     path = socket_path()
     connection = _connect(path, REQUEST_S) if path is not None else None
-    if connection is None:
+    if path is None or connection is None:
         return None
     with connection:
         try:
-            _send(connection, {"status": True})
-            answer = next(_Messages(connection), {})
-        except (OSError, ValueError):  # up, but in the middle of a call
-            return {"socket": str(path), "busy": True}
-    return {"socket": str(path), "busy": False, **answer.get("status", {})}
+            _send(connection, message)
+            return path, next(_Messages(connection), {})
+        except (OSError, ValueError):
+            return path, None
 
 
 def answers_at(path: Path) -> bool:
