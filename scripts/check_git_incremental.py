@@ -7,6 +7,11 @@ clone. Each index runs as the CLI runs it: searchable first, then the Jedi pass 
 apart, both ratios printed). Prints both runs' time and embedding counts and compares the
 live chunk ids and the edges exactly; exits 1 on any difference.
 
+It also counts the tokens the model read in each run (what it reads of a document: at most
+its first 256 tokens). Their share, incremental over full, is a floor under the searchable
+ratio that no indexer can go below while it embeds what changed: most of a full index's
+time is the model's, and the model's time follows its tokens.
+
     .venv/bin/python scripts/check_git_incremental.py --repo /work/.mirror/pallets+flask/repo
 """
 
@@ -18,9 +23,38 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Hashable, Sequence, Sized
 from pathlib import Path
+from typing import cast
 
+import numpy as np
+
+from codekith.embedding import Embedder, FastEmbedder
 from codekith.project import Project
+
+
+class CountingEmbedder:
+    """The default embedder, counting the tokens it embeds (token ids: see model_inputs)."""
+
+    def __init__(self, inner: Embedder):
+        self.inner = inner
+        self.model_id, self.dim = inner.model_id, inner.dim
+        self.tokens = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.tokens += sum(len(cast(Sized, i)) for i in self.inner.model_inputs(texts))
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+    def model_inputs(self, texts: Sequence[str]) -> list[Hashable]:
+        return self.inner.model_inputs(texts)
+
+    def take(self) -> int:
+        """The tokens counted since the last take."""
+        tokens, self.tokens = self.tokens, 0
+        return tokens
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -67,12 +101,16 @@ def main() -> int:
     old = git(Path(args.repo), "rev-parse", f"{new}~{args.steps}")
     changed = git(Path(args.repo), "diff", "--name-status", "-M", old, new).splitlines()
 
-    moving = Project(clone(args.repo, work / "incremental", old))
+    counting = CountingEmbedder(FastEmbedder())
+    moving = Project(clone(args.repo, work / "incremental", old), embedder=counting)
     cold, cold_s, cold_jedi_s = timed_index(moving)
+    counting.take()
     git(moving.root, "checkout", "-q", "--detach", new)
     step, step_s, step_jedi_s = timed_index(moving)
-    fresh = Project(clone(args.repo, work / "fresh", new))
+    step_tokens = counting.take()
+    fresh = Project(clone(args.repo, work / "fresh", new), embedder=counting)
     full, full_s, full_jedi_s = timed_index(fresh)
+    full_tokens = counting.take()
 
     ids_a, edges_a = snapshot(moving)
     ids_b, edges_b = snapshot(fresh)
@@ -95,6 +133,7 @@ def main() -> int:
             "indexed": step["indexed"],
             "deleted": len(step["deleted"]),
             "embedded": step["embedded"],
+            "embedded_tokens": step_tokens,
             "reused": step["reused"],
             "graph": step["graph"],
         },
@@ -102,10 +141,12 @@ def main() -> int:
             "seconds": round(full_s, 1),
             "jedi_seconds": round(full_jedi_s, 1),
             "embedded": full["embedded"],
+            "embedded_tokens": full_tokens,
             "chunks": full["chunks_total"],
             "graph": full["graph"],
         },
         "ratio_searchable": round(step_s / full_s, 3),
+        "token_share": round(step_tokens / (full_tokens or 1), 3),
         "ratio_with_jedi": round((step_s + step_jedi_s) / (full_s + full_jedi_s), 3),
         "chunk_ids_equal": ids_a == ids_b,
         "chunks": [len(ids_a), len(ids_b)],
