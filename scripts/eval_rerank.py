@@ -31,8 +31,8 @@ from eval_fusion import matches
 from eval_quality import Paths, load_repos
 
 Case = dict[str, Any]
-ROW_FIELDS = ("id", "path", "qualname", "symbol", "kind", "parent", "signature", "start_line")
-ROW_FIELDS += ("end_line", "decorators", "bases")
+ROW_FIELDS: tuple[str, ...] = ("id", "path", "qualname", "symbol", "kind", "parent", "signature")
+ROW_FIELDS += ("start_line", "end_line", "decorators", "bases")
 KINDS = ("docstring", "identifier")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = frozenset(
