@@ -42,6 +42,12 @@ BATCH_SIZE = 8
 QUANTIZED_BATCH_SIZE = 1
 SIDE_SESSIONS = 4  # most single-threaded sessions one embedder runs side by side
 SIDE_MIN_DOCUMENTS = 4  # fewer documents in a call stay in the main session
+# ...and so does less text than this, counting at most READ_CHARS of a document (about what
+# the model reads of it): making the side sessions takes ~0.1 s, which short texts never
+# earn back (the ~30 name phrases of a search, ~750 characters: 128 ms through side
+# sessions made for them, 48 ms in the main session)
+SIDE_MIN_CHARS = 8000
+READ_CHARS = 1024
 SIDE_IDLE_S = 10.0  # side sessions unused this long are let go at the next small call
 # A new recipe makes a new derived file; it also needs a new DEFAULT_MODEL id, since an index
 # names the model it was built with, not the file.
@@ -186,7 +192,8 @@ def _write_atomically(path: Path, text: str) -> None:
 class FastEmbedder:
     """Documents are embedded sorted by length so that batches pad little (~30% faster).
     A call with several documents spreads them over single-threaded sessions side by side
-    (one per core, up to SIDE_SESSIONS, made on the first such call): one document of 256
+    (one per core, up to SIDE_SESSIONS, made on the first such call; a call of little text
+    stays in the main session, see SIDE_MIN_CHARS): one document of 256
     tokens is a small product that ONNX Runtime's threads share poorly. 600 flask documents
     took 10.6-11.2 s and 17.5-18.2 CPU-s in one session of 2 threads, 8.3-8.7 s and
     16.4-17.1 CPU-s in two of 1 thread each, with bit-for-bit equal vectors (a session of 2
@@ -218,7 +225,7 @@ class FastEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         ordered = [texts[i] for i in order]
-        if self._side_count > 1 and len(ordered) >= SIDE_MIN_DOCUMENTS:
+        if self._worth_spreading(ordered):
             vectors = self._embed_side_by_side(ordered)
         else:
             self._let_idle_side_sessions_go()
@@ -226,6 +233,11 @@ class FastEmbedder:
         result = np.empty_like(vectors)
         result[order] = vectors
         return result
+
+    def _worth_spreading(self, texts: list[str]) -> bool:
+        if self._side_count < 2 or len(texts) < SIDE_MIN_DOCUMENTS:
+            return False
+        return sum(min(len(text), READ_CHARS) for text in texts) >= SIDE_MIN_CHARS
 
     @property
     def side_sessions(self) -> int:
