@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import os
+import time
 
 import numpy as np
 import onnx
@@ -52,15 +53,31 @@ def test_documents_spread_over_side_sessions_get_the_vectors_of_the_main_session
 
 
 def test_side_sessions_idle_for_a_while_are_let_go_and_made_again(embedder, monkeypatch):
+    """Let go by a small call once idle long enough (the timer below is far away here)."""
     if len(os.sched_getaffinity(0)) == 1:
         pytest.skip("one core: no side sessions")
+    monkeypatch.setattr(embedding, "SIDE_IDLE_S", 60.0)
     first = embedder.embed_documents(MANY)
     assert embedder.side_sessions > 1
     monkeypatch.setattr(embedding, "SIDE_IDLE_S", 0.0)
     embedder.embed_query("anything")  # a small call after the idle time lets them go
     assert embedder.side_sessions == 0
+    monkeypatch.setattr(embedding, "SIDE_IDLE_S", 60.0)
     assert np.array_equal(embedder.embed_documents(MANY), first)
     assert embedder.side_sessions > 1
+
+
+def test_idle_side_sessions_are_let_go_without_a_call(embedder, monkeypatch):
+    """A server that indexed and then waits holds ~100 MB less, and its first save does not
+    pay for freeing them."""
+    if len(os.sched_getaffinity(0)) == 1:
+        pytest.skip("one core: no side sessions")
+    monkeypatch.setattr(embedding, "SIDE_IDLE_S", 0.2)
+    embedder.embed_documents(MANY)
+    deadline = time.monotonic() + 60
+    while embedder.side_sessions and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert embedder.side_sessions == 0
 
 
 def test_a_few_short_texts_stay_in_the_main_session(embedder, monkeypatch):
