@@ -34,15 +34,16 @@ from codekith.project import Project
 
 
 class CountingEmbedder:
-    """The default embedder, counting the tokens it embeds (token ids: see model_inputs)."""
+    """The default embedder, noting the documents it embeds; `take` counts their tokens
+    (token ids: see model_inputs) outside the timed runs."""
 
     def __init__(self, inner: Embedder):
         self.inner = inner
         self.model_id, self.dim = inner.model_id, inner.dim
-        self.tokens = 0
+        self.embedded: list[str] = []
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        self.tokens += sum(len(cast(Sized, i)) for i in self.inner.model_inputs(texts))
+        self.embedded += texts
         return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -52,9 +53,9 @@ class CountingEmbedder:
         return self.inner.model_inputs(texts)
 
     def take(self) -> int:
-        """The tokens counted since the last take."""
-        tokens, self.tokens = self.tokens, 0
-        return tokens
+        """The tokens of the documents embedded since the last take."""
+        texts, self.embedded = self.embedded, []
+        return sum(len(cast(Sized, i)) for i in self.inner.model_inputs(texts))
 
 
 def git(cwd: Path, *args: str) -> str:
