@@ -90,13 +90,9 @@ def collect(paths: Paths) -> dict[str, list[Case]]:
     return found
 
 
-def shipped(case: Case) -> np.ndarray:
-    """codekith.search's score of each candidate (a text-only candidate counts its stored
-    vector's cosine, as `Searcher._with_stored_cosines` gives it)."""
-    from codekith import search
-
-    candidates = case["candidates"]
-    tests_wanted = search.asks_for_tests(case["query"])
+def fused_cosines(candidates: list[dict[str, Any]]) -> tuple[list[float | None], float, float]:
+    """Each candidate's cosine as the fusion counts it (a text-only candidate its stored
+    vector's, as `Searcher._with_stored_cosines` gives it), and the best cosine and BM25."""
     listed = any(c["cosine"] is not None for c in candidates)
     cosines = [
         c["stored_cosine"]
@@ -106,6 +102,16 @@ def shipped(case: Case) -> np.ndarray:
     ]
     top_v = max((v for v in cosines if v is not None), default=0.0) or 1.0
     top_t = max((c["bm25"] for c in candidates if c["bm25"] is not None), default=0.0) or 1.0
+    return cosines, top_v, top_t
+
+
+def shipped(case: Case) -> np.ndarray:
+    """codekith.search's score of each candidate."""
+    from codekith import search
+
+    candidates = case["candidates"]
+    tests_wanted = search.asks_for_tests(case["query"])
+    cosines, top_v, top_t = fused_cosines(candidates)
     kept = np.array([search.kept_share(c, tests_wanted) for c in candidates])
     both = any(c["cosine"] is not None for c in candidates) and any(
         c["bm25"] is not None for c in candidates
@@ -168,13 +174,8 @@ def _learned_features(case: Case) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     candidates, tests_wanted = case["candidates"], search.asks_for_tests(case["query"])
     first = shipped({**case, "candidates": [{**c, "name": 0.0} for c in candidates]})
     best = np.argsort(-first, kind="stable")[: search.NAME_DEPTH]
-    listed = any(c["cosine"] is not None for c in candidates)
-    cosines = [
-        (c["stored_cosine"] if listed and c["cosine"] is None else c["cosine"]) or 0.0
-        for c in candidates
-    ]
-    top_v = max(cosines, default=0.0) or 1.0
-    top_t = max((c["bm25"] or 0.0 for c in candidates), default=0.0) or 1.0
+    fused, top_v, top_t = fused_cosines(candidates)
+    cosines = [v or 0.0 for v in fused]
     top_n = max((max(candidates[i]["name"], 0.0) for i in best), default=0.0) or 1.0
     rows = []
     for i in best:
