@@ -10,7 +10,7 @@ Repositories are listed in scripts/quality_repos.json with a role fixed before a
                                     machine has no CPU to spare for a second index of the
                                     checkout; co-change targets are mapped to the workspace)
     BENCH/quality/NAME/cases/       docstring.jsonl, identifier.jsonl, cochange.jsonl, fix.jsonl
-    BENCH/quality/NAME/bare.npz     the default model over bare definitions (a baseline)
+    BENCH/quality/NAME/bare-stock.npz  stock MiniLM over bare definitions (a baseline)
     BENCH/quality/NAME/lists.json   deep vector/text/symbol rankings per case, for offline
                                     fusion experiments (scripts/eval_fusion.py)
 
@@ -67,7 +67,7 @@ class Paths:
         self.workspace = self.root / "workspace"
         self.stripped_db = self.root / "stripped.db"
         self.cases = self.root / "cases"
-        self.bare = self.root / "bare.npz"
+        self.bare = self.root / "bare-stock.npz"
         self.lists = self.root / "lists.json"
         self.stats = self.root / "stats.json"
 

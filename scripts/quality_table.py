@@ -2,9 +2,10 @@
 
 Per repository (tuning or held-out):
 * docstring -> definition, MRR@10 and Recall@10: BM25 (bm25s over the bare code of the same
-  chunks, its default tokenizer and English stop words), the default model over bare
-  definitions (no header), codekith's text and vector modes, the old hybrid (RRF k=60 over
-  the top 30 of each list plus symbol matches, frozen here as it was) and the current hybrid;
+  chunks, its default tokenizer and English stop words), stock all-MiniLM-L6-v2 (without
+  codekith's code adapter) over bare definitions (no header), codekith's text and vector
+  modes, the old hybrid (RRF k=60 over the top 30 of each list plus symbol matches, frozen
+  here as it was) and the current hybrid;
 * identifier queries, Recall@1 (exact answer first) and MRR@10: grep (the innermost chunk of
   each matching line, in file order), BM25, old hybrid, current hybrid;
 * co-change: recall of `related PATH:LINE` at the default budget against the same number of
@@ -90,6 +91,7 @@ class Corpus:
         self._bm25_files: tuple[Any, list[str]] | None = None
         self.bare_cache = bare_cache
         self._bare: np.ndarray | None = None
+        self._stock: Any = None
 
     def hits(self, indices: list[int], scores: list[float]) -> list[Hit]:
         return [hit_from_row(self.rows[i], s) for i, s in zip(indices, scores, strict=True)]
@@ -100,8 +102,18 @@ class Corpus:
         keep = bm25_top(self._bm25, query, min(k, len(self.rows)))
         return self.hits([i for i, _ in keep], [s for _, s in keep])
 
+    def stock_model(self) -> Any:
+        """The model as shipped, what a user gets for free (codekith's default adds an
+        adapter to it)."""
+        if self._stock is None:
+            from codekith.config import BASE_MODEL
+            from codekith.embedding import FastEmbedder
+
+            self._stock = FastEmbedder(BASE_MODEL)
+        return self._stock
+
     def bare_vectors(self) -> np.ndarray:
-        """The default model over each chunk's bare code, cached by chunk id."""
+        """The stock model over each chunk's bare code, cached by chunk id."""
         if self._bare is None:
             cached: dict[str, np.ndarray] = {}
             if self.bare_cache.exists():
@@ -110,7 +122,7 @@ class Corpus:
             missing = [i for i, r in enumerate(self.rows) if r["id"] not in cached]
             if missing:
                 log(f"embedding {len(missing)} bare definitions")
-                vectors = self.project.embedder().embed_documents([self.codes[i] for i in missing])
+                vectors = self.stock_model().embed_documents([self.codes[i] for i in missing])
                 for i, vector in zip(missing, vectors, strict=True):
                     cached[self.rows[i]["id"]] = vector
                 ids = sorted(cached)
@@ -121,7 +133,7 @@ class Corpus:
         return self._bare
 
     def bare_vector_search(self, query: str, k: int = 10) -> list[Hit]:
-        similarity = self.bare_vectors() @ self.project.searcher.query_vector(query)
+        similarity = self.bare_vectors() @ self.stock_model().embed_query(query)
         best = np.argsort(-similarity)[:k].tolist()
         return self.hits(best, [float(similarity[i]) for i in best])
 

