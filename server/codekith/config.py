@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DEFAULT_MODEL = "codekith/all-MiniLM-L6-v2-int8-dq"  # int8 matrix products (embedding.py)
+# all-MiniLM-L6-v2 with codekith's code-search adapter, int8 matrix products (embedding.py)
+DEFAULT_MODEL = "codekith/all-MiniLM-L6-v2-code-int8-dq"
+BASE_MODEL = "codekith/all-MiniLM-L6-v2-int8-dq"  # the same without the adapter
 WEIGHT_ONLY_MODEL = "codekith/all-MiniLM-L6-v2-int8"  # float matrix products: the old default
 CONTENT_RULES_VERSION = "4"  # bump when the file selection or redaction rules change
 

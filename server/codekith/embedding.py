@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from codekith.config import DEFAULT_MODEL, WEIGHT_ONLY_MODEL
+from codekith.config import BASE_MODEL, DEFAULT_MODEL, WEIGHT_ONLY_MODEL
 
 DEFAULT_DIM = 384
 MAX_TOKENS = 256
@@ -55,14 +55,26 @@ DERIVATION = "dynamic int8, weights per channel"
 _TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 
 
+# Low-rank changes to the model's matrices that fit it to code search (scripts/train_adapter.py
+# made them from docstring/definition pairs of installed packages, none of the quality
+# repositories): for each matrix named by its BERT role, `NAME.a` @ `NAME.c` is added.
+CODE_ADAPTER = Path(__file__).parent / "data" / "code_adapter.npz"
+
+
 @dataclass(frozen=True)
 class _OfflineModel:
     description: str
     quantized: bool  # derived with int8 matrix products (else the shipped file, linked)
+    adapter: Path | None = None  # low-rank changes added to the weights before quantizing
 
 
 OFFLINE_MODELS = {
-    DEFAULT_MODEL: _OfflineModel("all-MiniLM-L6-v2, int8 matrix products, derived offline", True),
+    DEFAULT_MODEL: _OfflineModel(
+        "all-MiniLM-L6-v2 fitted to code search, int8 matrix products, derived offline",
+        True,
+        CODE_ADAPTER,
+    ),
+    BASE_MODEL: _OfflineModel("all-MiniLM-L6-v2, int8 matrix products, derived offline", True),
     WEIGHT_ONLY_MODEL: _OfflineModel(
         "all-MiniLM-L6-v2 int8 weights, float matrix products, shipped offline", False
     ),
@@ -108,10 +120,12 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
     # The derived copy also names its recipe and the versions of the tools that made it:
     # another quantizer may round differently, and the copy must stay the model the index
     # names.
-    quantized = OFFLINE_MODELS[model_id].quantized
+    quantized, adapter = OFFLINE_MODELS[model_id].quantized, OFFLINE_MODELS[model_id].adapter
     made_by = [str(model.resolve())]
     if quantized:
         made_by += [DERIVATION, metadata.version("onnxruntime"), metadata.version("onnx")]
+    if adapter is not None:
+        made_by.append(hashlib.sha1(adapter.read_bytes()).hexdigest())
     install = hashlib.sha1("|".join(made_by).encode()).hexdigest()[:10]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codekith"
     name = model_id.rsplit("/", 1)[-1]
@@ -121,7 +135,7 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
     if quantized:
         if not (target / "model.onnx").is_file():
             try:
-                _quantize_dynamically(model, target / "model.onnx")
+                _quantize_dynamically(model, target / "model.onnx", adapter)
             except Exception as exc:  # e.g. onnx missing: say which model and why
                 raise ModelUnavailableError(
                     f"cannot derive the default model from {model}: {exc}"
@@ -134,13 +148,14 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
     return target
 
 
-def _quantize_dynamically(source: Path, target: Path) -> None:
+def _quantize_dynamically(source: Path, target: Path, adapter: Path | None = None) -> None:
     """Write `source` with int8 matrix products (weights per output channel, inputs per
     call: one scale per weight tensor gave cosine 0.944 to the float model's vectors on 300
     flask chunks, one per channel 0.9945, at the same speed). Its
     int8 weights are first folded into float initializers (ONNX Runtime's basic graph
-    optimisation), since the quantizer only takes weights that are initializers. The same
-    file comes out byte for byte on every run; ~2 s, once per installation."""
+    optimisation), since the quantizer only takes weights that are initializers; an
+    adapter's changes are added to those floats. The same file comes out byte for byte on
+    every run; ~2 s, once per installation."""
     import tempfile
 
     import onnxruntime
@@ -152,6 +167,8 @@ def _quantize_dynamically(source: Path, target: Path) -> None:
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
         options.optimized_model_filepath = str(folded)
         onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        if adapter is not None:
+            _add_adapter(folded, adapter)
         quantized = Path(work) / "model.onnx"
         quiet = _Without("onnxruntime/quantization")  # its advice to pre-process goes to root
         logging.getLogger().addFilter(quiet)
@@ -160,6 +177,49 @@ def _quantize_dynamically(source: Path, target: Path) -> None:
         finally:
             logging.getLogger().removeFilter(quiet)
         os.replace(quantized, target)  # a concurrent loader sees no file or the whole one
+
+
+def _add_adapter(model_file: Path, adapter: Path) -> None:
+    """Add each `ROLE.a @ ROLE.c` of the adapter to the float matrix of that role, in place.
+    The folded graph names its matrices by number, so a matrix is known by the bias its
+    product flows into (`inner.encoder.layer.N.attention.self.query.bias`)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph_model = onnx.load(str(model_file))
+    matrices = _matrices_by_role(graph_model.graph)
+    initializers = {i.name: i for i in graph_model.graph.initializer}
+    with np.load(adapter) as changes:
+        roles = sorted({key.rsplit(".", 1)[0] for key in changes.files})
+        missing = [role for role in roles if role not in matrices]
+        if missing:
+            raise ModelUnavailableError(f"the adapter names matrices the model lacks: {missing}")
+        for role in roles:
+            held = initializers[matrices[role]]
+            weight = numpy_helper.to_array(held).astype(np.float32)
+            weight = weight + changes[f"{role}.a"] @ changes[f"{role}.c"]
+            held.CopyFrom(numpy_helper.from_array(weight.astype(np.float32), held.name))
+    onnx.save(graph_model, str(model_file))
+
+
+def _matrices_by_role(graph: Any) -> dict[str, str]:
+    """{BERT role (`inner.encoder.layer.0.attention.self.query`): name of its matrix}."""
+    from onnx import numpy_helper
+
+    two_d = {i.name for i in graph.initializer if len(numpy_helper.to_array(i).shape) == 2}
+    consumers: dict[str, list[Any]] = {}
+    for node in graph.node:
+        for name in node.input:
+            consumers.setdefault(name, []).append(node)
+    found = {}
+    for node in graph.node:
+        if node.op_type != "MatMul" or node.input[1] not in two_d:
+            continue
+        for after in consumers.get(node.output[0], []):
+            biases = [name for name in after.input if name.endswith(".bias")]
+            if after.op_type == "Add" and biases:
+                found[biases[0].removesuffix(".bias")] = node.input[1]
+    return found
 
 
 class _Without(logging.Filter):
