@@ -204,9 +204,7 @@ def _add_adapter(model_file: Path, adapter: Path) -> None:
 
 def _matrices_by_role(graph: Any) -> dict[str, str]:
     """{BERT role (`inner.encoder.layer.0.attention.self.query`): name of its matrix}."""
-    from onnx import numpy_helper
-
-    two_d = {i.name for i in graph.initializer if len(numpy_helper.to_array(i).shape) == 2}
+    two_d = {i.name for i in graph.initializer if len(i.dims) == 2}
     consumers: dict[str, list[Any]] = {}
     for node in graph.node:
         for name in node.input:
