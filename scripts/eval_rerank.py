@@ -4,8 +4,9 @@ For every docstring and identifier case of the quality repositories (scripts/eva
 builds them and their indexes), the candidates the searcher fuses are collected once: the
 vector and full-text top 50, exact symbol and fragment matches, each with its cosine, BM25
 score, stored-vector cosine, name-phrase cosine and lead. They are cached in
-BENCH/quality/NAME/candidates.pkl. The shipped scoring is then recomputed from them (it must
-equal the live search's MRR, which is printed beside it) and compared with variants: extra
+BENCH/quality/NAME/candidates-MODEL.pkl (per model: the cosines are the model's). The
+shipped scoring is then recomputed from them (it must equal the live search's MRR, which is
+printed beside it) and compared with variants: extra
 score terms that are chosen on the TUNING repositories only and reported on all of them.
 The `learned` variant re-ranks the 30 best by a linear score over every feature above (plus
 kind, side code, length), trained on the tuning repositories' docstring cases with a
@@ -27,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from codekith.config import DEFAULT_MODEL
 from eval_fusion import matches
 from eval_quality import Paths, load_repos
 
@@ -265,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     repos = load_repos(args.repos)
     for repo in repos:
         paths = Paths(args.bench, repo["name"])
-        cache = paths.root / "candidates.pkl"
+        cache = paths.root / f"candidates-{DEFAULT_MODEL.rsplit('/', 1)[-1]}.pkl"
         if args.again or not cache.exists():
             cache.write_bytes(pickle.dumps(collect(paths)))
         data[repo["name"]] = pickle.loads(cache.read_bytes())
