@@ -23,6 +23,17 @@ pairs come out the same on a machine with the same packages (checked: 36,558 pai
 to the shipped adapter's in content and order); the run is seeded now, the shipped one's
 random start of the low-rank factors was not, so a new run gives a close, not an identical,
 adapter.
+
+A second stage can go on from an adapter (`train --start ADAPTER`) with its own schedule,
+batches of neighbouring definitions (`--neighbours`: a question's answer has to beat its
+siblings), another drift weight (`--relational`) and Go pairs from Debian's golang-src
+(`pairs --with-go`). Measured with scripts/eval_quality.py, neither second stage tried is
+shipped (docs/DESIGN.md has the figures):
+
+    python scripts/train_adapter.py pairs --with-go
+    python scripts/train_adapter.py train --start server/codekith/data/code_adapter.npz \
+        --out /tmp/stage2.npz --rate 5e-4 --steps 420 --stop-at 200 --seed 12 --neighbours
+    # the other: ... --steps 210 --stop-at 200 --seed 12 --neighbours --relational 30
 """
 
 from __future__ import annotations
@@ -34,7 +45,8 @@ import os
 import random
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +63,7 @@ NOT_PACKAGES |= {"turtledemo", "flask_cors"}
 VALIDATION = {"werkzeug", "rich", "httpx", "jinja2", "starlette"}
 PER_PACKAGE = 600  # a large package (the standard library's tkinter, botocore) gives no more
 JS_PAIRS = 3000
+GO_PAIRS = 4000  # from the Go standard library: gin, held out, is the only Go to search
 MAX_FILE_BYTES = 200_000
 ROLES = ("attention.self.query", "attention.self.key", "attention.self.value")
 ROLES += ("attention.output.dense", "intermediate.dense", "output.dense")
@@ -139,31 +152,59 @@ def _python_pairs(name: str, entry: Path, held_out: set[str]) -> list[dict[str, 
     return [{**pair, "package": name} for pair in found]
 
 
-def _javascript_pairs(held_out: set[str]) -> list[dict[str, Any]]:
-    root = Path("/usr/lib/node_modules")
+def _comment_pairs(
+    root: Path, pattern: str, language: str, label: str, skipped: Callable[[str], bool]
+) -> list[dict[str, Any]]:
+    """Pairs of every `pattern` file under `root` but the `skipped` ones (tests, copies of
+    held-out code), named by their top folder: npm's packages, the Go library's packages."""
     found = []
-    for path in sorted(root.rglob("*.js")) if root.is_dir() else []:
+    for path in sorted(root.rglob(pattern)) if root.is_dir() else []:
         rel = path.relative_to(root).as_posix()
-        if "/test/" in rel or path.stat().st_size > MAX_FILE_BYTES:
-            continue
-        if set(rel.split("/")[:-1]) & held_out:
+        if skipped(rel) or path.stat().st_size > MAX_FILE_BYTES:
             continue
         try:
-            pairs = _pairs_of_file(rel, "javascript", path.read_text(encoding="utf-8"), None)
+            pairs = _pairs_of_file(rel, language, path.read_text(encoding="utf-8"), None)
         except (UnicodeDecodeError, ValueError):
             continue
-        found += [{**pair, "package": "npm:" + rel.split("/")[0]} for pair in pairs]
+        found += [{**pair, "package": label + rel.split("/")[0]} for pair in pairs]
     return found
 
 
-def build_pairs(target: Path) -> None:
+def _go_root() -> Path:
+    """The Go standard library's source (Debian's golang-src), the newest one installed."""
+    roots = sorted(Path("/usr/share").glob("go-*/src")) + sorted(Path("/usr/lib").glob("go*/src"))
+    return roots[-1] if roots else Path("/nonexistent")
+
+
+def build_pairs(target: Path, with_go: bool) -> None:
+    """The pairs file; `with_go` adds GO_PAIRS from the Go standard library (the shipped
+    adapter was trained without them: see the module docstring)."""
     rng, held_out = random.Random(7), _held_out()
     pairs: list[dict[str, Any]] = []
     for name, entry in _packages(held_out):
         found = _python_pairs(name, entry, held_out)
         pairs += rng.sample(found, PER_PACKAGE) if len(found) > PER_PACKAGE else found
-    javascript = _javascript_pairs(held_out)
+    npm = Path("/usr/lib/node_modules")
+    javascript = _comment_pairs(
+        npm,
+        "*.js",
+        "javascript",
+        "npm:",
+        lambda rel: "/test/" in rel or bool(set(rel.split("/")[:-1]) & held_out),
+    )
     pairs += rng.sample(javascript, min(len(javascript), JS_PAIRS))
+    if with_go:
+        go = _comment_pairs(
+            _go_root(),
+            "*.go",
+            "go",
+            "go:",
+            lambda rel: (
+                rel.endswith("_test.go")
+                or bool(set(rel.split("/")[:-1]) & (held_out | {"testdata", "vendor"}))
+            ),
+        )
+        pairs += rng.sample(go, min(len(go), GO_PAIRS))
     unique = list({(p["query"], p["document"]): p for p in pairs}.values())
     rng.shuffle(unique)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -266,6 +307,14 @@ def _torch_model(weights: dict[str, np.ndarray], rank: int = RANK) -> Any:
             pooled = (x * kept).sum(1) / kept.sum(1).clamp(min=1e-9)
             return functional.normalize(pooled, dim=-1)
 
+        def load_adapter(self, factors: dict[str, np.ndarray]) -> None:
+            for n, layer in enumerate(self.layers):
+                for role in ROLES:
+                    low, name = layer[role.replace(".", "_")], f"inner.encoder.layer.{n}.{role}"
+                    with torch.no_grad():
+                        low.a.copy_(torch.tensor(factors[f"{name}.a"]))
+                        low.c.copy_(torch.tensor(factors[f"{name}.c"]) / (ALPHA / RANK))
+
         def adapter(self) -> dict[str, np.ndarray]:
             found = {}
             for n, layer in enumerate(self.layers):
@@ -284,6 +333,22 @@ def _torch_model(weights: dict[str, np.ndarray], rank: int = RANK) -> Any:
 # -- training ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """Learning rate: a linear warm-up, then a linear fall over `steps` (to 5% at least);
+    the run ends at `stop_at`; `seed` draws the batches."""
+
+    rate: float = LEARNING_RATE
+    steps: int = STEPS
+    stop_at: int = STOP_AT
+    seed: int = 11
+    neighbours: bool = False  # batches of neighbouring definitions (`_batches`)
+    relational: float = RELATIONAL
+
+    def rate_at(self, step: int) -> float:
+        return self.rate * min(1.0, step / WARMUP) * max(0.05, 1 - (step - 1) / self.steps)
+
+
 def _tokenizer() -> Any:
     from tokenizers import Tokenizer
 
@@ -293,23 +358,36 @@ def _tokenizer() -> Any:
     return Tokenizer.from_file(str(offline_model_dir(WEIGHT_ONLY_MODEL) / "tokenizer.json"))
 
 
-def _batches(pairs: list[dict[str, Any]], rng: random.Random) -> Iterator[list[dict[str, Any]]]:
+def _batches(
+    pairs: list[dict[str, Any]], rng: random.Random, neighbours: bool
+) -> Iterator[list[dict[str, Any]]]:
     """Batches of one package each (its other definitions are the negatives a search of
-    that package meets), in random order, epoch after epoch."""
+    that package meets), in random order, epoch after epoch. With `neighbours`, a batch is
+    definitions next to one another in the package's files (from a random offset each
+    epoch): the siblings in a class or module that a question's answer has to beat."""
     by_package: dict[str, list[dict[str, Any]]] = {}
     for pair in pairs:
         by_package.setdefault(pair["package"], []).append(pair)
+    if neighbours:
+        for members in by_package.values():
+            members.sort(key=lambda pair: (pair["document"].split("\n", 1)[0], pair["qualname"]))
     while True:
         batches = []
         for members in by_package.values():
-            members = members[:]
-            rng.shuffle(members)
+            if neighbours:
+                offset = rng.randrange(BATCH)
+                members = members[offset:] + members[:offset]
+            else:
+                members = members[:]
+                rng.shuffle(members)
             batches += [members[i : i + BATCH] for i in range(0, len(members) - BATCH + 1, BATCH)]
         rng.shuffle(batches)
         yield from batches
 
 
-def train(pairs_file: Path, target: Path) -> None:
+def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule) -> None:
+    """Fit the adapter from scratch, or go on from the adapter `start` (on a new draw of
+    batches) with its own learning-rate schedule."""
     import torch
 
     torch.set_num_threads(2)
@@ -330,12 +408,15 @@ def train(pairs_file: Path, target: Path) -> None:
     validation = [p for p in pairs if p["package"] in VALIDATION]
     weights = start_weights()
     model, stock = _torch_model(weights), _torch_model(weights, rank=0)
+    if start is not None:
+        model.load_adapter(dict(np.load(start)))
     trainable = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=LEARNING_RATE, weight_decay=0.0)
+    optimizer = torch.optim.AdamW(trainable, lr=schedule.rate, weight_decay=0.0)
     print(f"{len(training)} training pairs, {len(validation)} validation pairs", flush=True)
     print(f"validation MRR@10 before: {_validate(model, validation, encode):.4f}", flush=True)
     started, losses = time.time(), []
-    for step, batch in enumerate(_batches(training, random.Random(11)), 1):
+    batches = _batches(training, random.Random(schedule.seed), schedule.neighbours)
+    for step, batch in enumerate(batches, 1):
         queries = model(*encode([p["query"] for p in batch], QUERY_TOKENS))
         documents = model(*encode([p["document"] for p in batch], DOCUMENT_TOKENS))
         scores = queries @ documents.T * SCALE
@@ -346,19 +427,17 @@ def train(pairs_file: Path, target: Path) -> None:
             stock_documents = stock(*encode([p["document"] for p in batch], DOCUMENT_TOKENS))
         others = ~torch.eye(len(batch), dtype=torch.bool)
         drift = documents @ documents.T - stock_documents @ stock_documents.T
-        loss = loss + RELATIONAL * (drift[others] ** 2).mean()
+        loss = loss + schedule.relational * (drift[others] ** 2).mean()
         optimizer.zero_grad()
         loss.backward()
         for group in optimizer.param_groups:
-            group["lr"] = (
-                LEARNING_RATE * min(1.0, step / WARMUP) * max(0.05, 1 - (step - 1) / STEPS)
-            )
+            group["lr"] = schedule.rate_at(step)
         optimizer.step()
         losses.append(loss.item())
         elapsed = time.time() - started
         if step % 25 == 0:
             print(f"step {step} loss {np.mean(losses[-25:]):.3f} {elapsed:.0f} s", flush=True)
-        done = step >= STOP_AT
+        done = step >= schedule.stop_at
         if step % 200 == 0 or done:
             print(f"validation MRR@10: {_validate(model, validation, encode):.4f}", flush=True)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -400,11 +479,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("step", choices=("pairs", "train"))
     parser.add_argument("--pairs", type=Path, default=BENCH / "pairs.jsonl")
     parser.add_argument("--out", type=Path, default=ADAPTER)
+    parser.add_argument("--with-go", action="store_true", help="pairs: Go pairs too")
+    parser.add_argument("--start", type=Path, help="train: go on from this adapter")
+    parser.add_argument("--rate", type=float, default=LEARNING_RATE)
+    parser.add_argument("--steps", type=int, default=STEPS, help="train: the rate's fall")
+    parser.add_argument("--stop-at", type=int, default=STOP_AT)
+    parser.add_argument("--seed", type=int, default=11, help="train: the draw of batches")
+    parser.add_argument("--neighbours", action="store_true", help="train: hard batches")
+    parser.add_argument("--relational", type=float, default=RELATIONAL)
     args = parser.parse_args(argv)
     if args.step == "pairs":
-        build_pairs(args.pairs)
+        build_pairs(args.pairs, args.with_go)
     else:
-        train(args.pairs, args.out)
+        given = (args.rate, args.steps, args.stop_at, args.seed, args.neighbours, args.relational)
+        schedule = Schedule(*given)
+        train(args.pairs, args.out, args.start, schedule)
     return 0
 
 
