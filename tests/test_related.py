@@ -273,6 +273,39 @@ def test_a_go_method_shares_state_through_its_receiver(workspace, project_for):
     assert "shares state" not in reasons.get("Currency", ""), reasons
 
 
+CALLERS_ALIKE = {
+    "shop/invoice.py": """
+        from shop.pricing import apply_discount
+
+
+        def discounted_invoice(amount):
+            return apply_discount(amount, 5)
+    """,
+    "tests/test_invoice.py": """
+        from shop.pricing import apply_discount
+
+
+        def discounted_invoice_check(amount):
+            return apply_discount(amount, 5)
+    """,
+}
+
+
+def test_a_test_gives_up_its_side_share_to_the_projects_own_code(workspace, project_for):
+    """Two callers written alike, one in the project and one in its tests: the test comes
+    after, at about (1 - SIDE_SHARE) of the other's score (a code target is not a question
+    that asks for tests)."""
+    project = project_for(workspace({**SHOP, **CALLERS_ALIKE}))
+    project.indexer.run()
+    text = (project.root / "shop/pricing.py").read_text().splitlines()
+    line = next(n for n, t in enumerate(text, 1) if "def apply_discount" in t)
+    scores = {
+        i.hit.symbol: i.score for i in project.related.bundle(f"shop/pricing.py:{line}").items
+    }
+    own, test = scores["discounted_invoice"], scores["discounted_invoice_check"]
+    assert test == pytest.approx((1 - related_module.SIDE_SHARE) * own, rel=0.1), scores
+
+
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):
     noise = {
         "render_html_page",
