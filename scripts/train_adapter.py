@@ -307,24 +307,24 @@ def _torch_model(weights: dict[str, np.ndarray], rank: int = RANK) -> Any:
             pooled = (x * kept).sum(1) / kept.sum(1).clamp(min=1e-9)
             return functional.normalize(pooled, dim=-1)
 
-        def load_adapter(self, factors: dict[str, np.ndarray]) -> None:
+        def low_ranks(self) -> Iterator[tuple[str, Any]]:
+            """(BERT role, its LowRank) of every adapted matrix, as the adapter file names
+            them."""
             for n, layer in enumerate(self.layers):
                 for role in ROLES:
-                    low, name = layer[role.replace(".", "_")], f"inner.encoder.layer.{n}.{role}"
-                    with torch.no_grad():
-                        low.a.copy_(torch.tensor(factors[f"{name}.a"]))
-                        low.c.copy_(torch.tensor(factors[f"{name}.c"]) / (ALPHA / RANK))
+                    yield f"inner.encoder.layer.{n}.{role}", layer[role.replace(".", "_")]
+
+        def load_adapter(self, factors: dict[str, np.ndarray]) -> None:
+            with torch.no_grad():
+                for name, low in self.low_ranks():
+                    low.a.copy_(torch.tensor(factors[f"{name}.a"]))
+                    low.c.copy_(torch.tensor(factors[f"{name}.c"]) / (ALPHA / RANK))
 
         def adapter(self) -> dict[str, np.ndarray]:
             found = {}
-            for n, layer in enumerate(self.layers):
-                for role in ROLES:
-                    low = layer[role.replace(".", "_")]
-                    name = f"inner.encoder.layer.{n}.{role}"
-                    found[f"{name}.a"] = low.a.detach().numpy().astype(np.float32)
-                    found[f"{name}.c"] = (low.c.detach().numpy() * (ALPHA / RANK)).astype(
-                        np.float32
-                    )
+            for name, low in self.low_ranks():
+                found[f"{name}.a"] = low.a.detach().numpy().astype(np.float32)
+                found[f"{name}.c"] = (low.c.detach().numpy() * (ALPHA / RANK)).astype(np.float32)
             return found
 
     return MiniLM()
@@ -418,13 +418,14 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
     batches = _batches(training, random.Random(schedule.seed), schedule.neighbours)
     for step, batch in enumerate(batches, 1):
         queries = model(*encode([p["query"] for p in batch], QUERY_TOKENS))
-        documents = model(*encode([p["document"] for p in batch], DOCUMENT_TOKENS))
+        document_inputs = encode([p["document"] for p in batch], DOCUMENT_TOKENS)
+        documents = model(*document_inputs)
         scores = queries @ documents.T * SCALE
         labels = torch.arange(len(batch))
         cross_entropy = torch.nn.functional.cross_entropy
         loss = (cross_entropy(scores, labels) + cross_entropy(scores.T, labels)) / 2
         with torch.no_grad():
-            stock_documents = stock(*encode([p["document"] for p in batch], DOCUMENT_TOKENS))
+            stock_documents = stock(*document_inputs)
         others = ~torch.eye(len(batch), dtype=torch.bool)
         drift = documents @ documents.T - stock_documents @ stock_documents.T
         loss = loss + schedule.relational * (drift[others] ** 2).mean()
