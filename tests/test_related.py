@@ -174,12 +174,17 @@ def test_definitions_next_to_a_code_target_join_its_bundle(shop):
         assert reasons.get(far) != "sibling of shop.noise.resize_thumbnail", reasons
 
 
-def _reasons_at(project, path: str, marker: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    """Index the project; symbol -> reason in the bundle of the first line with `marker`."""
+def _bundle_at(project, path: str, marker: str):  # type: ignore[no-untyped-def]
+    """Index the project; the bundle of the first line of `path` with `marker`."""
     project.indexer.run()
     text = (project.root / path).read_text().splitlines()
     line = next(n for n, t in enumerate(text, 1) if marker in t)
-    return {i.hit.symbol: i.reason for i in project.related.bundle(f"{path}:{line}").items}
+    return project.related.bundle(f"{path}:{line}")
+
+
+def _reasons_at(project, path: str, marker: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Symbol -> reason in the bundle of the first line with `marker`."""
+    return {i.hit.symbol: i.reason for i in _bundle_at(project, path, marker).items}
 
 
 LEDGER = {
@@ -296,12 +301,8 @@ def test_a_test_gives_up_its_side_share_to_the_projects_own_code(workspace, proj
     after, at about (1 - SIDE_SHARE) of the other's score (a code target is not a question
     that asks for tests)."""
     project = project_for(workspace({**SHOP, **CALLERS_ALIKE}))
-    project.indexer.run()
-    text = (project.root / "shop/pricing.py").read_text().splitlines()
-    line = next(n for n, t in enumerate(text, 1) if "def apply_discount" in t)
-    scores = {
-        i.hit.symbol: i.score for i in project.related.bundle(f"shop/pricing.py:{line}").items
-    }
+    bundle = _bundle_at(project, "shop/pricing.py", "def apply_discount")
+    scores = {i.hit.symbol: i.score for i in bundle.items}
     own, test = scores["discounted_invoice"], scores["discounted_invoice_check"]
     assert test == pytest.approx((1 - related_module.SIDE_SHARE) * own, rel=0.1), scores
 
