@@ -344,6 +344,8 @@ class Schedule:
     seed: int = 11
     neighbours: bool = False  # batches of neighbouring definitions (`_batches`)
     relational: float = RELATIONAL
+    queries_only: bool = False  # documents stay the start adapter's: a query-side adapter
+    anchor: float = 0.0  # weight of keeping queries' vectors the start adapter's
 
     def rate_at(self, step: int) -> float:
         return self.rate * min(1.0, step / WARMUP) * max(0.05, 1 - (step - 1) / self.steps)
@@ -410,25 +412,43 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
     model, stock = _torch_model(weights), _torch_model(weights, rank=0)
     if start is not None:
         model.load_adapter(dict(np.load(start)))
+    documents_model = model
+    if schedule.anchor and not schedule.queries_only:
+        raise SystemExit("--anchor needs --queries-only: it holds queries to the start adapter")
+    if schedule.queries_only:
+        if start is None:
+            raise SystemExit("--queries-only needs --start: the documents' adapter")
+        documents_model = _torch_model(weights)
+        documents_model.load_adapter(dict(np.load(start)))
+        documents_model.requires_grad_(False)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=schedule.rate, weight_decay=0.0)
     print(f"{len(training)} training pairs, {len(validation)} validation pairs", flush=True)
-    print(f"validation MRR@10 before: {_validate(model, validation, encode):.4f}", flush=True)
+    check = lambda: _validate(model, documents_model, validation, encode)  # noqa: E731
+    print(f"validation MRR@10 before: {check():.4f}", flush=True)
     started, losses = time.time(), []
     batches = _batches(training, random.Random(schedule.seed), schedule.neighbours)
     for step, batch in enumerate(batches, 1):
-        queries = model(*encode([p["query"] for p in batch], QUERY_TOKENS))
+        query_texts = [p["query"] for p in batch]
+        queries = model(*encode(query_texts, QUERY_TOKENS))
         document_inputs = encode([p["document"] for p in batch], DOCUMENT_TOKENS)
-        documents = model(*document_inputs)
+        with torch.set_grad_enabled(not schedule.queries_only):
+            documents = documents_model(*document_inputs)
         scores = queries @ documents.T * SCALE
         labels = torch.arange(len(batch))
         cross_entropy = torch.nn.functional.cross_entropy
         loss = (cross_entropy(scores, labels) + cross_entropy(scores.T, labels)) / 2
-        with torch.no_grad():
-            stock_documents = stock(*document_inputs)
-        others = ~torch.eye(len(batch), dtype=torch.bool)
-        drift = documents @ documents.T - stock_documents @ stock_documents.T
-        loss = loss + schedule.relational * (drift[others] ** 2).mean()
+        if schedule.anchor:
+            with torch.no_grad():
+                started_queries = documents_model(*encode(query_texts, QUERY_TOKENS))
+            moved = (queries - started_queries).pow(2).sum(-1).mean()
+            loss = loss + schedule.anchor * moved
+        if not schedule.queries_only:
+            with torch.no_grad():
+                stock_documents = stock(*document_inputs)
+            others = ~torch.eye(len(batch), dtype=torch.bool)
+            drift = documents @ documents.T - stock_documents @ stock_documents.T
+            loss = loss + schedule.relational * (drift[others] ** 2).mean()
         optimizer.zero_grad()
         loss.backward()
         for group in optimizer.param_groups:
@@ -440,7 +460,7 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
             print(f"step {step} loss {np.mean(losses[-25:]):.3f} {elapsed:.0f} s", flush=True)
         done = step >= schedule.stop_at
         if step % 200 == 0 or done:
-            print(f"validation MRR@10: {_validate(model, validation, encode):.4f}", flush=True)
+            print(f"validation MRR@10: {check():.4f}", flush=True)
             target.parent.mkdir(parents=True, exist_ok=True)
             np.savez_compressed(target, **model.adapter())
         if done:
@@ -448,7 +468,9 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
             return
 
 
-def _validate(model: Any, validation: list[dict[str, Any]], encode: Any) -> float:
+def _validate(
+    model: Any, documents_model: Any, validation: list[dict[str, Any]], encode: Any
+) -> float:
     """MRR@10 of each validation package's queries among its own documents (150 each)."""
     import torch
 
@@ -461,7 +483,9 @@ def _validate(model: Any, validation: list[dict[str, Any]], encode: Any) -> floa
                 continue
             documents = torch.cat(
                 [
-                    model(*encode([p["document"] for p in members[i : i + 64]], DOCUMENT_TOKENS))
+                    documents_model(
+                        *encode([p["document"] for p in members[i : i + 64]], DOCUMENT_TOKENS)
+                    )
                     for i in range(0, len(members), 64)
                 ]
             )
@@ -488,12 +512,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=11, help="train: the draw of batches")
     parser.add_argument("--neighbours", action="store_true", help="train: hard batches")
     parser.add_argument("--relational", type=float, default=RELATIONAL)
+    parser.add_argument("--queries-only", action="store_true", help="train: a query adapter")
+    parser.add_argument("--anchor", type=float, default=0.0, help="train: queries stay put")
     args = parser.parse_args(argv)
     if args.step == "pairs":
         build_pairs(args.pairs, args.with_go)
     else:
         given = (args.rate, args.steps, args.stop_at, args.seed, args.neighbours, args.relational)
-        schedule = Schedule(*given)
+        schedule = Schedule(*given, args.queries_only, args.anchor)
         train(args.pairs, args.out, args.start, schedule)
     return 0
 
