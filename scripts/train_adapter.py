@@ -1,4 +1,5 @@
-"""The recipe of codekith's code-search adapter (server/codekith/data/code_adapter.npz).
+"""The recipe of codekith's code-search adapters (server/codekith/data/code_adapter.npz and
+the query side's code_query_adapter.npz, at the end).
 
 all-MiniLM-L6-v2 was trained on natural-language pairs; codekith asks it to match a question
 ("Convert the value to a valid JSON type") with code whose docstring is not there. This
@@ -34,6 +35,20 @@ shipped (docs/DESIGN.md has the figures):
     python scripts/train_adapter.py train --start server/codekith/data/code_adapter.npz \
         --out /tmp/stage2.npz --rate 5e-4 --steps 420 --stop-at 200 --seed 12 --neighbours
     # the other: ... --steps 210 --stop-at 200 --seed 12 --neighbours --relational 30
+
+The query adapter (server/codekith/data/code_query_adapter.npz) is a stage that trains the
+query side only (`--queries-only`: the documents keep the start adapter's vectors, so the
+index stays valid), on the pairs with Go plus pairs of a fix commit's subject and a
+definition that commit changed, from git histories that are not quality repositories
+(`--commits`; mirrors made with the `fetch` tool, ~1 min for nine):
+
+    python scripts/train_adapter.py pairs --with-go --commits M/python-attrs+attrs/repo \
+        M/psf+black/repo M/encode+uvicorn/repo M/marshmallow-code+marshmallow/repo \
+        M/expressjs+express/repo M/spf13+cobra/repo M/pytest-dev+pytest/repo \
+        M/scrapy+scrapy/repo M/aio-libs+aiohttp/repo          # 42,906 pairs, 2,349 of commits
+    python scripts/train_adapter.py train --start server/codekith/data/code_adapter.npz \
+        --queries-only --neighbours --rate 5e-4 --steps 200 --stop-at 200 \
+        --out server/codekith/data/code_query_adapter.npz     # ~8 min
 """
 
 from __future__ import annotations
@@ -43,6 +58,8 @@ import ast
 import json
 import os
 import random
+import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -54,7 +71,17 @@ import numpy as np
 
 from eval_docstrings import MIN_WORDS
 from eval_quality import load_repos
-from quality_cases import CODE_KINDS, _comment_docs, _python_docs
+from quality_cases import (
+    CODE_KINDS,
+    MAX_FIX_FILES,
+    _changed_lines,
+    _comment_docs,
+    _commits,
+    _python_docs,
+    fix_query,
+    git,
+    is_source,
+)
 
 BENCH = Path(os.environ.get("BENCH", "/work/bench")) / "adapter"
 ADAPTER = Path(__file__).resolve().parents[1] / "server" / "codekith" / "data" / "code_adapter.npz"
@@ -75,6 +102,8 @@ QUERY_TOKENS, DOCUMENT_TOKENS, SCALE = 64, 256, 20.0
 # without it, `related` (which compares code with code) and bug-report questions lost on the
 # tuning repositories (co-change recall flask .642 -> .587, fix -> files MRR@10 -.04).
 RELATIONAL = 10.0
+COMMITS = "commits:"  # a package of (fix commit subject, a definition it changed) pairs
+COMMIT_REPEAT = 4  # ...drawn this many times an epoch (a few thousand among 38,000)
 
 
 # -- pairs -------------------------------------------------------------------------------
@@ -176,9 +205,62 @@ def _go_root() -> Path:
     return roots[-1] if roots else Path("/nonexistent")
 
 
-def build_pairs(target: Path, with_go: bool) -> None:
-    """The pairs file; `with_go` adds GO_PAIRS from the Go standard library (the shipped
-    adapter was trained without them: see the module docstring)."""
+_BRACKETS = re.compile(r"^(\[[^\]]*\]\s*)+")  # `[PR/f5e63e85 backport][3.15] Fix ...`
+
+
+def _commit_pairs(repo: Path, rng: random.Random) -> list[dict[str, Any]]:
+    """(a fix commit's subject, the document of one definition it changed, as the commit
+    left it), newest first: questions written like commit subjects, which docstring pairs
+    do not teach (see DESIGN). `repo` is a git directory, bare or not."""
+    from codekith.chunking import chunk_file
+    from codekith.languages import language_of
+    from codekith.template import document
+
+    found: list[dict[str, Any]] = []
+    for commit, subject, paths in _commits(repo):
+        query = _BRACKETS.sub("", fix_query(subject) or "").strip()
+        code = [path for path in paths if is_source(path) and language_of(path)]
+        if len(query.split()) < MIN_WORDS or not 1 <= len(code) <= MAX_FIX_FILES:
+            continue
+        changed = []
+        for path in code:
+            try:
+                spans = _changed_lines(git(repo, "diff", "-U0", f"{commit}^", commit, "--", path))
+                source = git(repo, "show", f"{commit}:{path}")
+                module = path.rsplit(".", 1)[0].removesuffix("/__init__").replace("/", ".")
+                chunks = chunk_file(path, language_of(path) or "", source, module).chunks
+            except (subprocess.CalledProcessError, SyntaxError, ValueError, RecursionError):
+                continue
+            changed += [
+                chunk
+                for chunk in chunks
+                if chunk.kind in CODE_KINDS
+                and any(a <= chunk.end_line and chunk.start_line <= b for a, b in spans)
+            ]
+        if changed:
+            chunk = rng.choice(changed)
+            found.append({"query": query, "document": document(chunk), "qualname": chunk.qualname})
+        if len(found) >= PER_PACKAGE:
+            break
+    return found
+
+
+def _history_pairs(repos: list[Path], held_out: set[str]) -> list[dict[str, Any]]:
+    """The commit pairs of each repository (a mirror's `owner+name/repo` is named by
+    `owner+name`), one package each; the quality repositories' histories are refused."""
+    rng, found = random.Random(5), []
+    for repo in repos:
+        name = repo.resolve().name if repo.name != "repo" else repo.resolve().parent.name
+        if name.rsplit("+", 1)[-1] in held_out:
+            raise SystemExit(f"{repo} is a quality repository: its history is held out")
+        found += [{**pair, "package": COMMITS + name} for pair in _commit_pairs(repo, rng)]
+    return list({(p["query"], p["document"]): p for p in found}.values())
+
+
+def build_pairs(target: Path, with_go: bool, commit_repos: list[Path]) -> None:
+    """The pairs file; `with_go` adds GO_PAIRS from the Go standard library and
+    `commit_repos` fix-commit pairs from those git histories (the shipped adapter was
+    trained without either: see the module docstring)."""
     rng, held_out = random.Random(7), _held_out()
     pairs: list[dict[str, Any]] = []
     for name, entry in _packages(held_out):
@@ -207,6 +289,7 @@ def build_pairs(target: Path, with_go: bool) -> None:
         pairs += rng.sample(go, min(len(go), GO_PAIRS))
     unique = list({(p["query"], p["document"]): p for p in pairs}.values())
     rng.shuffle(unique)
+    unique += _history_pairs(commit_repos, held_out)  # after: the other pairs stay the same
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("".join(json.dumps(p) + "\n" for p in unique))
     packages = len({p["package"] for p in unique})
@@ -366,7 +449,8 @@ def _batches(
     """Batches of one package each (its other definitions are the negatives a search of
     that package meets), in random order, epoch after epoch. With `neighbours`, a batch is
     definitions next to one another in the package's files (from a random offset each
-    epoch): the siblings in a class or module that a question's answer has to beat."""
+    epoch): the siblings in a class or module that a question's answer has to beat. A
+    package of commit pairs is drawn COMMIT_REPEAT times an epoch, shuffled."""
     by_package: dict[str, list[dict[str, Any]]] = {}
     for pair in pairs:
         by_package.setdefault(pair["package"], []).append(pair)
@@ -375,14 +459,17 @@ def _batches(
             members.sort(key=lambda pair: (pair["document"].split("\n", 1)[0], pair["qualname"]))
     while True:
         batches = []
-        for members in by_package.values():
-            if neighbours:
-                offset = rng.randrange(BATCH)
-                members = members[offset:] + members[:offset]
-            else:
-                members = members[:]
-                rng.shuffle(members)
-            batches += [members[i : i + BATCH] for i in range(0, len(members) - BATCH + 1, BATCH)]
+        for package, members in by_package.items():
+            draws = COMMIT_REPEAT if package.startswith(COMMITS) else 1
+            for _ in range(draws):
+                if neighbours and draws == 1:
+                    offset = rng.randrange(BATCH)
+                    members = members[offset:] + members[:offset]
+                else:  # commits: one commit's definitions neighbour it, not its question's
+                    members = members[:]
+                    rng.shuffle(members)
+                last = len(members) - BATCH + 1
+                batches += [members[i : i + BATCH] for i in range(0, last, BATCH)]
         rng.shuffle(batches)
         yield from batches
 
@@ -505,6 +592,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=Path, default=BENCH / "pairs.jsonl")
     parser.add_argument("--out", type=Path, default=ADAPTER)
     parser.add_argument("--with-go", action="store_true", help="pairs: Go pairs too")
+    parser.add_argument(
+        "--commits", type=Path, nargs="*", default=[], help="pairs: fix commits of these gits"
+    )
     parser.add_argument("--start", type=Path, help="train: go on from this adapter")
     parser.add_argument("--rate", type=float, default=LEARNING_RATE)
     parser.add_argument("--steps", type=int, default=STEPS, help="train: the rate's fall")
@@ -516,7 +606,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--anchor", type=float, default=0.0, help="train: queries stay put")
     args = parser.parse_args(argv)
     if args.step == "pairs":
-        build_pairs(args.pairs, args.with_go)
+        build_pairs(args.pairs, args.with_go, args.commits)
     else:
         given = (args.rate, args.steps, args.stop_at, args.seed, args.neighbours, args.relational)
         schedule = Schedule(*given, args.queries_only, args.anchor)
