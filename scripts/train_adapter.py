@@ -1,5 +1,4 @@
-"""The recipe of codekith's code-search adapters (server/codekith/data/code_adapter.npz and
-the query side's code_query_adapter.npz, at the end).
+"""The recipe of codekith's code-search adapter (server/codekith/data/code_adapter.npz).
 
 all-MiniLM-L6-v2 was trained on natural-language pairs; codekith asks it to match a question
 ("Convert the value to a valid JSON type") with code whose docstring is not there. This
@@ -36,11 +35,11 @@ shipped (docs/DESIGN.md has the figures):
         --out /tmp/stage2.npz --rate 5e-4 --steps 420 --stop-at 200 --seed 12 --neighbours
     # the other: ... --steps 210 --stop-at 200 --seed 12 --neighbours --relational 30
 
-The query adapter (server/codekith/data/code_query_adapter.npz) is a stage that trains the
-query side only (`--queries-only`: the documents keep the start adapter's vectors, so the
-index stays valid), on the pairs with Go plus pairs of a fix commit's subject and a
-definition that commit changed, from git histories that are not quality repositories
-(`--commits`; mirrors made with the `fetch` tool, ~1 min for nine):
+A query-side stage trains the query side only (`--queries-only`: the documents keep the
+start adapter's vectors, so an index stays valid), here on the pairs with Go plus pairs of
+a fix commit's subject and a definition that commit changed, from git histories that are
+not quality repositories (`--commits`; mirrors made with the `fetch` tool, ~1 min for
+nine). Not shipped: its gain is within the spread of two seeds (docs/DESIGN.md):
 
     python scripts/train_adapter.py pairs --with-go --commits M/python-attrs+attrs/repo \
         M/psf+black/repo M/encode+uvicorn/repo M/marshmallow-code+marshmallow/repo \
@@ -48,7 +47,7 @@ definition that commit changed, from git histories that are not quality reposito
         M/scrapy+scrapy/repo M/aio-libs+aiohttp/repo          # 42,906 pairs, 2,349 of commits
     python scripts/train_adapter.py train --start server/codekith/data/code_adapter.npz \
         --queries-only --neighbours --rate 5e-4 --steps 200 --stop-at 200 \
-        --out server/codekith/data/code_query_adapter.npz     # ~8 min
+        --out /tmp/queries.npz --seed 11                      # ~8 min
 """
 
 from __future__ import annotations
