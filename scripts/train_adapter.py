@@ -44,7 +44,7 @@ nine). Not shipped: its gain is within the spread of two seeds (docs/DESIGN.md):
     python scripts/train_adapter.py pairs --with-go --commits M/python-attrs+attrs/repo \
         M/psf+black/repo M/encode+uvicorn/repo M/marshmallow-code+marshmallow/repo \
         M/expressjs+express/repo M/spf13+cobra/repo M/pytest-dev+pytest/repo \
-        M/scrapy+scrapy/repo M/aio-libs+aiohttp/repo          # 42,906 pairs, 2,349 of commits
+        M/scrapy+scrapy/repo M/aio-libs+aiohttp/repo          # 42,906 pairs, 2,348 of commits
     python scripts/train_adapter.py train --start server/codekith/data/code_adapter.npz \
         --queries-only --neighbours --rate 5e-4 --steps 200 --stop-at 200 \
         --out /tmp/queries.npz --seed 11                      # ~8 min
