@@ -87,7 +87,7 @@ def is_source(path: str) -> bool:
 # -- docstring cases ---------------------------------------------------------------------
 
 
-def _python_docs(rel: str, source: str, module: str) -> tuple[str, list[tuple[str, str]]]:
+def python_docs(rel: str, source: str, module: str) -> tuple[str, list[tuple[str, str]]]:
     tree = ast.parse(source)
     found = []
     for qualname, node in chunk_definitions(tree, module):
@@ -107,7 +107,7 @@ def _comment_text(lines: list[str]) -> str:
     return "\n".join(text)
 
 
-def _comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
+def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
     """Doc comments right above definitions removed; (qualname, first sentence) of each."""
     lines = source.splitlines(keepends=True)
     remove: set[int] = set()
@@ -154,10 +154,10 @@ def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
         try:
             source = data.decode("utf-8")
             if language == PYTHON:
-                stripped, found = _python_docs(rel, source, names(rel))
+                stripped, found = python_docs(rel, source, names(rel))
                 ast.parse(stripped)
             else:
-                stripped, found = _comment_docs(rel, language, source)
+                stripped, found = comment_docs(rel, language, source)
         except (SyntaxError, UnicodeDecodeError, ValueError):
             target.write_bytes(data)
             continue
@@ -256,7 +256,7 @@ class Changed:
     qualname: str
 
 
-def _changed_lines(diff: str) -> list[tuple[int, int]]:
+def changed_spans(diff: str) -> list[tuple[int, int]]:
     spans = []
     for match in _HUNK.finditer(diff):
         start, count = int(match[1]), int(match[2] or 1)
@@ -273,7 +273,7 @@ def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed
             source = git(repo, "show", f"{commit}:{path}")
         except subprocess.CalledProcessError:
             continue
-        spans = _changed_lines(diff)
+        spans = changed_spans(diff)
         for chunk in chunk_file(path, language_of(path) or "", source, names(path)).chunks:
             if chunk.kind not in ("function", "method"):
                 continue
@@ -282,7 +282,7 @@ def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed
     return changed
 
 
-def _commits(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
+def commit_log(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
     """(commit, subject, paths it changed), newest first, merges left out."""
     log = git(repo, "log", "--no-merges", "--format=@%H %s", "--name-only")
     commit, subject, paths = "", "", list[str]()
@@ -303,7 +303,7 @@ def cochange_cases(repo: Path, chunks: list[Chunk], cap: int, seed: int) -> list
     current = {c.qualname: c for c in chunks if c.kind in ("function", "method")}
     seen: set[frozenset[str]] = set()
     groups: list[tuple[str, list[str]]] = []
-    for commit, _, paths in _commits(repo):
+    for commit, _, paths in commit_log(repo):
         code = [p for p in paths if is_source(p)]
         if not code or len(code) > MAX_COCHANGE_FILES or len(paths) > 2 * MAX_COCHANGE_FILES + 2:
             continue
@@ -386,7 +386,7 @@ def fix_cases(repo: Path, cap: int, seed: int) -> list[dict[str, Any]]:
     now = _paths_now(tracked_files(repo))
     pool: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for commit, subject, paths in _commits(repo):
+    for commit, subject, paths in commit_log(repo):
         query = fix_query(subject)
         code = sorted({now.get(p, "") for p in paths if is_source(p)})
         if query is None or not 1 <= len(code) <= MAX_FIX_FILES or query.lower() in seen:

@@ -73,13 +73,13 @@ from eval_quality import load_repos
 from quality_cases import (
     CODE_KINDS,
     MAX_FIX_FILES,
-    _changed_lines,
-    _comment_docs,
-    _commits,
-    _python_docs,
+    changed_spans,
+    comment_docs,
+    commit_log,
     fix_query,
     git,
     is_source,
+    python_docs,
 )
 
 BENCH = Path(os.environ.get("BENCH", "/work/bench")) / "adapter"
@@ -153,10 +153,10 @@ def _pairs_of_file(rel: str, language: str, source: str, module: str | None) -> 
     from codekith.template import document
 
     if language == "python":
-        stripped, found = _python_docs(rel, source, module or "")
+        stripped, found = python_docs(rel, source, module or "")
         ast.parse(stripped)
     else:
-        stripped, found = _comment_docs(rel, language, source)
+        stripped, found = comment_docs(rel, language, source)
     if not found:
         return []
     chunks = chunk_file(rel, language, stripped, module).chunks
@@ -216,7 +216,7 @@ def _commit_pairs(repo: Path, rng: random.Random) -> list[dict[str, Any]]:
     from codekith.template import document
 
     found: list[dict[str, Any]] = []
-    for commit, subject, paths in _commits(repo):
+    for commit, subject, paths in commit_log(repo):
         query = _BRACKETS.sub("", fix_query(subject) or "").strip()
         code = [path for path in paths if is_source(path) and language_of(path)]
         if len(query.split()) < MIN_WORDS or not 1 <= len(code) <= MAX_FIX_FILES:
@@ -224,7 +224,7 @@ def _commit_pairs(repo: Path, rng: random.Random) -> list[dict[str, Any]]:
         changed = []
         for path in code:
             try:
-                spans = _changed_lines(git(repo, "diff", "-U0", f"{commit}^", commit, "--", path))
+                spans = changed_spans(git(repo, "diff", "-U0", f"{commit}^", commit, "--", path))
                 source = git(repo, "show", f"{commit}:{path}")
                 module = path.rsplit(".", 1)[0].removesuffix("/__init__").replace("/", ".")
                 chunks = chunk_file(path, language_of(path) or "", source, module).chunks
