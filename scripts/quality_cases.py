@@ -256,7 +256,7 @@ class Changed:
     qualname: str
 
 
-def changed_spans(diff: str) -> list[tuple[int, int]]:
+def _changed_spans(diff: str) -> list[tuple[int, int]]:
     spans = []
     for match in _HUNK.finditer(diff):
         start, count = int(match[1]), int(match[2] or 1)
@@ -264,21 +264,31 @@ def changed_spans(diff: str) -> list[tuple[int, int]]:
     return spans
 
 
+def changed_definitions(
+    repo: Path, commit: str, path: str, module: str | None, kinds: tuple[str, ...]
+) -> list[Chunk]:
+    """The chunks of `kinds` in `path` as `commit` left it that its diff touches (git's
+    CalledProcessError when the commit cannot show that path)."""
+    spans = _changed_spans(git(repo, "diff", "-U0", f"{commit}^", commit, "--", path))
+    source = git(repo, "show", f"{commit}:{path}")
+    chunks = chunk_file(path, language_of(path) or "", source, module).chunks
+    return [
+        chunk
+        for chunk in chunks
+        if chunk.kind in kinds
+        and any(a <= chunk.end_line and chunk.start_line <= b for a, b in spans)
+    ]
+
+
 def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed]:
     changed: set[Changed] = set()
     names = copied_names(repo, tracked_files(repo))
     for path in paths:
         try:
-            diff = git(repo, "diff", "-U0", f"{commit}^", commit, "--", path)
-            source = git(repo, "show", f"{commit}:{path}")
+            chunks = changed_definitions(repo, commit, path, names(path), ("function", "method"))
         except subprocess.CalledProcessError:
             continue
-        spans = changed_spans(diff)
-        for chunk in chunk_file(path, language_of(path) or "", source, names(path)).chunks:
-            if chunk.kind not in ("function", "method"):
-                continue
-            if any(a <= chunk.end_line and chunk.start_line <= b for a, b in spans):
-                changed.add(Changed(path, chunk.qualname))
+        changed |= {Changed(path, chunk.qualname) for chunk in chunks}
     return changed
 
 

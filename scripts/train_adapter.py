@@ -73,11 +73,10 @@ from eval_quality import load_repos
 from quality_cases import (
     CODE_KINDS,
     MAX_FIX_FILES,
-    changed_spans,
+    changed_definitions,
     comment_docs,
     commit_log,
     fix_query,
-    git,
     is_source,
     python_docs,
 )
@@ -211,7 +210,6 @@ def _commit_pairs(repo: Path, rng: random.Random) -> list[dict[str, Any]]:
     """(a fix commit's subject, the document of one definition it changed, as the commit
     left it), newest first: questions written like commit subjects, which docstring pairs
     do not teach (see DESIGN). `repo` is a git directory, bare or not."""
-    from codekith.chunking import chunk_file
     from codekith.languages import language_of
     from codekith.template import document
 
@@ -223,19 +221,11 @@ def _commit_pairs(repo: Path, rng: random.Random) -> list[dict[str, Any]]:
             continue
         changed = []
         for path in code:
+            module = path.rsplit(".", 1)[0].removesuffix("/__init__").replace("/", ".")
             try:
-                spans = changed_spans(git(repo, "diff", "-U0", f"{commit}^", commit, "--", path))
-                source = git(repo, "show", f"{commit}:{path}")
-                module = path.rsplit(".", 1)[0].removesuffix("/__init__").replace("/", ".")
-                chunks = chunk_file(path, language_of(path) or "", source, module).chunks
+                changed += changed_definitions(repo, commit, path, module, CODE_KINDS)
             except (subprocess.CalledProcessError, SyntaxError, ValueError, RecursionError):
                 continue
-            changed += [
-                chunk
-                for chunk in chunks
-                if chunk.kind in CODE_KINDS
-                and any(a <= chunk.end_line and chunk.start_line <= b for a, b in spans)
-            ]
         if changed:
             chunk = rng.choice(changed)
             found.append({"query": query, "document": document(chunk), "qualname": chunk.qualname})
