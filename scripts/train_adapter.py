@@ -234,6 +234,11 @@ def _commit_pairs(repo: Path, rng: random.Random) -> list[dict[str, Any]]:
     return found
 
 
+def _unique(pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One pair per (question, document), the last one written."""
+    return list({(p["query"], p["document"]): p for p in pairs}.values())
+
+
 def _history_pairs(repos: list[Path], held_out: set[str]) -> list[dict[str, Any]]:
     """The commit pairs of each repository (a mirror's `owner+name/repo` is named by
     `owner+name`), one package each; the quality repositories' histories are refused."""
@@ -243,7 +248,7 @@ def _history_pairs(repos: list[Path], held_out: set[str]) -> list[dict[str, Any]
         if name.rsplit("+", 1)[-1] in held_out:
             raise SystemExit(f"{repo} is a quality repository: its history is held out")
         found += [{**pair, "package": COMMITS + name} for pair in _commit_pairs(repo, rng)]
-    return list({(p["query"], p["document"]): p for p in found}.values())
+    return _unique(found)
 
 
 def build_pairs(target: Path, with_go: bool, commit_repos: list[Path]) -> None:
@@ -276,7 +281,7 @@ def build_pairs(target: Path, with_go: bool, commit_repos: list[Path]) -> None:
             ),
         )
         pairs += rng.sample(go, min(len(go), GO_PAIRS))
-    unique = list({(p["query"], p["document"]): p for p in pairs}.values())
+    unique = _unique(pairs)
     rng.shuffle(unique)
     unique += _history_pairs(commit_repos, held_out)  # after: the other pairs stay the same
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -449,9 +454,9 @@ def _batches(
     while True:
         batches = []
         for package, members in by_package.items():
-            draws = COMMIT_REPEAT if package.startswith(COMMITS) else 1
-            for _ in range(draws):
-                if neighbours and draws == 1:
+            commits = package.startswith(COMMITS)
+            for _ in range(COMMIT_REPEAT if commits else 1):
+                if neighbours and not commits:
                     offset = rng.randrange(BATCH)
                     members = members[offset:] + members[:offset]
                 else:  # commits: one commit's definitions neighbour it, not its question's
@@ -466,6 +471,10 @@ def _batches(
 def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule) -> None:
     """Fit the adapter from scratch, or go on from the adapter `start` (on a new draw of
     batches) with its own learning-rate schedule."""
+    if schedule.anchor and not schedule.queries_only:
+        raise SystemExit("--anchor needs --queries-only: it holds queries to the start adapter")
+    if schedule.queries_only and start is None:
+        raise SystemExit("--queries-only needs --start: the documents' adapter")
     import torch
 
     torch.set_num_threads(2)
@@ -485,18 +494,17 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
     training = [p for p in pairs if p["package"] not in VALIDATION]
     validation = [p for p in pairs if p["package"] in VALIDATION]
     weights = start_weights()
-    model, stock = _torch_model(weights), _torch_model(weights, rank=0)
-    if start is not None:
-        model.load_adapter(dict(np.load(start)))
-    documents_model = model
-    if schedule.anchor and not schedule.queries_only:
-        raise SystemExit("--anchor needs --queries-only: it holds queries to the start adapter")
-    if schedule.queries_only:
-        if start is None:
-            raise SystemExit("--queries-only needs --start: the documents' adapter")
+    factors = dict(np.load(start)) if start is not None else {}
+    model = _torch_model(weights)
+    if factors:
+        model.load_adapter(factors)
+    documents_model, stock = model, None
+    if schedule.queries_only:  # the documents stay the start adapter's: no drift to keep
         documents_model = _torch_model(weights)
-        documents_model.load_adapter(dict(np.load(start)))
+        documents_model.load_adapter(factors)
         documents_model.requires_grad_(False)
+    else:
+        stock = _torch_model(weights, rank=0)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(trainable, lr=schedule.rate, weight_decay=0.0)
     print(f"{len(training)} training pairs, {len(validation)} validation pairs", flush=True)
@@ -519,7 +527,7 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
                 started_queries = documents_model(*encode(query_texts, QUERY_TOKENS))
             moved = (queries - started_queries).pow(2).sum(-1).mean()
             loss = loss + schedule.anchor * moved
-        if not schedule.queries_only:
+        if stock is not None:
             with torch.no_grad():
                 stock_documents = stock(*document_inputs)
             others = ~torch.eye(len(batch), dtype=torch.bool)
@@ -597,8 +605,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.step == "pairs":
         build_pairs(args.pairs, args.with_go, args.commits)
     else:
-        given = (args.rate, args.steps, args.stop_at, args.seed, args.neighbours, args.relational)
-        schedule = Schedule(*given, args.queries_only, args.anchor)
+        schedule = Schedule(
+            rate=args.rate,
+            steps=args.steps,
+            stop_at=args.stop_at,
+            seed=args.seed,
+            neighbours=args.neighbours,
+            relational=args.relational,
+            queries_only=args.queries_only,
+            anchor=args.anchor,
+        )
         train(args.pairs, args.out, args.start, schedule)
     return 0
 
