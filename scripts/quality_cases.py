@@ -56,8 +56,14 @@ COCHANGE_POOL = 3  # newest commits first, stop at this many times the cap
 
 
 def git(repo: Path, *args: str) -> str:
+    """git's output; bytes that are not UTF-8 (an old commit's Latin-1 author or subject)
+    become U+FFFD instead of failing the whole history."""
     return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
+        ["git", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+        encoding="utf-8",
+        errors="replace",
     ).stdout
 
 
