@@ -48,6 +48,10 @@ nine). Not shipped: its gain is within the spread of two seeds (docs/DESIGN.md):
     python scripts/train_adapter.py train --start server/codekith/data/code_adapter.npz \
         --queries-only --neighbours --rate 5e-4 --steps 200 --stop-at 200 \
         --out /tmp/queries.npz --seed 11                      # ~8 min
+
+With the 28 histories named in docs/DESIGN.md (6,891 commit pairs, ~9 min) and
+`--commit-repeat 2` (a quarter of the batches are commits), three seeds agree with one
+another but trade docstring questions on click and gin for bug-report ones; not shipped.
 """
 
 from __future__ import annotations
@@ -423,6 +427,7 @@ class Schedule:
     relational: float = RELATIONAL
     queries_only: bool = False  # documents stay the start adapter's: a query-side adapter
     anchor: float = 0.0  # weight of keeping queries' vectors the start adapter's
+    commit_repeat: int = COMMIT_REPEAT  # draws of each commit package an epoch
 
     def rate_at(self, step: int) -> float:
         return self.rate * min(1.0, step / WARMUP) * max(0.05, 1 - (step - 1) / self.steps)
@@ -437,26 +442,26 @@ def _tokenizer() -> Any:
     return Tokenizer.from_file(str(offline_model_dir(WEIGHT_ONLY_MODEL) / "tokenizer.json"))
 
 
-def _batches(
-    pairs: list[dict[str, Any]], rng: random.Random, neighbours: bool
-) -> Iterator[list[dict[str, Any]]]:
+def _batches(pairs: list[dict[str, Any]], schedule: Schedule) -> Iterator[list[dict[str, Any]]]:
     """Batches of one package each (its other definitions are the negatives a search of
-    that package meets), in random order, epoch after epoch. With `neighbours`, a batch is
-    definitions next to one another in the package's files (from a random offset each
-    epoch): the siblings in a class or module that a question's answer has to beat. A
-    package of commit pairs is drawn COMMIT_REPEAT times an epoch, shuffled."""
+    that package meets), in an order the schedule's seed draws, epoch after epoch. With
+    `neighbours`, a batch is definitions next to one another in the package's files (from a
+    random offset each epoch): the siblings in a class or module that a question's answer
+    has to beat. A package of commit pairs is drawn `commit_repeat` times an epoch,
+    shuffled."""
+    rng = random.Random(schedule.seed)
     by_package: dict[str, list[dict[str, Any]]] = {}
     for pair in pairs:
         by_package.setdefault(pair["package"], []).append(pair)
-    if neighbours:
+    if schedule.neighbours:
         for members in by_package.values():
             members.sort(key=lambda pair: (pair["document"].split("\n", 1)[0], pair["qualname"]))
     while True:
         batches = []
         for package, members in by_package.items():
             commits = package.startswith(COMMITS)
-            for _ in range(COMMIT_REPEAT if commits else 1):
-                if neighbours and not commits:
+            for _ in range(schedule.commit_repeat if commits else 1):
+                if schedule.neighbours and not commits:
                     offset = rng.randrange(BATCH)
                     members = members[offset:] + members[:offset]
                 else:  # commits: one commit's definitions neighbour it, not its question's
@@ -511,7 +516,7 @@ def train(pairs_file: Path, target: Path, start: Path | None, schedule: Schedule
     check = lambda: _validate(model, documents_model, validation, encode)  # noqa: E731
     print(f"validation MRR@10 before: {check():.4f}", flush=True)
     started, losses = time.time(), []
-    batches = _batches(training, random.Random(schedule.seed), schedule.neighbours)
+    batches = _batches(training, schedule)
     for step, batch in enumerate(batches, 1):
         query_texts = [p["query"] for p in batch]
         queries = model(*encode(query_texts, QUERY_TOKENS))
@@ -601,6 +606,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--relational", type=float, default=RELATIONAL)
     parser.add_argument("--queries-only", action="store_true", help="train: a query adapter")
     parser.add_argument("--anchor", type=float, default=0.0, help="train: queries stay put")
+    parser.add_argument(
+        "--commit-repeat", type=int, default=COMMIT_REPEAT, help="train: commit packages' draws"
+    )
     args = parser.parse_args(argv)
     if args.step == "pairs":
         build_pairs(args.pairs, args.with_go, args.commits)
@@ -614,6 +622,7 @@ def main(argv: list[str] | None = None) -> int:
             relational=args.relational,
             queries_only=args.queries_only,
             anchor=args.anchor,
+            commit_repeat=args.commit_repeat,
         )
         train(args.pairs, args.out, args.start, schedule)
     return 0
