@@ -119,6 +119,28 @@ def test_the_default_model_carries_the_code_adapter(embedder):
     assert np.all(cosines < 0.999) and np.all(cosines > 0.5), cosines
 
 
+def test_questions_go_through_their_own_adapter_and_documents_keep_theirs(embedder):
+    """The query side is derived apart (a model without a query adapter has one side), and a
+    question's vector is moved by it: the same text embedded as a document differs."""
+    assert offline_model_dir(DEFAULT_MODEL, queries=True) != offline_model_dir(DEFAULT_MODEL)
+    assert offline_model_dir(BASE_MODEL, queries=True) == offline_model_dir(BASE_MODEL)
+    with np.load(embedding.CODE_QUERY_ADAPTER) as adapter:
+        assert len({key.rsplit(".", 1)[0] for key in adapter.files}) == 36
+    question = "Register a function to run after each request"
+    as_document = embedder.embed_documents([question])[0]
+    cosine = float(np.dot(embedder.embed_query(question), as_document))
+    assert 0.5 < cosine < 0.999, cosine
+
+
+def test_an_embedder_that_only_indexes_never_loads_the_query_side():
+    """Indexing workers embed documents only: the query session waits for a question."""
+    worker = embedding.FastEmbedder(threads=1)
+    worker.embed_documents(DOCUMENTS)
+    assert worker._query_model is None
+    worker.embed_query("where are sessions saved")
+    assert worker._query_model is not None and worker._query_model is not worker._model
+
+
 # The adapter file each model id was published with: an index names its model by id only, so
 # a new adapter must come with a new id (or indexes would mix vectors of two models).
 ADAPTER_OF_MODEL = {DEFAULT_MODEL: "c3994f77586460ed29db7fcd4a0d7dcba5ec528c"}

@@ -174,7 +174,8 @@ def test_every_model_session_lets_its_threads_sleep_between_runs(embedder):
     embedded, stolen from the indexer's own threads. Every session we make sleeps."""
     another = FastEmbedder(threads=1, arena=False)
     for model in (embedder, another):
-        session = model._model.model.model  # fastembed's model, its ONNX Runtime session
-        entry = session.get_session_options().get_session_config_entry
-        assert entry("session.intra_op.allow_spinning") == "0"
+        for side in (model._model, model._queries()):  # documents, questions
+            session = side.model.model  # fastembed's model, its ONNX Runtime session
+            entry = session.get_session_options().get_session_config_entry
+            assert entry("session.intra_op.allow_spinning") == "0"
     assert another.embed_documents(["def add(a, b):\n    return a + b"]).shape == (1, 384)

