@@ -259,7 +259,12 @@ def _history_pairs(repos: list[Path], held_out: set[str]) -> list[dict[str, Any]
         name = repo.resolve().name if repo.name != "repo" else repo.resolve().parent.name
         if name.rsplit("+", 1)[-1] in held_out:
             raise SystemExit(f"{repo} is a quality repository: its history is held out")
-        found += [{**pair, "package": COMMITS + name} for pair in _commit_pairs(repo, rng)]
+        try:
+            pairs = _commit_pairs(repo, rng)
+        except subprocess.CalledProcessError as error:  # a mirror without all its objects
+            problem = error.stderr.strip()
+            raise SystemExit(f"{repo}: git cannot read its history: {problem}") from None
+        found += [{**pair, "package": COMMITS + name} for pair in pairs]
     return _unique(found)
 
 
