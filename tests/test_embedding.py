@@ -4,6 +4,7 @@ vector that depends on its document alone."""
 from __future__ import annotations
 
 import collections
+import dataclasses
 import hashlib
 import os
 import time
@@ -151,6 +152,17 @@ def test_a_new_adapter_comes_with_a_new_model_id():
     assert ADAPTER_OF_MODEL.get(DEFAULT_MODEL) == digest, (
         f"code_adapter.npz is {digest}: give DEFAULT_MODEL a new id and record it here"
     )
+
+
+def test_a_missing_adapter_file_is_a_clear_error_on_the_side_that_needs_it(monkeypatch, tmp_path):
+    """A damaged installation without the query adapter still indexes (documents never read
+    it), and a question says which file is missing instead of a FileNotFoundError."""
+    gone = tmp_path / "code_query_adapter.npz"
+    damaged = dataclasses.replace(embedding.OFFLINE_MODELS[DEFAULT_MODEL], query_adapter=gone)
+    monkeypatch.setitem(embedding.OFFLINE_MODELS, DEFAULT_MODEL, damaged)
+    assert offline_model_dir(DEFAULT_MODEL).is_dir()
+    with pytest.raises(ModelUnavailableError, match=r"code_query_adapter\.npz; reinstall"):
+        offline_model_dir(DEFAULT_MODEL, queries=True)
 
 
 def test_an_adapter_for_another_model_is_refused(tmp_path):

@@ -134,6 +134,8 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> P
     own_queries = queries and offline.query_adapter is not None
     if own_queries:
         adapter = offline.query_adapter
+    if adapter is not None and not adapter.is_file():  # a damaged installation
+        raise ModelUnavailableError(f"missing model file {adapter}; reinstall codekith")
     made_by = [str(model.resolve())]
     if quantized:
         made_by += [DERIVATION, metadata.version("onnxruntime"), metadata.version("onnx")]
