@@ -4,8 +4,8 @@ For every docstring and identifier case of the quality repositories (scripts/eva
 builds them and their indexes), the candidates the searcher fuses are collected once: the
 vector and full-text top 50, exact symbol and fragment matches, each with its cosine, BM25
 score, stored-vector cosine, name-phrase cosine and lead. They are cached in
-BENCH/quality/NAME/candidates-MODEL-ADAPTERS.pkl (per model and adapter files: the cosines
-are theirs). The shipped scoring is then recomputed from them (it must equal the live
+BENCH/quality/NAME/candidates-MODEL-HASH-QUERIESHASH.pkl (named by the derived models: the
+cosines are theirs). The shipped scoring is then recomputed from them (it must equal the live
 search's MRR, which is printed beside it) and compared with variants: extra score terms
 that are chosen on the TUNING repositories only and reported on all of them.
 The `learned` variant re-ranks the 30 best by a linear score over every feature above (plus
@@ -19,7 +19,6 @@ pairwise logistic loss: the hand-set fusion it would replace is the bar.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import pickle
 import re
@@ -44,15 +43,14 @@ _STOP = frozenset(
 )
 
 
-def _adapters() -> str:
-    """The adapters' fingerprint: a new query or document adapter keeps the model id but
+def _cache_name() -> str:
+    """Named by the default model's two derived folders, whose names already hash its
+    adapters and the tools that derived it: a new query adapter keeps the model id but
     moves every cosine a cached candidate holds."""
-    from codekith.embedding import CODE_ADAPTER, CODE_QUERY_ADAPTER
+    from codekith.embedding import offline_model_dir
 
-    digest = hashlib.sha1()
-    for adapter in (CODE_ADAPTER, CODE_QUERY_ADAPTER):
-        digest.update(adapter.read_bytes())
-    return digest.hexdigest()[:10]
+    questions = offline_model_dir(DEFAULT_MODEL, queries=True).name.rsplit("-", 1)[-1]
+    return f"candidates-{offline_model_dir(DEFAULT_MODEL).name}-{questions}.pkl"
 
 
 def collect(paths: Paths) -> dict[str, list[Case]]:
@@ -279,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     repos = load_repos(args.repos)
     for repo in repos:
         paths = Paths(args.bench, repo["name"])
-        cache = paths.root / f"candidates-{DEFAULT_MODEL.rsplit('/', 1)[-1]}-{_adapters()}.pkl"
+        cache = paths.root / _cache_name()
         if args.again or not cache.exists():
             cache.write_bytes(pickle.dumps(collect(paths)))
         data[repo["name"]] = pickle.loads(cache.read_bytes())

@@ -56,7 +56,7 @@ COCHANGE_POOL = 3  # newest commits first, stop at this many times the cap
 
 
 def git(repo: Path, *args: str) -> str:
-    """git's output; bytes that are not UTF-8 (an old commit's Latin-1 author or subject)
+    """git's output; bytes that are not UTF-8 (an old commit's Latin-1 subject or path)
     become U+FFFD instead of failing the whole history."""
     return subprocess.run(
         ["git", "-C", str(repo), *args],
