@@ -11,7 +11,9 @@ a term that keeps the documents' cosines to one another those of the stock model
 
 Held out: none of the quality repositories (scripts/quality_repos.json: flask, axios,
 requests, click, gin), nor copies of them (`*/_vendor/*`), is read; packages named
-VALIDATION are kept for the validation figure printed during training.
+VALIDATION are kept for the validation figure printed during training. falcon, echo and ky
+joined the quality repositories after the shipped adapters were trained: none of them is in
+their pairs files (an installed package of theirs would be: httpx was, so it is not one).
 
     pip install torch==2.13.0          # training only: codekith never imports it
     python scripts/train_adapter.py pairs     # ~2.5 min: BENCH/adapter/pairs.jsonl
