@@ -158,8 +158,8 @@ def test_position_and_qualname_targets(shop):
 
 def test_definitions_next_to_a_code_target_join_its_bundle(shop):
     """Code changed together is often defined together: the functions right before and
-    after the target in its module come in as such, farther ones only for their own
-    reasons (here similarity: they all log)."""
+    after the target in its module come in as its siblings, farther ones with the weaker
+    tie of sharing its module."""
     line = next(
         n
         for n, text in enumerate((shop.root / "shop/noise.py").read_text().splitlines(), 1)
@@ -171,7 +171,7 @@ def test_definitions_next_to_a_code_target_join_its_bundle(shop):
     for near in ("open_socket", "parse_cli_flags"):
         assert reasons.get(near) == "sibling of shop.noise.resize_thumbnail", reasons
     for far in ("render_html_page", "rotate_log_files", "sync_calendar"):
-        assert reasons.get(far) != "sibling of shop.noise.resize_thumbnail", reasons
+        assert reasons.get(far) == "in the same module as shop.noise.resize_thumbnail", reasons
 
 
 def _bundle_at(project, path: str, marker: str):  # type: ignore[no-untyped-def]
@@ -228,6 +228,58 @@ def test_methods_that_keep_the_same_state_join_a_method_bundle(workspace, projec
     assert reasons.get("title") == "sibling of ledger.book.Ledger.record", reasons
     for other in ("__init__", "currency"):
         assert "shares state" not in reasons.get(other, ""), reasons
+
+
+OVERLOADS = {
+    "climate/__init__.py": "",
+    "climate/thermostat.py": '''
+        class Thermostat:
+            """Keeps a room at a target temperature."""
+
+            def __init__(self, mode):
+                self._mode = mode
+
+            @property
+            def target(self):
+                return self._target
+
+            @target.setter
+            def target(self, degrees):
+                self._target = min(30.0, degrees)
+
+            def schedule(self, hour):
+                return hour >= 6
+
+            def report(self):
+                return f"{self._mode} to {self._target}"
+    ''',
+    "types/index.d.ts": """
+        export class Headers {
+          constructor(init?: string);
+
+          set(name: string, value: string): Headers;
+          set(headers: Record<string, string>): Headers;
+
+          get(name: string): string | undefined;
+
+          toJSON(): Record<string, string>;
+        }
+    """,
+}
+
+
+def test_overloads_and_a_setter_do_not_use_up_the_reach_to_siblings(workspace, project_for):
+    """A property's getter and setter, or a method's overloads, share one name and are one
+    definition: the definitions beside them are still its siblings (`schedule` after the
+    setter, `get` after the second `set`), and the member sharing its state is another
+    method (`report`), not its own setter."""
+    project = project_for(workspace(OVERLOADS))
+    getter = _reasons_at(project, "climate/thermostat.py", "def target(self):")
+    assert getter.get("schedule") == "sibling of climate.thermostat.Thermostat.target", getter
+    assert getter.get("report") == "shares state with climate.thermostat.Thermostat.target"
+    declared = _reasons_at(project, "types/index.d.ts", "set(name: string")
+    assert declared.get("constructor", "").startswith("sibling of"), declared
+    assert declared.get("get", "").startswith("sibling of"), declared
 
 
 GO_LEDGER = {

@@ -36,6 +36,7 @@ SIBLING_LINK = 2.0  # PageRank weight of a seed's link to a definition next to i
 SIBLING_REACH = 1  # definitions on each side of a seed (same class or module) linked to it
 STATE_LINK = 1.0  # PageRank weight of a seed's link to the member sharing the most state
 STATE_MEMBERS = 1  # members of a method seed's class kept for the state they share with it
+MEMBER_LINK = 0.1  # PageRank weight of a seed's link to every other definition beside it
 SIDE_SHARE = 0.4  # share of its score test or vendored code gives up in a bundle (see DESIGN)
 DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to the seeds
 PAGERANK_STEPS = 8
@@ -318,6 +319,11 @@ class Related:
             self._admit(candidates, row, reason, query_vector, floor, seed_names)
             if row["qualname"] in candidates:  # found along an edge too: tied all the same
                 ties.append((row["qualname"], origin, STATE_LINK * share))
+        for row, origin, scope in self._members(seeds, beside):
+            reason = f"in the same {scope} as {origin}"
+            self._admit(candidates, row, reason, query_vector, floor, seed_names)
+            if row["qualname"] in candidates:
+                ties.append((row["qualname"], origin, MEMBER_LINK))
         first = min(seeds, key=lambda row: row["kind"] == "class")["qualname"]
         alike = self.store.vector_search(query_vector, SIMILAR_CANDIDATES) if similar else []
         for row in alike:
@@ -340,11 +346,14 @@ class Related:
         return list(candidates.values())
 
     def _beside(self, seeds: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-        """Seed id -> the definitions beside each function or method seed, in source order:
-        the members of its class or the top-level definitions of its module (read once for
-        its siblings and for the state it shares)."""
-        return {
-            seed["id"]: sorted(
+        """Seed id -> the definitions beside each function or method seed, in source order,
+        with their vectors: the members of its class or the top-level definitions of its
+        module (read once for its siblings, the state it shares and its other members)."""
+        beside = {}
+        for seed in seeds:
+            if seed["kind"] not in ("function", "method"):
+                continue
+            rows = sorted(
                 (
                     row
                     for row in self.store.chunks_in_file(seed["path"], DEFINITIONS)
@@ -352,9 +361,11 @@ class Related:
                 ),
                 key=lambda row: row["start_line"],
             )
-            for seed in seeds
-            if seed["kind"] in ("function", "method")
-        }
+            vectors = self.store.vectors_of(row["id"] for row in rows)
+            beside[seed["id"]] = [
+                {**row, "vector": vectors[row["id"]]} for row in rows if row["id"] in vectors
+            ]
+        return beside
 
     def _siblings(
         self, seeds: list[dict[str, Any]], beside: dict[str, list[dict[str, Any]]]
@@ -365,16 +376,29 @@ class Related:
         together, though neither calls nor resembles the other."""
         found: list[tuple[dict[str, Any], str]] = []
         for seed in seeds:
-            rows = beside.get(seed["id"], [])
-            at = next((i for i, row in enumerate(rows) if row["id"] == seed["id"]), None)
-            if at is None:
+            rows = _definitions(beside.get(seed["id"], []))
+            names = [row["qualname"] for row in rows]
+            if seed["qualname"] not in names:
                 continue
+            at = names.index(seed["qualname"])
             rows = rows[max(0, at - SIBLING_REACH) : at] + rows[at + 1 : at + 1 + SIBLING_REACH]
-            vectors = self.store.vectors_of(row["id"] for row in rows)
+            found += [(row, seed["qualname"]) for row in rows]
+        return found
+
+    def _members(
+        self, seeds: list[dict[str, Any]], beside: dict[str, list[dict[str, Any]]]
+    ) -> list[tuple[dict[str, Any], str, str]]:
+        """(row with vector, seed qualname, "class" or "module") for every other definition
+        of a function or method seed's class or module: what changes with a function is
+        more often in its own file than not, so each gets a weak tie (MEMBER_LINK) that
+        similarity and the graph can still outweigh."""
+        found: list[tuple[dict[str, Any], str, str]] = []
+        for seed in seeds:
+            scope = "class" if seed["kind"] == "method" else "module"
             found += [
-                ({**row, "vector": vectors[row["id"]]}, seed["qualname"])
-                for row in rows
-                if row["id"] in vectors
+                (row, seed["qualname"], scope)
+                for row in _definitions(beside.get(seed["id"], []))
+                if row["qualname"] != seed["qualname"]
             ]
         return found
 
@@ -410,7 +434,12 @@ class Related:
         for seed in seeds:
             if seed["kind"] != "method":
                 continue
-            members = [row for row in beside[seed["id"]] if row["kind"] == "method"]
+            members = [
+                row
+                for row in beside[seed["id"]]
+                if row["kind"] == "method"
+                and (row["id"] == seed["id"] or row["qualname"] != seed["qualname"])
+            ]
             used = {row["id"]: _state_of(row) for row in members}
             mine = used.get(seed["id"], set())
             users: dict[str, int] = {}
@@ -430,12 +459,7 @@ class Related:
             if not best:
                 continue
             top = shares[best[0]]
-            vectors = self.store.vectors_of(best)
-            found += [
-                ({**by_id[i], "vector": vectors[i]}, seed["qualname"], shares[i] / top)
-                for i in best
-                if i in vectors
-            ]
+            found += [(by_id[i], seed["qualname"], shares[i] / top) for i in best]
         return found
 
     def _links(self, qualnames: set[str]) -> dict[str, dict[str, float]]:
@@ -480,6 +504,19 @@ class Related:
 def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> None:
     """Link a and b both ways, keeping the stronger weight when they are linked already."""
     links[a][b] = links[b][a] = max(weight, links[a].get(b, 0.0))
+
+
+def _definitions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in source order with each name's repeats dropped: overloads (`set(a)` and
+    `set(a, b)` in a .d.ts, `@overload` stubs) and a property's getter and setter are one
+    definition, so they do not use up a seed's reach to the definitions beside it."""
+    seen: set[str] = set()
+    kept = []
+    for row in rows:
+        if row["qualname"] not in seen:
+            seen.add(row["qualname"])
+            kept.append(row)
+    return kept
 
 
 def _state_of(row: dict[str, Any]) -> set[str]:

@@ -62,7 +62,8 @@ class RelatedItem(Chunk):
     score: float = Field(description="similarity to the question, mixed with graph rank")
     reason: str = Field(
         description="seed, caller/callee/base/subclass of <qualname>, "
-        "similar to <qualname>, sibling of <qualname> or shares state with <qualname>"
+        "similar to <qualname>, sibling of <qualname>, shares state with <qualname>, "
+        "in the same class as <qualname> or in the same module as <qualname>"
     )
     depth: int = Field(description="graph steps from a seed")
     tokens: int
