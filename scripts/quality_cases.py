@@ -113,6 +113,27 @@ def _comment_text(lines: list[str]) -> str:
     return "\n".join(text)
 
 
+def _comment_above(lines: list[str], index: int, taken: set[int]) -> list[int]:
+    """Indexes of the comment lines ending at `index`, going up: `//` lines, or a `/* … */`
+    block whole, its inner lines starred or not (ky writes its JSDoc unstarred; taking only
+    the lines that look like comment lines left an unclosed `/**` behind)."""
+    block: list[int] = []
+    while index >= 0 and index not in taken:
+        line = lines[index]
+        if line.rstrip().endswith("*/") and "/*" not in line:
+            opener = next((i for i in range(index - 1, -1, -1) if "/*" in lines[i]), None)
+            if opener is None or any(i in taken for i in range(opener, index)):
+                break
+            block += range(index, opener - 1, -1)
+            index = opener - 1
+        elif _COMMENT_LINE.match(line):
+            block.append(index)
+            index -= 1
+        else:
+            break
+    return block
+
+
 def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
     """Doc comments right above definitions removed; (qualname, first sentence) of each."""
     lines = source.splitlines(keepends=True)
@@ -121,11 +142,7 @@ def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[
     for chunk in chunk_file(rel, language, source).chunks:
         if chunk.kind not in CODE_KINDS or not chunk.docstring:
             continue
-        index = chunk.start_line - 2
-        block: list[int] = []
-        while index >= 0 and _COMMENT_LINE.match(lines[index]) and index not in remove:
-            block.append(index)
-            index -= 1
+        block = _comment_above(lines, chunk.start_line - 2, remove)
         if not block:
             continue
         remove |= set(block)
