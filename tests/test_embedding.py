@@ -99,12 +99,29 @@ def test_a_few_short_texts_stay_in_the_main_session(embedder, monkeypatch):
 def test_the_default_model_multiplies_in_int8_and_is_derived_the_same_every_time(
     tmp_path, monkeypatch
 ):
+    """Derived in a new cache, byte for byte the same; deriving it removes the models (and
+    the work folders of killed derivations) that no process loaded for 30 days, and only
+    those."""
     installed = offline_model_dir() / "model.onnx"
     operators = collections.Counter(n.op_type for n in onnx.load(installed).graph.node)
     assert operators["MatMulInteger"] >= 36  # 6 layers x (q, k, v, out, 2 feed-forward)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    models = tmp_path / "codekith" / "models"
+    long_ago = time.time() - 31 * 86400
+    kept = ["all-MiniLM-L6-v2-code-int8-dq-0123456789", "notes"]  # loaded lately; not ours
+    pruned = ["all-MiniLM-L6-v2-code-int8-dq-queries-abcdef0123", "tmpk2x9_a1b"]
+    for name in kept + pruned:
+        (models / name).mkdir(parents=True)
+        (models / name / "model.onnx").write_bytes(b"old")
+        if name != kept[0]:
+            os.utime(models / name, (long_ago, long_ago))
     again = offline_model_dir() / "model.onnx"
     assert again != installed and again.read_bytes() == installed.read_bytes()
+    assert all((models / name).is_dir() for name in kept)
+    assert not any((models / name).exists() for name in pruned)
+    os.utime(again.parent, (long_ago, long_ago))
+    offline_model_dir()  # a load marks its model used
+    assert again.parent.stat().st_mtime > long_ago + 86400
 
 
 def test_the_default_model_carries_the_code_adapter(embedder):

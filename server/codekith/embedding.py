@@ -11,12 +11,15 @@ CPU-second. Any other fastembed model name is passed through for users who have 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import json
 import logging
 import os
+import re
+import shutil
 import threading
 import time
 from collections.abc import Hashable, Sequence
@@ -52,6 +55,8 @@ SIDE_IDLE_S = 10.0  # side sessions unused this long are let go (by a timer, or 
 # A new recipe makes a new derived file; it also needs a new DEFAULT_MODEL id, since an index
 # names the model it was built with, not the file.
 DERIVATION = "dynamic int8, weights per channel"
+UNUSED_MODEL_DAYS = 30  # a derived model no process loaded for this long is removed
+_DERIVED_FOLDER = re.compile(r"^(.+-[0-9a-f]{10}|tmp\w+)$")  # model folders, work folders
 _TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
 
 
@@ -146,6 +151,7 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> P
     name = model_id.rsplit("/", 1)[-1] + ("-queries" if own_queries else "")
     target = cache / "models" / f"{name}-{install}"
     target.mkdir(parents=True, exist_ok=True)
+    _mark_used(target)
     _link(target / "tokenizer.json", tokenizer)
     if quantized:
         if not (target / "model.onnx").is_file():
@@ -155,6 +161,7 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> P
                 raise ModelUnavailableError(
                     f"cannot derive the default model from {model}: {exc}"
                 ) from exc
+            prune_unused_models(target.parent)
     else:
         _link(target / "model.onnx", model)
     config = target / "tokenizer_config.json"
@@ -250,6 +257,32 @@ class _Without(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return self.folder not in record.pathname.replace(os.sep, "/")
+
+
+def _mark_used(folder: Path) -> None:
+    """A derived model's folder carries the time a process last loaded it (its mtime)."""
+    with contextlib.suppress(OSError):  # a cache another user owns: only never pruned
+        os.utime(folder)
+
+
+def prune_unused_models(models: Path, days: float = UNUSED_MODEL_DAYS) -> list[Path]:
+    """Remove the derived models no process has loaded for `days` (each load marks its
+    folder), and work folders a killed derivation left behind: every upgrade, and every
+    adapter or ONNX Runtime change, derives new ones (~23 MB each) beside the old. Run when
+    a model is derived, so the usual load costs nothing; an installation in use within
+    `days` keeps its models, one unused longer derives them again (~2-4 s). The removed."""
+    cutoff = time.time() - days * 86400
+    removed = []
+    for folder in models.iterdir():
+        if not _DERIVED_FOLDER.match(folder.name) or not folder.is_dir():
+            continue
+        try:
+            if folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder)
+                removed.append(folder)
+        except OSError:  # gone already, or not ours
+            continue
+    return removed
 
 
 def _link(path: Path, source: Path) -> None:
