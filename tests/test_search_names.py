@@ -18,6 +18,7 @@ from codekith.search import (
     asks_for_tests,
     fuse,
     holds_parts,
+    is_side_code,
 )
 from codekith.template import name_phrase
 
@@ -155,6 +156,37 @@ def test_a_question_that_names_tests_lets_tests_keep_their_share() -> None:
     assert asking[vendored["id"]] == (1 - SIDE_SHARE) * 1.0  # a copy stays a copy
     assert asks_for_tests("the test for the retry delay") and asks_for_tests("Tested paths")
     assert not asks_for_tests("test_client") and not asks_for_tests("attest the delay")
+
+
+def test_tests_and_copies_are_side_code_wherever_they_live() -> None:
+    tests = [
+        "tests/test_app.py",
+        "pkg/tests/helpers.py",
+        "src/pkg/app_test.py",
+        "conftest.py",
+        "e2e-tests/server/app.py",
+        "render_test.go",
+        "testdata/proto/example.pb.go",
+        "src/__tests__/client.ts",
+        "lib/client.test.mjs",
+        "src/ky.spec.ts",
+        "spec/axios.js",
+    ]
+    copies = ["pip/_vendor/rich/text.py", "requests/packages/urllib3/util.py"]
+    own = [
+        "src/pkg/testing_utils.py",
+        "src/contest.py",
+        "latest/app.py",
+        "attest.go",
+        "packages/core/index.ts",
+        "src/testament.ts",
+        "lib/latest.spec.md",
+    ]
+    assert all(is_side_code(path) for path in tests + copies), [
+        p for p in tests + copies if not is_side_code(p)
+    ]
+    assert not any(is_side_code(path) for path in own), [p for p in own if is_side_code(p)]
+    assert not any(is_side_code(path, tests_wanted=True) for path in tests)
 
 
 def test_of_two_names_led_alike_the_projects_own_comes_before_side_code() -> None:

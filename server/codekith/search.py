@@ -53,8 +53,11 @@ NAME_WEIGHT = 0.1  # of the name's similarity to the query, relative to the best
 NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
 NAME_CACHE = 1 << 15  # name phrases' vectors kept per process
 FEEDBACK_MIN_SIMILARITY = 0.8
+# Tests and their fixtures: test folders (`e2e-tests/`, Go's `testdata/` too), pytest's
+# `test_*.py`, `*_test.py` and `conftest.py`, Go's `_test.go`, JS/TS `.test.`/`.spec.` files.
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing|__tests__|spec)/|(^|/)test_[^/]*$|_test\.go$|\.(test|spec)\.[jt]sx?$"
+    r"(^|/)(tests?|testing|__tests__|spec|testdata|[\w.-]+-tests?)/"
+    r"|(^|/)(test_[^/]*|[^/]+_test\.py|conftest\.py)$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$"
 )
 # Copies of other projects that stay indexed (the walk skips vendor/ and third_party/):
 # pip's _vendor/, requests/packages/ (a top-level packages/ is a monorepo's own code).
