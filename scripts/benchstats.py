@@ -2,8 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank q-th percentile: a value that was actually measured."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def bootstrap_interval(
+    statistic: Callable[[np.ndarray], float],
+    samples: int,
+    resamples: int = 2000,
+    level: float = 0.95,
+    seed: int = 13,
+) -> tuple[float, float]:
+    """A percentile bootstrap interval of `statistic`, which takes the indexes of one
+    resample of the `samples` cases (paired: both sides of a difference use the same
+    cases). Seeded, so a table prints the same interval every time."""
+    rng = np.random.default_rng(seed)
+    values = sorted(statistic(rng.integers(0, samples, samples)) for _ in range(resamples))
+    low = values[int((1 - level) / 2 * resamples)]
+    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
+    return low, high

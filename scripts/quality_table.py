@@ -17,6 +17,10 @@ Per repository (tuning or held-out):
   (each file scored by its chunks' hybrid scores: the best one plus a decaying share of the
   next ones);
 * chunks per CPU-second of the default model, measured when the index was built cold.
+
+"hybrid >= best single mode" and the co-change ratio carry a 95% paired bootstrap interval
+over the cases (benchstats.bootstrap_interval, 2000 resamples, seeded): a margin whose
+interval spans 0 (a ratio's spanning 1) is not shown by these cases alone.
 """
 
 from __future__ import annotations
@@ -25,11 +29,13 @@ import json
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from benchstats import bootstrap_interval
 from codekith.evaluation import Case, evaluate, load_cases, matches
 from codekith.search import Hit, hit_from_row
 from codekith.template import code_of, search_text
@@ -225,20 +231,27 @@ def _slim(rows: Rows) -> list[dict[str, Any]]:
 
 def search_sets(
     paths: Any, corpus: Corpus, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, np.ndarray]]:
+    """Each runner's summary, the deep lists per case (for offline fusion experiments) and
+    each runner's reciprocal rank per case (0 beyond the tenth), for paired intervals."""
     cases = load_cases(paths.case_file(kind))
     lists = {case.query: deep_lists(corpus.project, case) for case in cases}
     summaries: dict[str, Any] = {}
+    reciprocal: dict[str, np.ndarray] = {}
+    searcher = corpus.project.searcher
     for name, run in runners.items():
         if name == "old hybrid":
-            summaries[name] = evaluate(cases, lambda c: old_hybrid(lists[c.query]))["summary"]
+            run = partial(_old_hybrid_of, lists)
         elif name.startswith("codekith "):
-            mode = name.split()[1]
-            summaries[name] = evaluate(
-                cases, lambda c, m=mode: corpus.project.searcher.search(c.query, 10, None, m)
-            )["summary"]
-        else:
-            summaries[name] = evaluate(cases, run)["summary"]
+            run = partial(_search_in_mode, searcher, name.split()[1])
+        result = evaluate(cases, run)
+        summaries[name] = result["summary"]
+        reciprocal[name] = np.array(
+            [
+                1 / r if (r := case["rank"]) is not None and r <= 10 else 0.0
+                for case in result["cases"]
+            ]
+        )
     stored = [
         {
             "query": c.query,
@@ -248,7 +261,31 @@ def search_sets(
         }
         for c in cases
     ]
-    return summaries, stored
+    return summaries, stored, reciprocal
+
+
+def _old_hybrid_of(lists: dict[str, dict[str, Rows]], case: Case) -> list[Hit]:
+    return old_hybrid(lists[case.query])
+
+
+def _search_in_mode(searcher: Any, mode: str, case: Case) -> list[Hit]:
+    return list(searcher.search(case.query, 10, None, mode))
+
+
+SINGLE_MODES = ("BM25", "MiniLM bare", "codekith text", "codekith vector")
+
+
+def hybrid_margin(summaries: dict[str, Any], reciprocal: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Hybrid MRR@10 minus the best single mode's, with a paired bootstrap 95% interval:
+    whether "hybrid >= best single mode" is more than the luck of which cases were drawn."""
+    best = max(SINGLE_MODES, key=lambda name: summaries[name]["mrr@10"])
+    gaps = reciprocal["codekith hybrid"] - reciprocal[best]
+    low, high = bootstrap_interval(lambda idx: float(gaps[idx].mean()), len(gaps))
+    return {
+        "best_single": best,
+        "difference": round(float(gaps.mean()), 4),
+        "interval": [round(low, 4), round(high, 4)],
+    }
 
 
 def cochange(project: Any, paths: Any) -> dict[str, Any]:
@@ -277,11 +314,20 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
         baseline.append(_recall(similar, case.expected))
         sizes.append(len(items))
     count = len(recalls) or 1
+    ours, theirs = np.array(recalls), np.array(baseline)
+    low, high = (
+        bootstrap_interval(
+            lambda idx: float(ours[idx].sum() / max(theirs[idx].sum(), 1e-9)), len(ours)
+        )
+        if recalls
+        else (0.0, 0.0)
+    )
     return {
         "cases": len(recalls),
         "missing": missing,
         "related": round(sum(recalls) / count, 4),
         "similarity": round(sum(baseline) / count, 4),
+        "ratio_interval": [round(low, 3), round(high, 3)],
         "items": round(sum(sizes) / count, 1),
     }
 
@@ -361,7 +407,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
 
     project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
     corpus = Corpus(project, paths.bare)
-    docstring, doc_lists = search_sets(
+    docstring, doc_lists, doc_reciprocal = search_sets(
         paths,
         corpus,
         "docstring",
@@ -374,7 +420,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
             "codekith hybrid": lambda c: [],
         },
     )
-    identifier, id_lists = search_sets(
+    identifier, id_lists, _ = search_sets(
         paths,
         corpus,
         "identifier",
@@ -393,6 +439,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
         "chunks": len(corpus.rows),
         "chunks_per_cpu_s": stats.get("stripped", {}).get("chunks_per_cpu_s"),
         "docstring": docstring,
+        "hybrid_margin": hybrid_margin(docstring, doc_reciprocal),
         "identifier": identifier,
         "cochange": cochange(project, paths),
         "fix": fixes(corpus, paths),
@@ -409,11 +456,14 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"  docstring -> definition ({cases} cases)   MRR@10  R@10")
     for name, summary in doc.items():
         print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@10']:6.3f}")
-    singles = max(
-        doc[n]["mrr@10"] for n in ("BM25", "MiniLM bare", "codekith text", "codekith vector")
+    margin = result["hybrid_margin"]
+    verdict = ">=" if margin["difference"] >= 0 else "<"
+    low, high = margin["interval"]
+    print(
+        f"    hybrid {verdict} best single mode ({margin['best_single']} "
+        f"{doc[margin['best_single']]['mrr@10']:.3f}): {margin['difference']:+.3f}, "
+        f"95% CI [{low:+.3f}, {high:+.3f}]"
     )
-    verdict = ">=" if doc["codekith hybrid"]["mrr@10"] >= singles else "<"
-    print(f"    hybrid {verdict} best single mode ({singles:.3f})")
     ident = result["identifier"]
     cases = next(iter(ident.values()))["cases"]
     print(f"  identifier ({cases} cases)                 R@1    MRR@10")
@@ -423,7 +473,8 @@ def print_table(result: dict[str, Any]) -> None:
     ratio = co["related"] / co["similarity"] if co["similarity"] else float("inf")
     print(
         f"  co-change ({co['cases']} cases, {co['items']} items on average): related recall "
-        f"{co['related']:.3f} vs similarity-only {co['similarity']:.3f} ({ratio:.2f}x)"
+        f"{co['related']:.3f} vs similarity-only {co['similarity']:.3f} ({ratio:.2f}x, "
+        f"95% CI {co['ratio_interval'][0]:.2f}-{co['ratio_interval'][1]:.2f}x)"
     )
     if result["fix"]:
         cases = next(iter(result["fix"].values()))["cases"]
