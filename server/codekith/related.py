@@ -37,6 +37,7 @@ SIBLING_REACH = 1  # definitions on each side of a seed (same class or module) l
 STATE_LINK = 1.0  # PageRank weight of a seed's link to the member sharing the most state
 STATE_MEMBERS = 1  # members of a method seed's class kept for the state they share with it
 MEMBER_LINK = 0.1  # PageRank weight of a seed's link to every other definition beside it
+MEMBER_CANDIDATES = 20  # of those, the most similar to the query (a class of 800 methods)
 SIDE_SHARE = 0.4  # share of its score test or vendored code gives up in a bundle (see DESIGN)
 DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to the seeds
 PAGERANK_STEPS = 8
@@ -319,7 +320,7 @@ class Related:
             self._admit(candidates, row, reason, query_vector, floor, seed_names)
             if row["qualname"] in candidates:  # found along an edge too: tied all the same
                 ties.append((row["qualname"], origin, STATE_LINK * share))
-        for row, origin, scope in self._members(seeds, beside):
+        for row, origin, scope in self._members(seeds, beside, query_vector):
             reason = f"in the same {scope} as {origin}"
             self._admit(candidates, row, reason, query_vector, floor, seed_names)
             if row["qualname"] in candidates:
@@ -386,20 +387,26 @@ class Related:
         return found
 
     def _members(
-        self, seeds: list[dict[str, Any]], beside: dict[str, list[dict[str, Any]]]
+        self,
+        seeds: list[dict[str, Any]],
+        beside: dict[str, list[dict[str, Any]]],
+        query_vector: np.ndarray,
     ) -> list[tuple[dict[str, Any], str, str]]:
-        """(row with vector, seed qualname, "class" or "module") for every other definition
-        of a function or method seed's class or module: what changes with a function is
-        more often in its own file than not, so each gets a weak tie (MEMBER_LINK) that
-        similarity and the graph can still outweigh."""
+        """(row with vector, seed qualname, "class" or "module") for the other definitions
+        of a function or method seed's class or module, the MEMBER_CANDIDATES most similar
+        to the query: what changes with a function is more often in its own file than not,
+        so each gets a weak tie (MEMBER_LINK) that similarity and the graph can still
+        outweigh."""
         found: list[tuple[dict[str, Any], str, str]] = []
         for seed in seeds:
             scope = "class" if seed["kind"] == "method" else "module"
-            found += [
-                (row, seed["qualname"], scope)
+            members = [
+                row
                 for row in _definitions(beside.get(seed["id"], []))
                 if row["qualname"] != seed["qualname"]
             ]
+            members.sort(key=lambda row: -_similarity(query_vector, row["vector"]))
+            found += [(row, seed["qualname"], scope) for row in members[:MEMBER_CANDIDATES]]
         return found
 
     @staticmethod
