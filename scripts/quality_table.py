@@ -16,6 +16,9 @@ Per repository (tuning or held-out):
   of them): BM25 over whole files and over chunks, codekith's three modes, and files-first
   (each file scored by its chunks' hybrid scores: the best one plus a decaying share of the
   next ones);
+* related QUESTION: the bundle of a docstring question holding its definition, and the
+  share of a fix's files the bundle of its subject touches, against plain search of as many
+  items;
 * chunks per CPU-second of the default model, measured when the index was built cold.
 
 "hybrid >= best single mode" and the co-change ratio carry a 95% paired bootstrap interval
@@ -332,6 +335,39 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
     }
 
 
+def question_bundles(project: Any, paths: Any) -> dict[str, Any]:
+    """`related QUESTION` against plain search of as many items, for a question: the share of
+    docstring questions whose definition the bundle holds, and of a fix commit's files
+    the bundle of its subject touches (what an assistant asking for context gets)."""
+    result: dict[str, Any] = {}
+    searcher, related = project.searcher, project.related
+    for kind in ("docstring", "fix"):
+        if not paths.case_file(kind).exists():
+            continue
+        ours, theirs = [], []
+        for case in load_cases(paths.case_file(kind)):
+            bundle = [item.hit for item in related.bundle(case.query).items]
+            plain = searcher.search(case.query, len(bundle))
+            share = _answer_share if kind == "docstring" else _file_share
+            ours.append(share(bundle, case.expected))
+            theirs.append(share(plain, case.expected))
+        count = len(ours) or 1
+        result[kind] = {
+            "cases": len(ours),
+            "related": round(sum(ours) / count, 4),
+            "search": round(sum(theirs) / count, 4),
+        }
+    return result
+
+
+def _answer_share(hits: list[Hit], expected: list[str]) -> float:
+    return float(any(matches(hit, e) for hit in hits for e in expected))
+
+
+def _file_share(hits: list[Hit], expected: list[str]) -> float:
+    return len(set(expected) & {hit.path for hit in hits}) / len(expected)
+
+
 def files_of(hits: list[Hit]) -> list[str]:
     """Files in the order their first chunk comes."""
     return list(dict.fromkeys(hit.path for hit in hits))
@@ -442,6 +478,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
         "hybrid_margin": hybrid_margin(docstring, doc_reciprocal),
         "identifier": identifier,
         "cochange": cochange(project, paths),
+        "questions": question_bundles(project, paths),
         "fix": fixes(corpus, paths),
     }
 
@@ -476,6 +513,13 @@ def print_table(result: dict[str, Any]) -> None:
         f"{co['related']:.3f} vs similarity-only {co['similarity']:.3f} ({ratio:.2f}x, "
         f"95% CI {co['ratio_interval'][0]:.2f}-{co['ratio_interval'][1]:.2f}x)"
     )
+    for kind, label in (("docstring", "holding the answer"), ("fix", "files of the fix")):
+        if kind in result["questions"]:
+            q = result["questions"][kind]
+            print(
+                f"  related QUESTION ({kind}, {q['cases']} cases): {label} {q['related']:.3f} "
+                f"vs search of as many items {q['search']:.3f}"
+            )
     if result["fix"]:
         cases = next(iter(result["fix"].values()))["cases"]
         print(f"  fix -> files ({cases} cases)            MRR@10  R@5    Hit@5")

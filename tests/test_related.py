@@ -123,7 +123,9 @@ def test_implementation_question_follows_callees_deeper(shop):
     assert "shop.models.Item.total" in reasons
     assert reasons.get("shop.pricing.compute_price") in ("seed", "callee of shop.models.Item.total")
     assert "shop.pricing.apply_discount" in reasons
-    assert all(i.reason == "seed" or " of " in i.reason for i in bundle.items)
+    assert all(
+        i.reason in ("seed", "matches the question") or " of " in i.reason for i in bundle.items
+    )
 
 
 def test_usage_question_brings_callers(shop):
@@ -357,6 +359,29 @@ def test_a_test_gives_up_its_side_share_to_the_projects_own_code(workspace, proj
     scores = {i.hit.symbol: i.score for i in bundle.items}
     own, test = scores["discounted_invoice"], scores["discounted_invoice_check"]
     assert test == pytest.approx((1 - related_module.SIDE_SHARE) * own, rel=0.1), scores
+
+
+RETRIED = ("upload", "download", "login", "sync", "publish", "checkout", "lookup")
+RETRIES = {
+    f"net/retry_{name}.py": f'''
+        def {name}_with_backoff(attempt):
+            """Wait before retrying a failed {name} request, doubling the delay each time."""
+            return min(60, 2 ** attempt)
+    '''
+    for name in RETRIED
+}
+
+
+def test_a_question_keeps_the_search_hits_its_seeds_were_picked_from(workspace, project_for):
+    """Seven unconnected answers to one question: the four best are seeds, and the others
+    plain search finds come in too (they have no edge to follow) instead of being lost."""
+    project = project_for(workspace(RETRIES))
+    project.indexer.run()
+    bundle = project.related.bundle("wait before retrying a failed request with backoff")
+    reasons = {item.hit.symbol: item.reason for item in bundle.items}
+    assert set(reasons) == {f"{name}_with_backoff" for name in RETRIED}, reasons
+    assert list(reasons.values()).count("seed") == 4
+    assert list(reasons.values()).count("matches the question") == 3, reasons
 
 
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):

@@ -152,6 +152,7 @@ class _Seeds:
     vector: np.ndarray
     query: str
     code_target: bool = False
+    matches: list[dict[str, Any]] = field(default_factory=list)  # a question's other hits
 
 
 def _prefer_code(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -200,6 +201,8 @@ class Related:
             floor,
             similar=found.code_target,
             tests_wanted=not found.code_target and asks_for_tests(query),
+            matches=found.matches,
+            match_floor=max(floor, RELATIVE_SIMILARITY * max(i.score for i in items)),
         )
         items += sorted(expanded, key=lambda i: -i.score)[:EXPANDED_ITEMS]
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
@@ -226,7 +229,10 @@ class Related:
         hits = [h.extra for h in self.searcher.search(target, k=SEEDS * 3)]
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
-        return _Seeds(_prefer_code(hits), self.searcher.query_vector(target), target)
+        seeds = _prefer_code(hits)
+        chosen = {row["id"] for row in seeds}
+        others = [row for row in hits if row["id"] not in chosen]
+        return _Seeds(seeds, self.searcher.query_vector(target), target, matches=others)
 
     def definitions_of(self, qualname: str) -> list[dict[str, Any]]:
         """Chunks named `qualname`, following re-exports: `from .utils import echo` in
@@ -284,13 +290,18 @@ class Related:
         floor: float,
         similar: bool,
         tests_wanted: bool,
+        matches: list[dict[str, Any]],
+        match_floor: float,
     ) -> list[Item]:
         """Candidates are the seeds' graph neighbourhood (up to `depth` steps) and, when
         `similar`, the chunks most similar to the query, each at least `floor` similar to
-        it. They are ranked by similarity mixed with personalized PageRank from the seeds
-        over the edges among all of them, so code tied to the seeds by several or short
-        paths comes before code that only looks alike (what changes together with a
-        function is often not similar to it: a caller, a helper)."""
+        it, and a question's other search hits (`matches`: a bundle should not lose an
+        answer plain search finds) at least `match_floor` similar (half its best seed's
+        similarity: the hits of a narrow question soon become noise). They are ranked by
+        similarity mixed with personalized PageRank from the seeds over the edges among all
+        of them, so code tied to the seeds by several or short paths comes before code that
+        only looks alike (what changes together with a function is often not similar to
+        it: a caller, a helper)."""
         candidates: dict[str, Item] = {}
         seed_names = {row["qualname"] for row in seeds}
         frontier = sorted(seed_names)
@@ -325,6 +336,12 @@ class Related:
             self._admit(candidates, row, reason, query_vector, floor, seed_names)
             if row["qualname"] in candidates:
                 ties.append((row["qualname"], origin, MEMBER_LINK))
+        vectors = self.store.vectors_of(row["id"] for row in matches)
+        for row in matches:
+            if row["id"] in vectors:
+                reason = "matches the question"
+                row = {**row, "vector": vectors[row["id"]]}
+                self._admit(candidates, row, reason, query_vector, match_floor, seed_names)
         first = min(seeds, key=lambda row: row["kind"] == "class")["qualname"]
         alike = self.store.vector_search(query_vector, SIMILAR_CANDIDATES) if similar else []
         for row in alike:
