@@ -40,7 +40,7 @@ import numpy as np
 
 from benchstats import bootstrap_interval
 from codekith.evaluation import Case, evaluate, load_cases, matches
-from codekith.search import Hit, hit_from_row
+from codekith.search import Hit, hit_from_row, is_side_code
 from codekith.template import code_of, search_text
 
 DEEP = 100
@@ -278,6 +278,32 @@ def _search_in_mode(searcher: Any, mode: str, case: Case) -> list[Hit]:
 SINGLE_MODES = ("BM25", "MiniLM bare", "codekith text", "codekith vector")
 
 
+def answer_split(
+    store: Any, cases: list[Case], reciprocal: dict[str, np.ndarray]
+) -> dict[str, dict[str, Any]]:
+    """Hybrid and vector MRR@10 on the cases whose answer is the project's own code and on
+    those whose answer is a test (or a vendored copy): questions about behaviour rank side
+    code lower on purpose (search.is_side_code), which costs the second kind."""
+    side = np.array([_is_side_answer(store, case.expected) for case in cases], dtype=bool)
+    split = {}
+    for label, chosen in (("own code", ~side), ("tests and copies", side)):
+        split[label] = {
+            "cases": int(chosen.sum()),
+            **{
+                mode: round(float(reciprocal[f"codekith {mode}"][chosen].mean()), 4)
+                if chosen.any()
+                else None
+                for mode in ("hybrid", "vector")
+            },
+        }
+    return split
+
+
+def _is_side_answer(store: Any, expected: list[str]) -> bool:
+    rows = store.chunks_by_qualname(expected[:1])
+    return bool(rows) and is_side_code(rows[0]["path"])
+
+
 def hybrid_margin(summaries: dict[str, Any], reciprocal: dict[str, np.ndarray]) -> dict[str, Any]:
     """Hybrid MRR@10 minus the best single mode's, with a paired bootstrap 95% interval:
     whether "hybrid >= best single mode" is more than the luck of which cases were drawn."""
@@ -476,6 +502,9 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
         "chunks_per_cpu_s": stats.get("stripped", {}).get("chunks_per_cpu_s"),
         "docstring": docstring,
         "hybrid_margin": hybrid_margin(docstring, doc_reciprocal),
+        "answer_split": answer_split(
+            project.read_store, load_cases(paths.case_file("docstring")), doc_reciprocal
+        ),
         "identifier": identifier,
         "cochange": cochange(project, paths),
         "questions": question_bundles(project, paths),
@@ -501,6 +530,12 @@ def print_table(result: dict[str, Any]) -> None:
         f"{doc[margin['best_single']]['mrr@10']:.3f}): {margin['difference']:+.3f}, "
         f"95% CI [{low:+.3f}, {high:+.3f}]"
     )
+    for label, part in result["answer_split"].items():
+        if part["cases"]:
+            print(
+                f"    answers in {label} ({part['cases']} cases): hybrid {part['hybrid']:.3f}, "
+                f"vector {part['vector']:.3f}"
+            )
     ident = result["identifier"]
     cases = next(iter(ident.values()))["cases"]
     print(f"  identifier ({cases} cases)                 R@1    MRR@10")
