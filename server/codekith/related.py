@@ -409,14 +409,14 @@ class Related:
         beside: dict[str, list[dict[str, Any]]],
         query_vector: np.ndarray,
     ) -> list[tuple[dict[str, Any], str, str]]:
-        """(row with vector, seed qualname, "class" or "module") for the other definitions
+        """(row with vector, seed qualname, "class", "type" or "module") for the other definitions
         of a function or method seed's class or module, the MEMBER_CANDIDATES most similar
         to the query: what changes with a function is more often in its own file than not,
         so each gets a weak tie (MEMBER_LINK) that similarity and the graph can still
         outweigh."""
         found: list[tuple[dict[str, Any], str, str]] = []
         for seed in seeds:
-            scope = "class" if seed["kind"] == "method" else "module"
+            scope = "module" if seed["kind"] != "method" else _owner_word(seed["language"])
             members = [
                 row
                 for row in _definitions(beside.get(seed["id"], []))
@@ -528,6 +528,11 @@ class Related:
 def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> None:
     """Link a and b both ways, keeping the stronger weight when they are linked already."""
     links[a][b] = links[b][a] = max(weight, links[a].get(b, 0.0))
+
+
+def _owner_word(language: str) -> str:
+    """What a method belongs to, in its language's words: a Go method has a receiver type."""
+    return "type" if language == "go" else "class"
 
 
 def _definitions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -63,7 +63,7 @@ class RelatedItem(Chunk):
     reason: str = Field(
         description="seed, caller/callee/base/subclass of <qualname>, "
         "similar to <qualname>, sibling of <qualname>, shares state with <qualname>, "
-        "in the same class as <qualname>, in the same module as <qualname> or "
+        "in the same class (Go: type) as <qualname>, in the same module as <qualname> or "
         "matches the question"
     )
     depth: int = Field(description="graph steps from a seed")
