@@ -178,7 +178,7 @@ class Related:
         seeds, query_vector, query = found.rows, found.vector, found.query
         intent, default_depth = intent_of(query)
         bundle = Bundle(query, target, intent, default_depth if depth is None else depth, budget)
-        vectors = self.store.vectors_of(row["id"] for row in seeds)
+        vectors = self.store.vectors_of(row["id"] for row in [*seeds, *found.matches])
         items = [
             Item(
                 hit_from_row(row, 0),
@@ -201,7 +201,11 @@ class Related:
             floor,
             similar=found.code_target,
             tests_wanted=not found.code_target and asks_for_tests(query),
-            matches=found.matches,
+            matches=[
+                {**row, "vector": vectors[row["id"]]}
+                for row in found.matches
+                if row["id"] in vectors
+            ],
             match_floor=max(floor, RELATIVE_SIMILARITY * max(i.score for i in items)),
         )
         items += sorted(expanded, key=lambda i: -i.score)[:EXPANDED_ITEMS]
@@ -295,9 +299,9 @@ class Related:
     ) -> list[Item]:
         """Candidates are the seeds' graph neighbourhood (up to `depth` steps) and, when
         `similar`, the chunks most similar to the query, each at least `floor` similar to
-        it, and a question's other search hits (`matches`: a bundle should not lose an
-        answer plain search finds) at least `match_floor` similar (half its best seed's
-        similarity: the hits of a narrow question soon become noise). They are ranked by
+        it, and a question's other search hits (`matches`, with vectors: a bundle should
+        not lose an answer plain search finds) at least `match_floor` similar (half its best
+        seed's similarity: the hits of a narrow question soon become noise). They are ranked by
         similarity mixed with personalized PageRank from the seeds over the edges among all
         of them, so code tied to the seeds by several or short paths comes before code that
         only looks alike (what changes together with a function is often not similar to
@@ -336,12 +340,9 @@ class Related:
             self._admit(candidates, row, reason, query_vector, floor, seed_names)
             if row["qualname"] in candidates:
                 ties.append((row["qualname"], origin, MEMBER_LINK))
-        vectors = self.store.vectors_of(row["id"] for row in matches)
         for row in matches:
-            if row["id"] in vectors:
-                reason = "matches the question"
-                row = {**row, "vector": vectors[row["id"]]}
-                self._admit(candidates, row, reason, query_vector, match_floor, seed_names)
+            reason = "matches the question"
+            self._admit(candidates, row, reason, query_vector, match_floor, seed_names)
         first = min(seeds, key=lambda row: row["kind"] == "class")["qualname"]
         alike = self.store.vector_search(query_vector, SIMILAR_CANDIDATES) if similar else []
         for row in alike:
