@@ -371,10 +371,10 @@ def question_bundles(project: Any, paths: Any) -> dict[str, Any]:
         if not paths.case_file(kind).exists():
             continue
         ours, theirs = [], []
+        share = _answer_share if kind == "docstring" else _file_share
         for case in load_cases(paths.case_file(kind)):
             bundle = [item.hit for item in related.bundle(case.query).items]
             plain = searcher.search(case.query, len(bundle))
-            share = _answer_share if kind == "docstring" else _file_share
             ours.append(share(bundle, case.expected))
             theirs.append(share(plain, case.expected))
         count = len(ours) or 1
