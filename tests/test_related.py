@@ -384,6 +384,45 @@ def test_a_question_keeps_the_search_hits_its_seeds_were_picked_from(workspace, 
     assert list(reasons.values()).count("matches the question") == 3, reasons
 
 
+RETRIES_WITH_HELPERS = {
+    f"net/retry_{name}.py": f'''
+        def {name}_with_backoff(attempt):
+            """Wait before retrying a failed {name} request, doubling the delay each time."""
+            return {name}_delay(attempt) + {name}_jitter(attempt)
+
+
+        def {name}_delay(attempt):
+            """Seconds to wait before the next {name} retry."""
+            return min(60, 2 ** attempt)
+
+
+        def {name}_jitter(attempt):
+            """Random seconds added to a {name} retry's wait."""
+            return attempt % 3
+    '''
+    for name in (*RETRIED, "search")
+}
+
+
+def test_a_questions_next_search_hits_outlast_its_seeds_graph_context(
+    workspace, project_for, monkeypatch
+):
+    """Eight answers, each with two helpers it calls: the four seeds' helpers are tied to
+    them by edges and would take every slot, so the other four answers plain search finds
+    right after the seeds keep theirs (NEXT_MATCHES)."""
+    project = project_for(workspace(RETRIES_WITH_HELPERS))
+    project.indexer.run()
+    question = "wait before retrying a failed request with backoff"
+    answers = {f"{name}_with_backoff" for name in (*RETRIED, "search")}
+
+    def symbols() -> set[str]:
+        return {item.hit.symbol for item in project.related.bundle(question).items}
+
+    assert answers <= symbols()
+    monkeypatch.setattr(related_module, "NEXT_MATCHES", 0)
+    assert len(answers & symbols()) == 4  # the seeds: their callees crowd the others out
+
+
 def test_hub_callers_are_refiltered_by_similarity(shop, monkeypatch):
     noise = {
         "render_html_page",

@@ -31,6 +31,7 @@ MIN_CODE_SEEDS = 2
 RELATIVE_SIMILARITY = 0.5
 SIMILAR_CANDIDATES = 30  # for a code target, its most similar chunks are candidates too
 EXPANDED_ITEMS = 8  # candidates kept besides the seeds (a bundle is a reading list)
+NEXT_MATCHES = 4  # of those, kept for a question's next search hits (see DESIGN)
 GRAPH_MIX = 0.3  # an item's score: (1 - mix) * similarity + mix * sqrt(PageRank / top)
 SIBLING_LINK = 2.0  # PageRank weight of a seed's link to a definition next to it (a call: 1)
 SIBLING_REACH = 1  # definitions on each side of a seed (same class or module) linked to it
@@ -165,6 +166,16 @@ def _prefer_code(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return seeds + extra[:missing]
 
 
+def _best_expanded(expanded: list[Item], next_hits: set[str]) -> list[Item]:
+    """The best EXPANDED_ITEMS, the question's next search hits among them whatever their
+    score: graph context that outranks them would otherwise cost a bundle answers that plain
+    search of as many items holds."""
+    ranked = sorted(expanded, key=lambda i: -i.score)
+    kept = [item for item in ranked if item.hit.qualname in next_hits]
+    others = [item for item in ranked if item.hit.qualname not in next_hits]
+    return kept + others[: max(EXPANDED_ITEMS - len(kept), 0)]
+
+
 class Related:
     def __init__(self, store: Store, searcher: Searcher):
         self.store = store
@@ -208,7 +219,8 @@ class Related:
             ],
             match_floor=max(floor, RELATIVE_SIMILARITY * max(i.score for i in items)),
         )
-        items += sorted(expanded, key=lambda i: -i.score)[:EXPANDED_ITEMS]
+        next_hits = {row["qualname"] for row in found.matches[:NEXT_MATCHES]}
+        items += _best_expanded(expanded, next_hits)
         items = sorted(_merge_nested(_dedupe(items)), key=lambda i: -i.score)
         seed_items = [i for i in items if i.reason == "seed"]
         first = max(seed_items, key=lambda i: i.score) if seed_items else items[0]
