@@ -379,24 +379,31 @@ class Related:
     def _beside(self, seeds: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
         """Seed id -> the definitions beside each function or method seed, in source order,
         with their vectors: the members of its class or the top-level definitions of its
-        module (read once for its siblings, the state it shares and its other members)."""
+        module (read once for its siblings, the state it shares and its other members, and
+        once for all seeds of one class or module: a question's seeds often share one)."""
+        scopes: dict[tuple[str, str], list[dict[str, Any]]] = {}
         beside = {}
         for seed in seeds:
             if seed["kind"] not in ("function", "method"):
                 continue
-            rows = sorted(
-                (
-                    row
-                    for row in self.store.chunks_in_file(seed["path"], DEFINITIONS)
-                    if row["parent"] == seed["parent"]
-                ),
-                key=lambda row: row["start_line"],
-            )
-            vectors = self.store.vectors_of(row["id"] for row in rows)
-            beside[seed["id"]] = [
-                {**row, "vector": vectors[row["id"]]} for row in rows if row["id"] in vectors
-            ]
+            scope = (seed["path"], seed["parent"])
+            if scope not in scopes:
+                scopes[scope] = self._definitions_in(*scope)
+            beside[seed["id"]] = scopes[scope]
         return beside
+
+    def _definitions_in(self, path: str, parent: str) -> list[dict[str, Any]]:
+        """The definitions of `path` whose parent is `parent`, in source order, with vectors."""
+        rows = sorted(
+            (
+                row
+                for row in self.store.chunks_in_file(path, DEFINITIONS)
+                if row["parent"] == parent
+            ),
+            key=lambda row: row["start_line"],
+        )
+        vectors = self.store.vectors_of(row["id"] for row in rows)
+        return [{**row, "vector": vectors[row["id"]]} for row in rows if row["id"] in vectors]
 
     def _siblings(
         self, seeds: list[dict[str, Any]], beside: dict[str, list[dict[str, Any]]]
