@@ -243,15 +243,9 @@ def search_sets(
     lists = {case.query: deep_lists(corpus.project, case) for case in cases}
     summaries: dict[str, Any] = {}
     reciprocal: dict[str, np.ndarray] = {}
-    searcher = corpus.project.searcher
     for name, run in runners.items():
         if name == "old hybrid":
             run = partial(_old_hybrid_of, lists)
-        elif name.endswith(TEST_RULE):
-            mode = name.removeprefix("codekith ").removesuffix(TEST_RULE)
-            run = partial(_in_mode_under_test_rule, searcher, mode)
-        elif name.startswith("codekith "):
-            run = partial(_search_in_mode, searcher, name.split()[1])
         result = evaluate(cases, run)
         summaries[name] = result["summary"]
         reciprocal[name] = np.array(
@@ -286,14 +280,15 @@ def _in_mode_under_test_rule(searcher: Any, mode: str, case: Case) -> list[Hit]:
     of them kept: hybrid against its inputs under one ranking policy."""
     wanted = asks_for_tests(case.query)
     hits = searcher.search(case.query, 50, None, mode)
-    kept = [1 - SIDE_SHARE if is_side_code(hit.path, wanted) else 1.0 for hit in hits]
-    order = sorted(range(len(hits)), key=lambda i: -hits[i].score * kept[i])
-    return [hits[i] for i in order[:10]]
+
+    def kept(hit: Hit) -> float:
+        return 1 - SIDE_SHARE if is_side_code(hit.path, wanted) else 1.0
+
+    return sorted(hits, key=lambda hit: -hit.score * kept(hit))[:10]
 
 
-TEST_RULE = ", test rule"
 SINGLE_MODES = ("BM25", "MiniLM bare", "codekith text", "codekith vector")
-RULED_MODES = ("codekith text" + TEST_RULE, "codekith vector" + TEST_RULE)
+RULED_MODES = ("codekith text, test rule", "codekith vector, test rule")
 
 
 def answer_split(
@@ -498,11 +493,12 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
         {
             "BM25": lambda c: corpus.bm25(c.query),
             "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
-            "codekith text": lambda c: [],
-            "codekith vector": lambda c: [],
-            **{name: lambda c: [] for name in RULED_MODES},
-            "old hybrid": lambda c: [],
-            "codekith hybrid": lambda c: [],
+            "codekith text": partial(_search_in_mode, project.searcher, "text"),
+            "codekith vector": partial(_search_in_mode, project.searcher, "vector"),
+            RULED_MODES[0]: partial(_in_mode_under_test_rule, project.searcher, "text"),
+            RULED_MODES[1]: partial(_in_mode_under_test_rule, project.searcher, "vector"),
+            "old hybrid": lambda c: [],  # search_sets: from the deep lists it reads
+            "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
         },
     )
     identifier, id_lists, _ = search_sets(
@@ -513,7 +509,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
             "grep": lambda c: corpus.grep(paths.workspace, c.query),
             "BM25": lambda c: corpus.bm25(c.query),
             "old hybrid": lambda c: [],
-            "codekith hybrid": lambda c: [],
+            "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
         },
     )
     paths.lists.write_text(json.dumps({"docstring": doc_lists, "identifier": id_lists}))
