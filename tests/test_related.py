@@ -384,6 +384,7 @@ def test_a_question_keeps_the_search_hits_its_seeds_were_picked_from(workspace, 
     assert list(reasons.values()).count("matches the question") == 3, reasons
 
 
+EIGHT_RETRIED = (*RETRIED, "search")
 RETRIES_WITH_HELPERS = {
     f"net/retry_{name}.py": f'''
         def {name}_with_backoff(attempt):
@@ -400,7 +401,7 @@ RETRIES_WITH_HELPERS = {
             """Random seconds added to a {name} retry's wait."""
             return attempt % 3
     '''
-    for name in (*RETRIED, "search")
+    for name in EIGHT_RETRIED
 }
 
 
@@ -413,7 +414,7 @@ def test_a_questions_next_search_hits_outlast_its_seeds_graph_context(
     project = project_for(workspace(RETRIES_WITH_HELPERS))
     project.indexer.run()
     question = "wait before retrying a failed request with backoff"
-    answers = {f"{name}_with_backoff" for name in (*RETRIED, "search")}
+    answers = {f"{name}_with_backoff" for name in EIGHT_RETRIED}
 
     def symbols() -> set[str]:
         return {item.hit.symbol for item in project.related.bundle(question).items}
