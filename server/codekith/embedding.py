@@ -270,7 +270,8 @@ def prune_unused_models(models: Path, days: float = UNUSED_MODEL_DAYS) -> list[P
     folder), and work folders a killed derivation left behind: every upgrade, and every
     adapter or ONNX Runtime change, derives new ones (~23 MB each) beside the old. Run when
     a model is derived, so the usual load costs nothing; an installation in use within
-    `days` keeps its models, one unused longer derives them again (~2-4 s). The removed."""
+    `days` keeps its models, one unused longer derives them again (~2-4 s). Returns the
+    folders it removed."""
     cutoff = time.time() - days * 86400
     removed = []
     for folder in models.iterdir():
