@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from codekith.store import Store
 from tests.conftest import HTTP_MODULE, MATH_MODULE, write_files
 from tests.interrupt import signalled_cli
@@ -75,6 +77,29 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     result = json.loads(run("eval", str(cases), "--json", cwd=root).stdout)
     assert result["summary"]["cases"] == 2 and result["summary"]["mrr@10"] > 0.5
     assert result["cases"][0]["rank"] == 1
+
+
+def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
+    """`--tests` (or "tests": true in a batch line): a test's copy of the code keeps its whole
+    score; without it the copy gives up its share and comes after the code."""
+    root = workspace({"mathx.py": MATH_MODULE, "tests/test_mathx.py": MATH_MODULE})
+    run("index", cwd=root)
+    query = ["search", "n-th Fibonacci number", "-k", "2", "--json"]
+
+    def scores(*extra: str) -> dict[str, float]:
+        hits = json.loads(run(*query, *extra, cwd=root).stdout)["hits"]
+        return {hit["path"]: hit["score"] for hit in hits}
+
+    default, wanted = scores(), scores("--tests")
+    assert default["tests/test_mathx.py"] < 0.85 * default["mathx.py"], default
+    assert wanted["tests/test_mathx.py"] == pytest.approx(wanted["mathx.py"], rel=0.02), wanted
+    lines = tmp_path / "q.jsonl"
+    lines.write_text('{"query": "n-th Fibonacci number", "k": 2, "tests": true}\n')
+    batch = json.loads(run("search", "--queries", str(lines), "--json", cwd=root).stdout)
+    assert {h["path"]: h["score"] for h in batch["hits"]} == wanted
+    lines.write_text('{"query": "n-th Fibonacci number", "tests": "yes"}\n')
+    bad = run("search", "--queries", str(lines), "--json", cwd=root, check=False)
+    assert bad.returncode == 2 and "q.jsonl:1: 'tests' must be true or false" in bad.stderr
 
 
 def test_errors_and_usage(workspace, tmp_path):

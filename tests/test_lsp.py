@@ -104,6 +104,9 @@ async def test_search_related_status_and_progress(shared: LanguageClient):
     )
     top = result["hits"][0]
     assert top["qualname"] == "shop.pricing.apply_discount"
+    asked = {"query": "apply a percentage discount", "k": 3, "tests": True}
+    wanted = await command(client, "codekith.search", asked)
+    assert wanted["hits"] == result["hits"]  # no tests here: the same hits
     assert top["uri"] == uri(client, "shop/pricing.py") and top["stale"] is False
     assert result["fresh"] is True and result["index_head"]
     filtered = await command(
@@ -113,6 +116,8 @@ async def test_search_related_status_and_progress(shared: LanguageClient):
     bundle = await command(client, "codekith.related", {"query": "who calls send_receipt"})
     reasons = {i["qualname"]: i["reason"] for i in bundle["items"]}
     assert reasons["shop.mail.send_receipt"] == "seed"
+    asked = {"query": "who calls send_receipt", "tests": True}
+    assert (await command(client, "codekith.related", asked))["items"] == bundle["items"]
     assert reasons["shop.cart.checkout"] in ("seed", "caller of shop.mail.send_receipt")
     status = await command(client, "codekith.status")
     folder = status["folders"][0]

@@ -51,6 +51,8 @@ MALFORMED = [
     ("codekith.feedback", {"query": "q", "id": "x", "vote": 3}, "vote must be 1 or -1"),
     ("codekith.feedback", {"query": " ", "id": "x", "vote": 1}, "must not be empty"),
     ("codekith.reindex", {"full": "yes"}, "full must be bool, not str"),
+    ("codekith.search", {"query": "x", "tests": "yes"}, "tests must be bool, not str"),
+    ("codekith.related", {"query": "a", "tests": 1}, "tests must be bool, not int"),
 ]
 
 

@@ -18,6 +18,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from codekith import related as related_module
 from codekith.mcp import fit, state
 from codekith.mcp import server as mcp_server
 from codekith.project import Project
@@ -25,7 +26,7 @@ from codekith.store import Store
 from codekith.vocabulary import KINDS, MODES
 from tests.conftest import RecordingEmbedder, git, init_repo, write_files
 from tests.lsp_session import until
-from tests.test_related import SHOP
+from tests.test_related import CALLERS_ALIKE, SHOP
 
 BIG_LINES = 600  # ~50k characters: more than a default answer may hold
 TOOLS = {
@@ -46,7 +47,8 @@ def shop_repo(base: Path) -> Path:
         f"Line {n}: the warehouse ledger records stock moves, returns and audits here."
         for n in range(BIG_LINES)
     )
-    write_files(root, {**SHOP, ".env": "TOKEN=abc\n", "docs/ledger.md": f"# Ledger\n{big}\n"})
+    files = {**SHOP, **CALLERS_ALIKE, ".env": "TOKEN=abc\n", "docs/ledger.md": f"# Ledger\n{big}\n"}
+    write_files(root, files)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
     return root
@@ -257,6 +259,31 @@ async def test_related_code_targets_budget_and_errors(ready_server, ready_root):
         )
         too_big = {"target": "x", "budget_tokens": fit.MAX_BUDGET_TOKENS + 1}
         assert "less than or equal to 20000" in await call.error("related_code", too_big)
+
+
+@pytest.mark.asyncio
+async def test_an_assistant_that_wants_tests_gets_them_at_full_score(ready_server):
+    """`tests: true`: a test that calls the code ranks with the project's own callers, and
+    a question's test hits keep their score; by default they give up their share."""
+    position = {"target": "shop/pricing.py:5"}  # apply_discount
+    async with connected(ready_server) as call:
+        scores = {}
+        for wanted in (False, True):
+            bundle = await call.ok("related_code", {**position, "tests": wanted})
+            scores[wanted] = {i["qualname"].split(".")[-1]: i["score"] for i in bundle["items"]}
+        for wanted, expected in ((False, 1 - related_module.SIDE_SHARE), (True, 1.0)):
+            test, own = (
+                scores[wanted][name] for name in ("discounted_invoice_check", "discounted_invoice")
+            )
+            assert test / own == pytest.approx(expected, rel=0.1), scores
+        question = {"query": "invoice with a discount applied", "k": 3}
+        found = {}
+        for wanted in (False, True):
+            hits = (await call.ok("search_code", {**question, "tests": wanted}))["hits"]
+            found[wanted] = {h["path"]: h["score"] for h in hits}
+        test = "tests/test_invoice.py"
+        assert found[True][test] > found[False][test], found
+        assert "tests" in await call.error("search_code", {**question, "tests": "maybe"})
 
 
 @pytest.mark.asyncio

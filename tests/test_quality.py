@@ -24,7 +24,7 @@ import pytest
 from codekith.evaluation import Case, evaluate
 from codekith.project import Project
 from codekith.qualnames import join, module_name
-from codekith.search import holds_parts
+from codekith.search import SIDE_SHARE, holds_parts
 from codekith.template import split_identifier
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -245,3 +245,40 @@ def test_a_question_that_asks_for_the_test_gets_the_test(
     assert asked[0].score > 1.15 * own.score, asked  # ~1.0x when the test gives up a share
     behaviour = project.searcher.search("the retry delay cap", 3)
     assert behaviour[0].qualname == "pkg.backoff.retry_delay", behaviour
+
+
+def test_an_asker_who_wants_tests_gets_them_for_a_question_that_does_not_say_test(
+    workspace: Callable[[dict[str, str]], Path], project_for: Callable[..., Project]
+) -> None:
+    """A test's docstring reads like a bug report ("no attempt waits longer than the cap"), so
+    only the asker can say a test is wanted (`tests=True`, the CLI's `--tests`): then the
+    test keeps its whole score and comes first; without it the code does."""
+    root = workspace(
+        {
+            "pkg/__init__.py": "",
+            "pkg/backoff.py": """
+                def retry_delay(attempt, base=0.5, cap=30.0):
+                    delay = base * (2 ** attempt)
+                    return min(delay, cap)
+            """,
+            "tests/test_retry.py": """
+                from pkg.backoff import retry_delay
+
+
+                def test_retry_delay_never_exceeds_the_cap():
+                    for attempt in range(20):
+                        assert retry_delay(attempt) <= 30.0
+            """,
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+    question = "no attempt waits longer than the cap"
+    default = {h.qualname: h.score for h in project.searcher.search(question, 3)}
+    wanted = project.searcher.search(question, 3, tests=True)
+    test, own = "tests.test_retry.test_retry_delay_never_exceeds_the_cap", "pkg.backoff.retry_delay"
+    assert max(default, key=default.__getitem__) == own, default
+    assert wanted[0].qualname == test, wanted
+    scores = {h.qualname: h.score for h in wanted}
+    lift = (scores[test] / scores[own]) / (default[test] / default[own])
+    assert lift == pytest.approx(1 / (1 - SIDE_SHARE), rel=0.02), (default, scores)

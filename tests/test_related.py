@@ -176,12 +176,12 @@ def test_definitions_next_to_a_code_target_join_its_bundle(shop):
         assert reasons.get(far) == "in the same module as shop.noise.resize_thumbnail", reasons
 
 
-def _bundle_at(project, path: str, marker: str):  # type: ignore[no-untyped-def]
+def _bundle_at(project, path: str, marker: str, tests: bool = False):  # type: ignore[no-untyped-def]
     """Index the project; the bundle of the first line of `path` with `marker`."""
     project.indexer.run()
     text = (project.root / path).read_text().splitlines()
     line = next(n for n, t in enumerate(text, 1) if marker in t)
-    return project.related.bundle(f"{path}:{line}")
+    return project.related.bundle(f"{path}:{line}", tests=tests)
 
 
 def _reasons_at(project, path: str, marker: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -359,6 +359,15 @@ def test_a_test_gives_up_its_side_share_to_the_projects_own_code(workspace, proj
     scores = {i.hit.symbol: i.score for i in bundle.items}
     own, test = scores["discounted_invoice"], scores["discounted_invoice_check"]
     assert test == pytest.approx((1 - related_module.SIDE_SHARE) * own, rel=0.1), scores
+
+
+def test_an_asker_who_wants_the_tests_of_a_function_gets_them_at_full_score(workspace, project_for):
+    """`tests=True` (the tests of the code at a position): the test caller keeps its score."""
+    project = project_for(workspace({**SHOP, **CALLERS_ALIKE}))
+    bundle = _bundle_at(project, "shop/pricing.py", "def apply_discount", tests=True)
+    scores = {i.hit.symbol: i.score for i in bundle.items}
+    own, test = scores["discounted_invoice"], scores["discounted_invoice_check"]
+    assert test == pytest.approx(own, rel=0.1), scores
 
 
 RETRIED = ("upload", "download", "login", "sync", "publish", "checkout", "lookup")

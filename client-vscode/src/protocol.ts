@@ -35,6 +35,8 @@ export interface SearchArgs {
   language?: string;
   kind?: string;
   mode?: string;
+  /** Looking for tests: they rank with the project's own code (by default below it). */
+  tests?: boolean;
 }
 
 export interface SearchResult extends Freshness {
@@ -51,6 +53,7 @@ export interface RelatedArgs {
   budget?: number;
   /** 'markdown' adds the bundle's markdown (the server renders it, as the CLI does). */
   format?: 'json' | 'markdown';
+  tests?: boolean;
 }
 
 export interface BundleItem extends Hit {

@@ -279,8 +279,10 @@ class Answers:
         filters: Filters = NO_FILTERS,
         mode: str = "hybrid",
         state: Freshness | None = None,
+        tests: bool = False,
     ) -> SearchAnswer:
-        hits = self.project.searcher.search(query, k or self.project.settings.k, filters, mode)
+        k = k or self.project.settings.k
+        hits = self.project.searcher.search(query, k, filters, mode, tests=tests)
         return SearchAnswer(query, hits, state or self.freshness())
 
     def related(
@@ -289,6 +291,7 @@ class Answers:
         depth: int | None = None,
         budget: int | None = None,
         state: Freshness | None = None,
+        tests: bool = False,
     ) -> RelatedAnswer:
         """A bundle for text, PATH:LINE or a qualified name; depth 0 in the settings means
         "by the question's intent". PATH may be absolute, but not outside the root."""
@@ -302,7 +305,7 @@ class Answers:
             self._check_path(relative_path(self.root, target.strip()))
         if depth is None:
             depth = settings.depth or None
-        bundle = self.project.related.bundle(target, depth, budget or settings.budget)
+        bundle = self.project.related.bundle(target, depth, budget or settings.budget, tests)
         return RelatedAnswer(bundle, state or self.freshness())
 
     def holds(self, target: str) -> bool:

@@ -223,6 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--language", default="")
     search.add_argument("--kind", default="", choices=("", *KINDS))
     search.add_argument("--mode", default="hybrid", choices=MODES)
+    _add_tests_argument(search)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
     _add_workspace_arguments(search)
     search.add_argument("--json", action="store_true")
@@ -238,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="graph steps (default: by the question's intent)",
     )
     related.add_argument("--budget", type=_positive, default=None, help="tokens")
+    _add_tests_argument(related)
     _add_workspace_arguments(related)
     output = related.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true")
@@ -595,14 +597,16 @@ def cmd_search(args: argparse.Namespace) -> int:
     filters = Filters(args.path_prefix, args.language, args.kind)
     repositories = _repositories(args)
     if repositories is not None:
-        found = repositories.search(args.query, args.k, filters, args.mode, args.repo)
+        found = repositories.search(
+            args.query, args.k, filters, args.mode, args.repo, tests=args.tests
+        )
         if args.json:
             _emit(found.to_json())
         else:
             _print_repo_hits(found)
         return 0
     answers = _answers(args)
-    answer = answers.search(args.query, args.k, filters, args.mode)
+    answer = answers.search(args.query, args.k, filters, args.mode, tests=args.tests)
     if args.json:
         _emit(answer.to_json())
     else:
@@ -665,7 +669,11 @@ def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) 
             request.get("path_prefix", ""), request.get("language", ""), request.get("kind", "")
         )
         k = int(request.get("k", args.k or 0)) or None
-        _emit(answers.search(query, k, filters, request.get("mode", args.mode)).to_json())
+        tests = request.get("tests", args.tests)
+        if not isinstance(tests, bool):
+            raise ValueError(f"{path}:{number}: 'tests' must be true or false, not {tests!r}")
+        mode = request.get("mode", args.mode)
+        _emit(answers.search(query, k, filters, mode, tests=tests).to_json())
     return 0
 
 
@@ -683,6 +691,15 @@ def _print_hits(hits: list[Hit], state: Freshness) -> None:
             f"codekith: the index is behind ({len(state.stale)} stale files{moved}); "
             "run `codekith index`\n"
         )
+
+
+def _add_tests_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tests",
+        action="store_true",
+        help="looking for tests: rank them with the project's own code (by default they "
+        "rank below it unless the question says 'test')",
+    )
 
 
 def _add_workspace_arguments(parser: argparse.ArgumentParser) -> None:
@@ -705,9 +722,9 @@ def _add_workspace_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_related(args: argparse.Namespace) -> int:
     repositories = _repositories(args)
     answer: RelatedAnswer | MultiRelatedAnswer = (
-        repositories.related(args.target, args.depth, args.budget, args.repo)
+        repositories.related(args.target, args.depth, args.budget, args.repo, tests=args.tests)
         if repositories is not None
-        else _answers(args).related(args.target, args.depth, args.budget)
+        else _answers(args).related(args.target, args.depth, args.budget, tests=args.tests)
     )
     if args.json:
         _emit(answer.to_json())
@@ -822,7 +839,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         filters = Filters(
             opts.get("path_prefix", ""), opts.get("language", ""), opts.get("kind", "")
         )
-        return project.searcher.search(case.query, args.k, filters, opts.get("mode", args.mode))
+        mode, tests = opts.get("mode", args.mode), opts.get("tests") is True
+        return project.searcher.search(case.query, args.k, filters, mode, tests=tests)
 
     result = evaluate(cases, run)
     if args.json:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from codekith.qualnames import constructed, import_table, with_constructors
-from codekith.search import Hit, Searcher, asks_for_tests, hit_from_row, is_side_code
+from codekith.search import Hit, Searcher, hit_from_row, is_side_code, wants_tests
 from codekith.store import Store
 from codekith.template import code_of
 
@@ -181,11 +181,15 @@ class Related:
         self.store = store
         self.searcher = searcher
 
-    def bundle(self, target: str, depth: int | None = None, budget: int = 6000) -> Bundle:
+    def bundle(
+        self, target: str, depth: int | None = None, budget: int = 6000, tests: bool = False
+    ) -> Bundle:
+        """Tests give up a share of their score unless `tests` is set (the asker looks for
+        tests: of the code at a position, or a question's) or a question says "test"."""
         target = target.strip()
         if not target:
             raise ValueError("the target is empty: give text, PATH:LINE or a qualified name")
-        found = self._seeds(target)
+        found = self._seeds(target, tests)
         seeds, query_vector, query = found.rows, found.vector, found.query
         intent, default_depth = intent_of(query)
         bundle = Bundle(query, target, intent, default_depth if depth is None else depth, budget)
@@ -211,7 +215,7 @@ class Related:
             bundle.depth,
             floor,
             similar=found.code_target,
-            tests_wanted=not found.code_target and asks_for_tests(query),
+            tests_wanted=tests if found.code_target else wants_tests(query, tests),
             matches=[
                 {**row, "vector": vectors[row["id"]]}
                 for row in found.matches
@@ -228,7 +232,7 @@ class Related:
         bundle.items, bundle.truncated = fit_to_budget(ordered, budget, lambda item: item)
         return bundle
 
-    def _seeds(self, target: str) -> _Seeds:
+    def _seeds(self, target: str, tests: bool) -> _Seeds:
         """Seed rows, the vector that measures relevance, and the query text for intent."""
         location = location_of(target, self.is_indexed)
         if location:
@@ -242,7 +246,7 @@ class Related:
             if rows:
                 vector = self.store.vectors_of([rows[0]["id"]])[rows[0]["id"]]
                 return _Seeds(rows, vector, target, code_target=True)
-        hits = [h.extra for h in self.searcher.search(target, k=SEEDS * 3)]
+        hits = [h.extra for h in self.searcher.search(target, SEEDS * 3, tests=tests)]
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
         seeds = _prefer_code(hits)

@@ -159,6 +159,7 @@ class Repositories:
         mode: str = "hybrid",
         repos: Sequence[str] | None = None,
         states: dict[str, Freshness] | None = None,
+        tests: bool = False,
     ) -> MultiSearchAnswer:
         """The k best hits over the chosen repositories (`states` gives the freshness a
         caller keeps per repository, as the language server does)."""
@@ -168,7 +169,8 @@ class Repositories:
 
         def one(item: tuple[str, Answers]) -> tuple[str, SearchAnswer, dict[str, float]]:
             name, answers = item
-            answer = answers.search(query, count, filters, mode, (states or {}).get(name))
+            state = (states or {}).get(name)
+            answer = answers.search(query, count, filters, mode, state, tests)
             # only fusion needs them: reading the hits' vectors took a lone index ~20 ms
             found = _similarities(answers, query, answer.hits) if fusing else {}
             return name, answer, found
@@ -194,6 +196,7 @@ class Repositories:
         budget: int | None = None,
         repos: Sequence[str] | None = None,
         states: dict[str, Freshness] | None = None,
+        tests: bool = False,
     ) -> MultiRelatedAnswer:
         """A position, path or name is answered by the repository that holds it (the
         first one's error when none does); a question by every repository, the items of
@@ -208,7 +211,7 @@ class Repositories:
 
         def one(item: tuple[str, Answers]) -> tuple[str, RelatedAnswer]:
             name, answers = item
-            return name, answers.related(target, depth, limit, (states or {}).get(name))
+            return name, answers.related(target, depth, limit, (states or {}).get(name), tests)
 
         with ThreadPoolExecutor(len(chosen), thread_name_prefix="codekith-repos") as pool:
             bundles = dict(pool.map(one, chosen.items()))

@@ -118,6 +118,15 @@ def asks_for_tests(query: str) -> bool:
     return bool(_ASKS_FOR_TESTS.search(query))
 
 
+def wants_tests(query: str, asked: bool = False) -> bool:
+    """Whether tests rank with the project's own code: the asker said so (`--tests`, the
+    MCP and LSP `tests` argument) or the question names tests. Nothing in a question tells a
+    bug report from a test's docstring ("hooks don't work with callable classes"), so a
+    question that wants a test and does not say "test" needs the asker's word (see
+    docs/DESIGN.md)."""
+    return asked or asks_for_tests(query)
+
+
 def query_identifiers(query: str) -> list[str]:
     """Words of the query that look like code names: snake_case, camelCase or dotted
     (a query of one bare word counts too). All-caps words like WSGI are prose."""
@@ -157,8 +166,15 @@ class Searcher:
             self.store.check_compatible(self.model, None, TEMPLATE_VERSION)
 
     def search(
-        self, query: str, k: int = 10, filters: Filters | None = None, mode: str = "hybrid"
+        self,
+        query: str,
+        k: int = 10,
+        filters: Filters | None = None,
+        mode: str = "hybrid",
+        tests: bool = False,
     ) -> list[Hit]:
+        """The k best chunks for the query. Tests rank below the project's own code unless
+        `tests` is set or the query says "test" (`wants_tests`)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.check_compatible()  # once: the lookups and re-rankers below embed unchecked
@@ -179,7 +195,7 @@ class Searcher:
         found = dict(zip(lookups, results, strict=True))
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
-        tests_wanted = asks_for_tests(query)
+        tests_wanted = wants_tests(query, tests)
         scores, rows = fuse(
             found.get("symbols", []),
             found.get("vector", []),

@@ -33,6 +33,7 @@ class SearchArgs:
     language: str = ""
     kind: str = ""
     mode: str = "hybrid"
+    tests: bool = False  # looking for tests: they rank with the project's own code
     repos: tuple[str, ...] | None = None  # workspace folder names; none: every folder
 
     def check(self) -> None:
@@ -51,6 +52,7 @@ class RelatedArgs:
     depth: int | None = None
     budget: int | None = None
     format: str = "json"
+    tests: bool = False
 
     def check(self) -> None:
         _require(self.format in ("json", "markdown"), "format must be json or markdown")

@@ -328,7 +328,7 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
     states = {name: await sessions[name].freshness() for name in chosen}
     filters = Filters(a.pathPrefix, a.language, a.kind)
     found = await asyncio.to_thread(
-        repositories.search, a.query, a.k, filters, a.mode, a.repos, states
+        repositories.search, a.query, a.k, filters, a.mode, a.repos, states, tests=a.tests
     )
     hits = [
         convert.hit_json(hit.to_json(), sessions[hit.repo].root, sessions[hit.repo].dirty)
@@ -364,7 +364,9 @@ async def _related(ls: CodekithServer, a: args.RelatedArgs) -> dict[str, Any]:
     if not await session.has_index():
         await _ready(ls)
     state = await session.freshness()
-    answer = await asyncio.to_thread(session.answers.related, target, a.depth, a.budget, state)
+    answer = await asyncio.to_thread(
+        session.answers.related, target, a.depth, a.budget, state, tests=a.tests
+    )
     data = answer.to_json()
     data["items"] = [convert.hit_json(i, session.root, session.dirty) for i in data["items"]]
     if a.format == "markdown":

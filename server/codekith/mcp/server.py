@@ -79,6 +79,13 @@ Repos = Annotated[
         "others); default: all"
     ),
 ]
+Tests = Annotated[
+    bool,
+    Field(
+        description="true when looking for tests: they then rank with the project's own "
+        "code (by default below it, unless the question says 'test')"
+    ),
+]
 
 
 def create_server(
@@ -187,6 +194,7 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         language: Annotated[str, Field(description="e.g. python, typescript, markdown")] = "",
         kind: Annotated[Kind, Field(description="only chunks of this kind")] = "",
         mode: Annotated[Mode, Field(description="hybrid (default), vector or text")] = "hybrid",
+        tests: Tests = False,
         repos: Repos = None,
     ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search the repository's code and docs by meaning and by words; hits are chunks
@@ -196,7 +204,7 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         filters = Filters(prefix, language, kind)
         if len(workspace.repos) > 1 or repos:
             many = await _answer(
-                state, ctx, lambda: workspace.search(query, k, filters, mode, repos)
+                state, ctx, lambda: workspace.search(query, k, filters, mode, repos, tests=tests)
             )
             data = {
                 "query": query,
@@ -208,7 +216,9 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
             return _result(
                 data, fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, "hits", "snippet")
             )
-        found = await _answer(state, ctx, lambda: answers.search(query, k, filters, mode))
+        found = await _answer(
+            state, ctx, lambda: answers.search(query, k, filters, mode, tests=tests)
+        )
         data = {
             "query": query,
             "mode": mode,
@@ -233,6 +243,7 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
             int | None, Field(ge=0, le=5, description="call-graph steps (default: by intent)")
         ] = None,
         budget_tokens: Budget = fit.DEFAULT_BUDGET_TOKENS,
+        tests: Tests = False,
         repos: Repos = None,
     ) -> Annotated[CallToolResult, models.RelatedResult]:
         """The code related to a question, a position or a definition: the best matches
@@ -242,12 +253,14 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         repository and a question by all of them, each item naming its `repo`."""
         if len(workspace.repos) > 1 or repos:
             many = await _answer(
-                state, ctx, lambda: workspace.related(target, depth, budget_tokens, repos)
+                state,
+                ctx,
+                lambda: workspace.related(target, depth, budget_tokens, repos, tests=tests),
             )
             data = {**many.to_json(), **_fresh_many(_states(many.bundles))}
         else:
             bundle = await _answer(
-                state, ctx, lambda: answers.related(target, depth, budget_tokens)
+                state, ctx, lambda: answers.related(target, depth, budget_tokens, tests=tests)
             )
             data = {**bundle.to_json(), **_fresh(bundle.freshness)}
         for name in ("tokens", "budget", "dirty", "freshness"):
