@@ -451,7 +451,7 @@ class RandomEmbedder:
     """Random unit vectors (deterministic per text): builds big tables without the model."""
 
     def __init__(self, dim: int = DEFAULT_DIM, model_id: str = DEFAULT_MODEL):
-        self.dim, self.model_id = dim, model_id
+        self.dim, self.model_id, self.query_id = dim, model_id, model_id
 
     def _vector(self, text: str) -> np.ndarray:
         seed = int.from_bytes(hashlib.sha1(text.encode()).digest()[:8], "little")

@@ -39,7 +39,7 @@ class CountingEmbedder:
 
     def __init__(self, inner: Embedder):
         self.inner = inner
-        self.model_id, self.dim = inner.model_id, inner.dim
+        self.model_id, self.dim, self.query_id = inner.model_id, inner.dim, inner.query_id
         self.embedded: list[str] = []
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:

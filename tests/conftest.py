@@ -119,6 +119,7 @@ class RecordingEmbedder:
 
     def __init__(self, real: Any) -> None:
         self.real, self.model_id, self.dim = real, real.model_id, real.dim
+        self.query_id = real.query_id
         self.asked: list[tuple[str, threading.Thread]] = []
 
     def embed_documents(self, texts: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pyarrow as pa
 import pytest
 
 from codekith import answers as answers_module
@@ -140,6 +142,44 @@ def test_feedback_waits_for_the_write_lock_then_says_so(shop_answers, monkeypatc
         shop_answers.feedback("q", "nope", 1)
     with pytest.raises(ValueError, match="vote must be"):
         shop_answers.feedback("q", hit.id, 3)
+
+
+OLD_FEEDBACK = pa.schema(  # the votes' table before it named the query side
+    [
+        ("query", pa.string()),
+        ("vector", pa.list_(pa.float32(), 384)),
+        ("id", pa.string()),
+        ("vote", pa.int8()),
+        ("at", pa.float64()),
+    ]
+)
+
+
+def test_votes_an_older_query_side_embedded_still_count_and_the_next_vote_renews_them(
+    shop_answers,
+):
+    """An upgrade may bring a new query adapter and keep the index: a vote of an older
+    codekith (no `tower`) holds a question vector the new side would not make. Search
+    compares its question embedded again; the next vote renews its vector in the table."""
+    query, target = "send the customer an email", "shop.cart.checkout"
+    store, searcher = shop_answers.project.store, shop_answers.project.searcher
+    chosen = next(h for h in searcher.search(query, k=5) if h.qualname == target)
+    assert searcher.search(query, k=5)[0].qualname != target
+    elsewhere = np.zeros(384, dtype=np.float32)
+    elsewhere[0] = 1.0  # what another query side might have made: far from today's
+    row = {"query": query, "vector": elsewhere, "id": chosen.id, "vote": 1, "at": 0.0}
+    store.db.create_table("feedback", schema=OLD_FEEDBACK).add(
+        pa.Table.from_pylist([row], schema=OLD_FEEDBACK)
+    )
+    assert searcher.search(query, k=5)[0].qualname == target
+    other = shop_answers.search("apply a percentage discount", k=1).hits[0]
+    shop_answers.feedback("apply a percentage discount", other.id, 1)
+    votes = {v["query"]: v for v in store.feedback()}
+    assert {v["tower"] for v in votes.values()} == {searcher.query_id()}
+    renewed = np.asarray(votes[query]["vector"], dtype=np.float32)
+    assert float(renewed @ searcher.query_vector(query)) == pytest.approx(1.0, abs=1e-4)
+    assert votes[query]["id"] == chosen.id and votes[query]["vote"] == 1
+    assert searcher.search(query, k=5)[0].qualname == target
 
 
 def test_status_and_a_missing_index(shop_answers, tmp_path, project_for):

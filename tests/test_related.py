@@ -490,11 +490,12 @@ def test_feedback_moves_results(shop):
     before = [h.qualname for h in shop.searcher.search(query, k=5)]
     target = next(h for h in shop.searcher.search(query, k=5) if h.qualname == "shop.cart.checkout")
     assert before[0] != "shop.cart.checkout"
-    shop.store.add_feedback(query, shop.embedder().embed_query(query), target.id, 1)
+    tower = shop.searcher.query_id()
+    shop.store.add_feedback(query, shop.embedder().embed_query(query), target.id, 1, tower)
     assert shop.searcher.search(query, k=5)[0].qualname == "shop.cart.checkout"
     similar = shop.searcher.search("send the customer an e-mail", k=5)
     assert similar[0].qualname == "shop.cart.checkout"
-    shop.store.add_feedback(query, shop.embedder().embed_query(query), target.id, -1)
+    shop.store.add_feedback(query, shop.embedder().embed_query(query), target.id, -1, tower)
     after = [h.qualname for h in shop.searcher.search(query, k=5)]
     assert (
         after.index("shop.cart.checkout") > before.index("shop.cart.checkout")

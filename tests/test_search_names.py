@@ -28,6 +28,7 @@ class _Counting:
 
     def __init__(self, embedder: Any) -> None:
         self.inner, self.embedded = embedder, []
+        self.query_id = embedder.query_id
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         self.embedded += list(texts)

@@ -533,9 +533,14 @@ class Answers:
             raise ValueError("query must not be empty")
         if self.project.read_store.chunk(chunk_id) is None:
             raise UnknownChunkError(f"no chunk with id {chunk_id!r} in the index")
-        vector = self.project.searcher.query_vector(query)
-        with self.project.store.write_lock(wait_s=FEEDBACK_LOCK_WAIT_S):
-            self.project.store.add_feedback(query, vector, chunk_id, vote)
+        searcher, store = self.project.searcher, self.project.store
+        vector, tower = searcher.query_vector(query), searcher.query_id()
+        # votes an older query side embedded are renewed with this one (see Embedder)
+        old = {v["query"] for v in store.feedback() if v.get("tower") != tower} - {query}
+        renewed = {text: searcher.query_vector(text) for text in sorted(old)}
+        with store.write_lock(wait_s=FEEDBACK_LOCK_WAIT_S):
+            store.add_feedback(query, vector, chunk_id, vote, tower)
+            store.renew_feedback(renewed, tower)
 
 
 def _looks_like_path(target: str) -> bool:

@@ -101,6 +101,10 @@ class ModelUnavailableError(RuntimeError):
 class Embedder(Protocol):
     model_id: str
     dim: int
+    # What embeds questions: the model id, plus the query adapter's digest when questions
+    # have their own. An upgrade may ship a new query adapter without a new model id (the
+    # documents are unchanged), so a vote's stored question vector names the one it came from.
+    query_id: str
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -118,6 +122,15 @@ def _package_dir(name: str) -> Path:
             f"the offline model needs the Python package {name!r}; reinstall codekith"
         )
     return Path(next(iter(spec.submodule_search_locations)))
+
+
+def query_id_of(model_id: str) -> str:
+    """The model id, and the query adapter's digest when the model has one (see Embedder)."""
+    offline = OFFLINE_MODELS.get(model_id)
+    adapter = offline.query_adapter if offline else None
+    if adapter is None or not adapter.is_file():
+        return model_id
+    return f"{model_id}+queries-{hashlib.sha1(adapter.read_bytes()).hexdigest()[:12]}"
 
 
 def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> Path:
@@ -322,6 +335,7 @@ class FastEmbedder:
         _sessions_sleep_when_idle()
         self.model_id = model_id
         offline = OFFLINE_MODELS.get(model_id)
+        self.query_id = query_id_of(model_id)
         self._batch_size = QUANTIZED_BATCH_SIZE if offline and offline.quantized else BATCH_SIZE
         self._load = functools.partial(_session, model_id, offline is not None, arena)
         self._model = self._load(threads)

@@ -477,9 +477,15 @@ class LayeredStore(Store):
     def prune_graph_states(self, keep: int, current: set[str]) -> int:
         return self.overlay.prune_graph_states(keep, current)
 
-    def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
+    def add_feedback(
+        self, query: str, vector: np.ndarray, chunk_id: str, vote: int, tower: str
+    ) -> None:
         self._writable()
-        self.overlay.add_feedback(query, vector, chunk_id, vote)
+        self.overlay.add_feedback(query, vector, chunk_id, vote, tower)
+
+    def renew_feedback(self, vectors: dict[str, np.ndarray], tower: str) -> None:
+        self._writable()
+        self.overlay.renew_feedback(vectors, tower)
 
     def add_run(self, run: dict[str, Any]) -> None:
         self._writable()

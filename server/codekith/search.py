@@ -159,6 +159,10 @@ class Searcher:
         self.check_compatible()
         return self._query_vectors(text)
 
+    def query_id(self) -> str:
+        """What embeds this searcher's questions (Embedder.query_id)."""
+        return self.embedder().query_id
+
     def check_compatible(self) -> None:
         """IndexMismatchError when the index was built with another model or template: its
         vectors and this query's would not be comparable."""
@@ -276,14 +280,19 @@ class Searcher:
         filters: Filters,
     ) -> None:
         """Votes on similar past queries move items: an up vote on a query this close is
-        worth about a first place in both rankings, a down vote takes as much away."""
+        worth about a first place in both rankings, a down vote takes as much away. A vote
+        whose question another query side embedded (an upgrade's new query adapter) is
+        compared by its question embedded again, until the next vote renews it."""
         votes = self.store.feedback()
         if not votes:
             return
-        vector = self._query_vectors(query)
+        vector, tower = self._query_vectors(query), self.query_id()
         adjust: dict[str, float] = {}
         for vote in votes:
-            similarity = float(np.dot(vector, vote["vector"]))
+            asked = vote["vector"] if vote.get("tower") == tower else None
+            if asked is None:
+                asked = self._query_vectors(vote["query"])
+            similarity = float(np.dot(vector, asked))
             if similarity >= FEEDBACK_MIN_SIMILARITY:
                 weight = (similarity - FEEDBACK_MIN_SIMILARITY) / (1 - FEEDBACK_MIN_SIMILARITY)
                 adjust[vote["id"]] = adjust.get(vote["id"], 0.0) + vote["vote"] * (

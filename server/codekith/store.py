@@ -164,6 +164,7 @@ def feedback_schema(dim: int) -> pa.Schema:
             ("id", pa.string()),
             ("vote", pa.int8()),
             ("at", pa.float64()),
+            ("tower", pa.string()),  # what embedded the question (Embedder.query_id)
         ]
     )
 
@@ -1090,14 +1091,39 @@ class Store:
         hidden = _not_in("path", self.shadow().edge_paths)
         return int(self._table("edges").count_rows(f"deleted = false AND {hidden}"))
 
-    def add_feedback(self, query: str, vector: np.ndarray, chunk_id: str, vote: int) -> None:
-        """A vote replaces an earlier vote for the same query and chunk."""
-        if "feedback" not in self._names():
-            self.db.create_table("feedback", schema=feedback_schema(len(vector)))
+    def add_feedback(
+        self, query: str, vector: np.ndarray, chunk_id: str, vote: int, tower: str
+    ) -> None:
+        """A vote replaces an earlier vote for the same query and chunk; `tower` names what
+        embedded the question (Embedder.query_id)."""
+        table = self._feedback_table(len(vector))
         row = {"query": query, "vector": vector, "id": chunk_id, "vote": vote, "at": time.time()}
-        table = self._table("feedback")
         table.delete(f"query = {quote(query)} AND id = {quote(chunk_id)}")
-        table.add(pa.Table.from_pylist([row], schema=table.schema))
+        table.add(pa.Table.from_pylist([{**row, "tower": tower}], schema=table.schema))
+
+    def renew_feedback(self, vectors: dict[str, np.ndarray], tower: str) -> None:
+        """The votes on these questions take these vectors, made by `tower`, in one commit."""
+        if not vectors or "feedback" not in self._names():
+            return
+        table = self._feedback_table(len(next(iter(vectors.values()))))
+        rows = [
+            {**row, "vector": vectors[row["query"]], "tower": tower}
+            for row in table.to_arrow().to_pylist()
+            if row["query"] in vectors
+        ]
+        if rows:
+            renewed = pa.Table.from_pylist(rows, schema=table.schema)
+            table.merge_insert(["query", "id"]).when_matched_update_all().execute(renewed)
+
+    def _feedback_table(self, dim: int) -> Any:
+        """The votes' table, made on the first vote. One an older codekith made gains the
+        `tower` column, empty: its votes' vectors came from an unknown query side."""
+        if "feedback" not in self._names():
+            self.db.create_table("feedback", schema=feedback_schema(dim))
+        table = self._table("feedback")
+        if "tower" not in table.schema.names:
+            table.add_columns({"tower": "CAST('' AS STRING)"})
+        return table
 
     def feedback(self) -> list[dict[str, Any]]:
         if "feedback" not in self._names():
