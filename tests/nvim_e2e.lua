@@ -45,6 +45,17 @@ local ok, err = pcall(function()
   end
   print('related OK:\n' .. related)
 
+  -- `:CodekithRelated!` asks with `tests`: the same place, tests ranked with the code
+  vim.cmd('wincmd p')
+  vim.fn.setqflist({})
+  vim.api.nvim_win_set_cursor(0, { line, 4 })
+  vim.cmd('CodekithRelated!')
+  wait_for('related results with tests', 60000, function() return #vim.fn.getqflist() > 0 end)
+  if not quickfix_text():find('shop.pricing.compute_price [seed]', 1, true) then
+    fail('the seed is missing with tests from:\n' .. quickfix_text())
+  end
+  print('related with tests OK')
+
   vim.cmd('wincmd p')
   vim.api.nvim_buf_set_lines(0, -1, -1, false, {
     '', '', 'def loyalty_points(amount):',

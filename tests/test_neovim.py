@@ -78,6 +78,7 @@ def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
     assert result.returncode == 0, result.stdout + result.stderr
     output = result.stdout + result.stderr  # nvim -l prints to stderr
     assert "related OK" in output and "search after save OK" in output
+    assert "related with tests OK" in output
 
 
 @pytest.mark.skipif(NVIM is None, reason="nvim is not installed")

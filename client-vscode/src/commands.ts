@@ -44,6 +44,7 @@ export class Commands {
     const register = (id: string, run: (...args: any[]) => unknown) =>
       context.subscriptions.push(vscode.commands.registerCommand(id, run));
     register('codekith.findRelated', (arg?: RelatedTargetArg) => this.findRelated(arg));
+    register('codekith.findRelatedTests', (arg?: RelatedTargetArg) => this.findRelated(arg, true));
     register('codekith.searchCodebase', (arg?: { query?: string }) => this.searchCodebase(arg));
     register('codekith.copyRelatedContext', (arg?: RelatedTargetArg) => this.copyRelatedContext(arg));
     register('codekith.reindexWorkspace', (arg?: { full?: boolean }) => this.reindex(arg?.full === true));
@@ -55,8 +56,9 @@ export class Commands {
 
   // -- Find Related Code / Copy Related Context -------------------------------------------
 
-  async findRelated(arg?: RelatedTargetArg): Promise<BundleItem | undefined> {
-    const bundle = await this.related(arg);
+  /** With `tests`, tests rank with the project's own code (by default they rank below it). */
+  async findRelated(arg?: RelatedTargetArg, tests = false): Promise<BundleItem | undefined> {
+    const bundle = await this.related(arg, tests);
     if (!bundle) {
       return undefined;
     }
@@ -75,7 +77,7 @@ export class Commands {
     };
     const picked = await pickHit(
       items,
-      `Related to ${bundle.target} (${bundle.intent}, ~${bundle.tokens} tokens${bundle.fresh === false ? ', index behind HEAD' : ''})`,
+      `${tests ? 'Related tests and code' : 'Related'} to ${bundle.target} (${bundle.intent}, ~${bundle.tokens} tokens${bundle.fresh === false ? ', index behind HEAD' : ''})`,
       'Pick to open; moving through the list previews each location',
       [copy],
       async () => this.copyMarkdown(bundle),
@@ -97,14 +99,19 @@ export class Commands {
     return markdown;
   }
 
-  private async related(arg?: RelatedTargetArg): Promise<Bundle | undefined> {
+  private async related(arg?: RelatedTargetArg, tests = false): Promise<Bundle | undefined> {
     const target = await relatedTarget(arg);
     if (!target) {
       return undefined;
     }
     const depth = relatedDepth();
     // The markdown comes along so that copying it needs no second request.
-    const args: RelatedArgs = { ...target, format: 'markdown', ...(depth === undefined ? {} : { depth }) };
+    const args: RelatedArgs = {
+      ...target,
+      format: 'markdown',
+      ...(depth === undefined ? {} : { depth }),
+      ...(tests ? { tests } : {}),
+    };
     return this.run<Bundle>(SERVER_COMMANDS.related, args, 'Finding related code…');
   }
 

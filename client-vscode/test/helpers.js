@@ -9,7 +9,8 @@ const CLIENT_ROOT = path.resolve(__dirname, '..');
 const SERVER = path.resolve(CLIENT_ROOT, process.env.CODEKITH_SERVER || '../.venv/bin/codekith');
 const PYTHON = path.join(path.dirname(SERVER), 'python');
 
-/** A small shop: pricing calls apply_discount, which calls log; models call pricing. */
+/** A small shop: pricing calls apply_discount, which calls log; models call pricing; a test
+ * calls apply_discount. */
 const SHOP = {
   'shop/__init__.py': '',
   'shop/util.py': `
@@ -51,6 +52,13 @@ class Item:
 def send_receipt(email, total):
     """Email the customer a receipt for the amount paid."""
     return f"to {email}: {total}"
+`,
+  'tests/test_pricing.py': `
+from shop.pricing import apply_discount
+
+
+def test_a_tenth_off():
+    assert apply_discount(200, 10) == 180
 `,
 };
 

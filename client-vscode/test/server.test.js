@@ -116,6 +116,29 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     assert.equal(vscode.window.activeTextEditor.selection.start.line, callee.hit.start_line - 1);
   });
 
+  test('Find Related Tests ranks a test that calls the code with the project\'s own callers', async () => {
+    const line = lineOf(pricing(), 'def apply_discount');
+    await stub.openEditor(pricing(), new vscode.Selection(line - 1, 4, line - 1, 4));
+    const testScore = async (command) => {
+      const shown = stub.quickPicks.length;
+      const result = vscode.commands.executeCommand(command);
+      const pick = await newestPick(shown + 1);
+      const labels = pick.items.map((i) => `${i.label} | ${i.description} | ${i.detail}`).join('\n');
+      const test = pick.items.find((i) => i.hit.qualname === 'tests.test_pricing.test_a_tenth_off');
+      const own = pick.items.find((i) => i.hit.qualname === 'shop.pricing.compute_price');
+      assert.ok(test && own, labels);
+      assert.equal(test.description, 'caller of shop.pricing.apply_discount');
+      pick.hide();
+      await result;
+      return { title: pick.title, test: test.hit.score, own: own.hit.score };
+    };
+    const plain = await testScore('codekith.findRelated');
+    const asked = await testScore('codekith.findRelatedTests');
+    assert.match(asked.title, /^Related tests and code to shop\/pricing\.py:\d+/);
+    // a test gives up 40% of its score in a bundle unless tests are asked for
+    assert.ok(Math.abs(asked.test / asked.own / (plain.test / plain.own) - 1 / 0.6) < 0.05, JSON.stringify({ plain, asked }));
+  });
+
   test('Find Related Code on a selection relates the selected text; Escape returns to the editor', async () => {
     const file = path.join(root, 'shop/mail.py');
     const line = lineOf(file, 'Email the customer');
