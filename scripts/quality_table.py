@@ -400,18 +400,24 @@ def question_bundles(project: Any, paths: Any) -> dict[str, Any]:
     for kind in ("docstring", "fix"):
         if not paths.case_file(kind).exists():
             continue
-        ours, theirs = [], []
+        ours, theirs, told = [], [], []
         share = _answer_share if kind == "docstring" else _file_share
         for case in load_cases(paths.case_file(kind)):
             bundle = [item.hit for item in related.bundle(case.query).items]
             plain = searcher.search(case.query, len(bundle))
             ours.append(share(bundle, case.expected))
             theirs.append(share(plain, case.expected))
+            if kind == "docstring" and _is_side_answer(project.read_store, case.expected):
+                flagged = related.bundle(case.query, tests=True).items
+                told.append(share([item.hit for item in flagged], case.expected))
+            else:  # a fix's files are the project's own: nobody asks for tests
+                told.append(ours[-1])
         count = len(ours) or 1
         result[kind] = {
             "cases": len(ours),
             "related": round(sum(ours) / count, 4),
             "search": round(sum(theirs) / count, 4),
+            "related_told": round(sum(told) / count, 4),
         }
     return result
 
@@ -595,6 +601,7 @@ def print_table(result: dict[str, Any]) -> None:
             print(
                 f"  related QUESTION ({kind}, {q['cases']} cases): {label} {q['related']:.3f} "
                 f"vs search of as many items {q['search']:.3f}"
+                + (f"; with the tests flag {q['related_told']:.3f}" if kind == "docstring" else "")
             )
     if result["fix"]:
         cases = next(iter(result["fix"].values()))["cases"]
