@@ -47,7 +47,8 @@ and full-text search, a call graph). Start with search_code or related_code (a q
 PATH:LINE or a qualified name), follow up with get_code (by path and lines, or by an id from
 an earlier answer), find_symbol and call_graph. Paths are relative to the repository root.
 Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
-they were cut to the token budget (`truncated`)."""
+they were cut to the token budget (`truncated`). Tests rank below the code they test: pass
+`tests: true` to search_code or related_code when you look for tests."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES_INDEX = ToolAnnotations(
