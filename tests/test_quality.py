@@ -214,10 +214,12 @@ def test_vendored_copies_and_tests_rank_below_the_projects_own_code(
     assert all(h.score <= 0.81 * own for h in hits[1:]), [(h.path, h.score) for h in hits]
 
 
-def test_a_question_that_asks_for_the_test_gets_the_test(
-    workspace: Callable[[dict[str, str]], Path], project_for: Callable[..., Project]
-) -> None:
-    """Test code gives up a share of its score only to questions about behaviour."""
+def _retry_project(
+    workspace: Callable[[dict[str, str]], Path],
+    project_for: Callable[..., Project],
+    test_module: str,
+) -> Project:
+    """An indexed project of a capped retry delay and `test_module` as its tests."""
     root = workspace(
         {
             "pkg/__init__.py": "",
@@ -227,18 +229,27 @@ def test_a_question_that_asks_for_the_test_gets_the_test(
                     delay = base * (2 ** attempt)
                     return min(delay, cap)
             """,
-            "tests/test_retry.py": """
-                from pkg.backoff import retry_delay
-
-
-                def test_retry_delay_is_capped():
-                    assert retry_delay(10) == 30.0
-                    assert retry_delay(0) == 0.5
-            """,
+            "tests/test_retry.py": test_module,
         }
     )
     project = project_for(root)
     project.indexer.run()
+    return project
+
+
+def test_a_question_that_asks_for_the_test_gets_the_test(
+    workspace: Callable[[dict[str, str]], Path], project_for: Callable[..., Project]
+) -> None:
+    """Test code gives up a share of its score only to questions about behaviour."""
+    test_module = """
+        from pkg.backoff import retry_delay
+
+
+        def test_retry_delay_is_capped():
+            assert retry_delay(10) == 30.0
+            assert retry_delay(0) == 0.5
+    """
+    project = _retry_project(workspace, project_for, test_module)
     asked = project.searcher.search("the tests of the retry delay cap", 3)
     assert asked[0].qualname == "tests.test_retry.test_retry_delay_is_capped", asked
     own = next(hit for hit in asked if hit.path == "pkg/backoff.py")
@@ -253,26 +264,15 @@ def test_an_asker_who_wants_tests_gets_them_for_a_question_that_does_not_say_tes
     """A test's docstring reads like a bug report ("no attempt waits longer than the cap"), so
     only the asker can say a test is wanted (`tests=True`, the CLI's `--tests`): then the
     test keeps its whole score and comes first; without it the code does."""
-    root = workspace(
-        {
-            "pkg/__init__.py": "",
-            "pkg/backoff.py": """
-                def retry_delay(attempt, base=0.5, cap=30.0):
-                    delay = base * (2 ** attempt)
-                    return min(delay, cap)
-            """,
-            "tests/test_retry.py": """
-                from pkg.backoff import retry_delay
+    test_module = """
+        from pkg.backoff import retry_delay
 
 
-                def test_retry_delay_never_exceeds_the_cap():
-                    for attempt in range(20):
-                        assert retry_delay(attempt) <= 30.0
-            """,
-        }
-    )
-    project = project_for(root)
-    project.indexer.run()
+        def test_retry_delay_never_exceeds_the_cap():
+            for attempt in range(20):
+                assert retry_delay(attempt) <= 30.0
+    """
+    project = _retry_project(workspace, project_for, test_module)
     question = "no attempt waits longer than the cap"
     default = {h.qualname: h.score for h in project.searcher.search(question, 3)}
     wanted = project.searcher.search(question, 3, tests=True)
