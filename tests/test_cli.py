@@ -80,8 +80,8 @@ def test_batch_queries_and_eval(workspace, tmp_path):
 
 
 def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
-    """`--tests` (or "tests": true in a batch line): a test's copy of the code keeps its whole
-    score; without it the copy gives up its share and comes after the code."""
+    """`--tests` (or "tests": true in a batch line or an eval case): a test's copy of the
+    code keeps its whole score; without it the copy gives up its share and comes after."""
     root = workspace({"mathx.py": MATH_MODULE, "tests/test_mathx.py": MATH_MODULE})
     run("index", cwd=root)
     query = ["search", "n-th Fibonacci number", "-k", "2", "--json"]
@@ -100,6 +100,17 @@ def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
     lines.write_text('{"query": "n-th Fibonacci number", "tests": "yes"}\n')
     bad = run("search", "--queries", str(lines), "--json", cwd=root, check=False)
     assert bad.returncode == 2 and "q.jsonl:1: 'tests' must be true or false" in bad.stderr
+    cases = tmp_path / "cases.jsonl"
+    case = {"query": "n-th Fibonacci number", "expected": ["tests/test_mathx.py"]}
+    cases.write_text(json.dumps(case) + "\n" + json.dumps({**case, "tests": True}) + "\n")
+    ranks = [
+        c["rank"] for c in json.loads(run("eval", str(cases), "--json", cwd=root).stdout)["cases"]
+    ]
+    flagged = list(wanted).index("tests/test_mathx.py") + 1  # as search ranks it with --tests
+    assert ranks == [2, flagged], ranks
+    cases.write_text(json.dumps({**case, "tests": "yes"}) + "\n")
+    unclear = run("eval", str(cases), cwd=root, check=False)
+    assert unclear.returncode == 1 and "'tests' must be true or false" in unclear.stderr
 
 
 def test_errors_and_usage(workspace, tmp_path):
