@@ -10,6 +10,7 @@ import {
   type ReindexResult,
   type RelatedArgs,
   SERVER_COMMANDS,
+  type SearchArgs,
   type SearchResult,
   type Status,
 } from './protocol';
@@ -46,6 +47,7 @@ export class Commands {
     register('codekith.findRelated', (arg?: RelatedTargetArg) => this.findRelated(arg));
     register('codekith.findRelatedTests', (arg?: RelatedTargetArg) => this.findRelated(arg, true));
     register('codekith.searchCodebase', (arg?: { query?: string }) => this.searchCodebase(arg));
+    register('codekith.searchTests', (arg?: { query?: string }) => this.searchCodebase(arg, true));
     register('codekith.copyRelatedContext', (arg?: RelatedTargetArg) => this.copyRelatedContext(arg));
     register('codekith.reindexWorkspace', (arg?: { full?: boolean }) => this.reindex(arg?.full === true));
     register('codekith.rebuildIndex', () => this.reindex(true));
@@ -117,11 +119,12 @@ export class Commands {
 
   // -- Search Codebase --------------------------------------------------------------------
 
-  async searchCodebase(arg?: { query?: string }): Promise<Hit | undefined> {
+  /** With `tests`, tests rank with the project's own code (by default they rank below it). */
+  async searchCodebase(arg?: { query?: string }, tests = false): Promise<Hit | undefined> {
     const query =
       arg?.query ??
       (await vscode.window.showInputBox({
-        title: 'codekith: Search Codebase',
+        title: tests ? 'codekith: Search Tests and Code' : 'codekith: Search Codebase',
         prompt: 'Describe the code you are looking for, in words or with names',
         placeHolder: 'e.g. where is the discount applied to a price',
         value: selectedText(),
@@ -130,7 +133,8 @@ export class Commands {
     if (!query?.trim()) {
       return undefined;
     }
-    const result = await this.run<SearchResult>(SERVER_COMMANDS.search, { query }, 'Searching…');
+    const args: SearchArgs = tests ? { query, tests } : { query };
+    const result = await this.run<SearchResult>(SERVER_COMMANDS.search, args, 'Searching…');
     if (!result) {
       return undefined;
     }

@@ -189,6 +189,26 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     stub.inputBox = () => undefined;
   });
 
+  test('Search Tests and Code: a test keeps the share of its score it gives up by default', async () => {
+    stub.inputBox = () => 'a tenth off the amount';
+    const testScore = async (command, title) => {
+      const shown = stub.quickPicks.length;
+      const result = vscode.commands.executeCommand(command);
+      const pick = await newestPick(shown + 1);
+      assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, title);
+      const test = pick.items.find((i) => i.hit.qualname === 'tests.test_pricing.test_a_tenth_off');
+      assert.ok(test, pick.items.map((i) => i.label).join('\n'));
+      pick.hide();
+      await result;
+      return test.hit.score;
+    };
+    const plain = await testScore('codekith.searchCodebase', 'codekith: Search Codebase');
+    const asked = await testScore('codekith.searchTests', 'codekith: Search Tests and Code');
+    // a test gives up 20% of its search score unless tests are asked for
+    assert.ok(Math.abs(asked / plain - 1 / 0.8) < 0.03, JSON.stringify({ plain, asked }));
+    stub.inputBox = () => undefined;
+  });
+
   test('Copy Related Context for AI puts the markdown bundle on the clipboard', async () => {
     const line = lineOf(pricing(), 'percent = 10');
     await stub.openEditor(pricing(), new vscode.Selection(line - 1, 0, line - 1, 0));
