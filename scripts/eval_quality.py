@@ -102,7 +102,9 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
     chunks = qc.source_chunks(paths.checkout)
     builders = {
         "docstring": lambda: qc.docstring_cases(by_query, DOCSTRING_CAP, SEED),
-        "identifier": lambda: qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED),
+        "identifier": lambda: qc.identifier_cases(
+            chunks, IDENTIFIER_PER_KIND, SEED, qc.indexed_names(paths.checkout)
+        ),
         "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
         "fix": lambda: qc.fix_cases(paths.checkout, FIX_CAP, SEED),
     }

@@ -28,7 +28,7 @@ import random
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -202,11 +202,25 @@ def docstring_cases(by_query: dict[str, list[str]], cap: int, seed: int) -> list
 
 
 def source_chunks(repo: Path) -> list[Chunk]:
+    return [c for c in _chunks(repo, is_source) if c.kind in CODE_KINDS]
+
+
+def indexed_names(repo: Path) -> set[str]:
+    """The names of every chunk of code the index holds besides the source's definitions:
+    tests and modules too (search finds them by name as well)."""
+    return {c.symbol for c in _chunks(repo, _is_code) if c.symbol}
+
+
+def _is_code(path: str) -> bool:
+    return language_of(path) in CODE_LANGUAGES and not is_vendored(path)
+
+
+def _chunks(repo: Path, chosen: Callable[[str], bool]) -> list[Chunk]:
     chunks: list[Chunk] = []
     tracked = tracked_files(repo)
     names = copied_names(repo, tracked)
     for rel in tracked:
-        if not is_source(rel):
+        if not chosen(rel):
             continue
         try:
             data = (repo / rel).read_bytes()
@@ -215,11 +229,7 @@ def source_chunks(repo: Path) -> list[Chunk]:
             continue
         if content_reason(rel, data) is not None:  # generated: the index leaves it out
             continue
-        chunks += [
-            c
-            for c in chunk_file(rel, language_of(rel) or "", source, names(rel)).chunks
-            if c.kind in CODE_KINDS
-        ]
+        chunks += chunk_file(rel, language_of(rel) or "", source, names(rel)).chunks
     return chunks
 
 
@@ -234,7 +244,13 @@ def _fragment(symbol: str, parts: list[str], rng: random.Random) -> str | None:
     return match.group(0).strip("_") if match else None
 
 
-def identifier_cases(chunks: list[Chunk], per_kind: int, seed: int) -> list[dict[str, Any]]:
+def identifier_cases(
+    chunks: list[Chunk], per_kind: int, seed: int, indexed: Iterable[str] = ()
+) -> list[dict[str, Any]]:
+    """Names, `Class.method` and fragments of the source's definitions. A fragment that is
+    itself the name of something else the index holds (`indexed`: tests, modules) is no
+    fragment case: search rightly puts the exact name first (`test_request` is a test
+    module's name as well as a piece of `test_request_context`)."""
     rng = random.Random(seed)
     by_symbol: dict[str, set[str]] = defaultdict(set)
     for chunk in chunks:
@@ -254,10 +270,11 @@ def identifier_cases(chunks: list[Chunk], per_kind: int, seed: int) -> list[dict
         named = sorted({c.qualname for c in chunks if c.qualname.endswith(f".{short}")})
         cases.append({"query": short, "expected": named, "type": "Class.method"})
     lowered = {s: s.lower().replace("_", "") for s in by_symbol}
+    exact = set(indexed)
     fragments = []
     for symbol in rng.sample(symbols, len(symbols)):
         fragment = _fragment(symbol, split_identifier(symbol), rng)
-        if not fragment or len(fragment) < 6:
+        if not fragment or len(fragment) < 6 or fragment in exact:
             continue
         key = fragment.lower().replace("_", "")
         owners = [s for s, low in lowered.items() if key in low]
