@@ -35,6 +35,7 @@ from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
 from codekith.languages import PYTHON, language_of
+from codekith.search import is_test_path
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS, content_reason
 from eval_docstrings import (
@@ -49,7 +50,6 @@ CODE_KINDS = ("function", "method", "class")
 CODE_LANGUAGES = (PYTHON, "javascript", "typescript", "go")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec)/|_test\.go$|\.(test|spec)\.[jt]sx?$")
 MAX_COCHANGE_FILES = 4
 MAX_COCHANGE_FUNCTIONS = 6
 COCHANGE_POOL = 3  # newest commits first, stop at this many times the cap
@@ -72,7 +72,9 @@ def tracked_files(repo: Path) -> list[str]:
 
 
 def is_test(path: str) -> bool:
-    return bool(_TEST_PATH.search(path)) or Path(path).name.startswith("test_")
+    """What search ranks as a test (`search.is_test_path`): the cases' answers are the
+    project's own code as the product sees it."""
+    return is_test_path(path)
 
 
 def is_vendored(path: str) -> bool:

@@ -107,8 +107,13 @@ def hit_from_row(row: dict[str, Any], score: float) -> Hit:
 
 def is_side_code(path: str, tests_wanted: bool = False) -> bool:
     """Tests and vendored copies: a question about behaviour wants the project's own code.
-    Tests are not side code to a question that asks for tests (`asks_for_tests`)."""
-    return bool(_VENDORED_PATH.search(path) or (not tests_wanted and _TEST_PATH.search(path)))
+    Tests are not side code to a question that asks for tests (`wants_tests`)."""
+    return bool(_VENDORED_PATH.search(path) or (not tests_wanted and is_test_path(path)))
+
+
+def is_test_path(path: str) -> bool:
+    """Tests and their fixtures, by path (`_TEST_PATH`)."""
+    return bool(_TEST_PATH.search(path))
 
 
 def asks_for_tests(query: str) -> bool:
