@@ -182,6 +182,23 @@ def test_votes_an_older_query_side_embedded_still_count_and_the_next_vote_renews
     assert searcher.search(query, k=5)[0].qualname == target
 
 
+def test_a_warm_up_renews_the_votes_an_older_query_side_embedded(shop_answers):
+    """Servers and the daemon warm up when they start, as after an upgrade: the votes of the
+    old query side get this side's vectors then, not only at the next vote."""
+    query = "send the customer an email"
+    store, searcher = shop_answers.project.store, shop_answers.project.searcher
+    chosen = searcher.search(query, k=1)[0]
+    elsewhere = np.zeros(384, dtype=np.float32)
+    elsewhere[0] = 1.0
+    store.add_feedback(query, elsewhere, chosen.id, 1, "an older query side")
+    shop_answers.warm_up()
+    (vote,) = store.feedback()
+    assert vote["tower"] == searcher.query_id()
+    renewed = np.asarray(vote["vector"], dtype=np.float32)
+    assert float(renewed @ searcher.query_vector(query)) == pytest.approx(1.0, abs=1e-4)
+    assert shop_answers.renew_votes() == 0  # nothing left to renew
+
+
 def test_status_and_a_missing_index(shop_answers, tmp_path, project_for):
     status = shop_answers.status()
     assert status["ready"] and status["chunks"] > 10 and status["fresh"] is True

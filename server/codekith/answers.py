@@ -27,7 +27,7 @@ from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
 from codekith.search import Hit
 from codekith.secrets import load_scanner
-from codekith.store import NO_FILTERS, Filters, IndexMismatchError
+from codekith.store import NO_FILTERS, Filters, IndexLockedError, IndexMismatchError
 from codekith.workspace import (
     NotIndexableError,
     OutsideWorkspaceError,
@@ -37,6 +37,8 @@ from codekith.workspace import (
 )
 
 if TYPE_CHECKING:  # the indexer loads the chunkers and parsers: `status` needs none
+    import numpy as np
+
     from codekith.indexer import IndexReport
 
 log = logging.getLogger(__name__)
@@ -228,6 +230,9 @@ class Answers:
             load_scanner()
             if self.has_index() and not self.compatibility_problem():
                 self.project.searcher.search("warm up", 1)
+                self.renew_votes()
+        except IndexLockedError:
+            pass  # another process writes: the next vote or warm-up renews them
         except Exception:
             log.exception("warming up %s failed", self.root)
 
@@ -535,12 +540,28 @@ class Answers:
             raise UnknownChunkError(f"no chunk with id {chunk_id!r} in the index")
         searcher, store = self.project.searcher, self.project.store
         vector, tower = searcher.query_vector(query), searcher.query_id()
-        # votes an older query side embedded are renewed with this one (see Embedder)
-        old = {v["query"] for v in store.feedback() if v.get("tower") != tower} - {query}
-        renewed = {text: searcher.query_vector(text) for text in sorted(old)}
+        renewed = self._older_votes(tower, query)
         with store.write_lock(wait_s=FEEDBACK_LOCK_WAIT_S):
             store.add_feedback(query, vector, chunk_id, vote, tower)
             store.renew_feedback(renewed, tower)
+
+    def renew_votes(self) -> int:
+        """Give the votes an older query side embedded (an upgrade's new query adapter, see
+        Embedder.query_id) this side's vectors; how many questions were renewed. Servers
+        and the daemon do it when they warm up, a vote does it too: until then search
+        embeds such a vote's question again on each process's first use."""
+        tower = self.project.searcher.query_id()
+        renewed = self._older_votes(tower)
+        if renewed:
+            with self.project.store.write_lock():
+                self.project.store.renew_feedback(renewed, tower)
+        return len(renewed)
+
+    def _older_votes(self, tower: str, besides: str = "") -> dict[str, np.ndarray]:
+        """Question -> its vector by this side, for the votes another side embedded."""
+        votes = self.project.store.feedback()
+        old = {v["query"] for v in votes if v.get("tower") != tower} - {besides}
+        return {text: self.project.searcher.query_vector(text) for text in sorted(old)}
 
 
 def _looks_like_path(target: str) -> bool:
