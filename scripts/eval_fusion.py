@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codekith.search import is_test_path
 from eval_quality import Paths, load_repos
-from quality_cases import is_test
 
 Row = dict[str, Any]
 Lists = dict[str, Any]
@@ -100,7 +100,7 @@ class Fusion:
         for chunk_id, row in rows.items():
             if row["kind"] == "module":
                 scores[chunk_id] *= 1 - self.module_penalty
-            if is_test(row["path"]):
+            if is_test_path(row["path"]):
                 scores[chunk_id] *= 1 - self.test_penalty
         symbols = case["symbols"]
         for rank, row in enumerate(symbols):

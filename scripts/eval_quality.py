@@ -99,12 +99,12 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
         shutil.rmtree(paths.workspace)
     paths.workspace.mkdir(parents=True)
     by_query = qc.build_workspace(paths.checkout, paths.workspace)
-    chunks = qc.source_chunks(paths.checkout)
+    code = qc.code_chunks(paths.checkout)
+    chunks = qc.source_chunks(code)
+    names = {c.symbol for c in code if c.symbol}
     builders = {
         "docstring": lambda: qc.docstring_cases(by_query, DOCSTRING_CAP, SEED),
-        "identifier": lambda: qc.identifier_cases(
-            chunks, IDENTIFIER_PER_KIND, SEED, qc.indexed_names(paths.checkout)
-        ),
+        "identifier": lambda: qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED, names),
         "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
         "fix": lambda: qc.fix_cases(paths.checkout, FIX_CAP, SEED),
     }

@@ -28,7 +28,7 @@ import random
 import re
 import subprocess
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,25 +71,20 @@ def tracked_files(repo: Path) -> list[str]:
     return [line for line in git(repo, "ls-files").splitlines() if line]
 
 
-def is_test(path: str) -> bool:
-    """What search ranks as a test (`search.is_test_path`): the cases' answers are the
-    project's own code as the product sees it."""
-    return is_test_path(path)
-
-
 def is_vendored(path: str) -> bool:
     return any(part in VENDORED_DIRS for part in path.split("/")[:-1])
 
 
+def is_code(path: str) -> bool:
+    """A file of a chunked language that is not a vendored copy: what the index holds."""
+    return language_of(path) in CODE_LANGUAGES and not is_vendored(path)
+
+
 def is_source(path: str) -> bool:
-    """Code that the cases may point at: a chunked language, not a test, not vendored."""
-    language = language_of(path)
-    return (
-        language is not None
-        and language in CODE_LANGUAGES
-        and not is_test(path)
-        and not is_vendored(path)
-    )
+    """Code that the cases may point at: not a test as search ranks tests
+    (`search.is_test_path`), so the answers are the project's own code as the product
+    sees it."""
+    return is_code(path) and not is_test_path(path)
 
 
 # -- docstring cases ---------------------------------------------------------------------
@@ -203,26 +198,19 @@ def docstring_cases(by_query: dict[str, list[str]], cap: int, seed: int) -> list
 # -- identifier cases --------------------------------------------------------------------
 
 
-def source_chunks(repo: Path) -> list[Chunk]:
-    return [c for c in _chunks(repo, is_source) if c.kind in CODE_KINDS]
+def source_chunks(code: list[Chunk]) -> list[Chunk]:
+    """The definitions among `code_chunks` that the cases may point at."""
+    return [c for c in code if c.kind in CODE_KINDS and is_source(c.path)]
 
 
-def indexed_names(repo: Path) -> set[str]:
-    """The names of every chunk of code the index holds besides the source's definitions:
-    tests and modules too (search finds them by name as well)."""
-    return {c.symbol for c in _chunks(repo, _is_code) if c.symbol}
-
-
-def _is_code(path: str) -> bool:
-    return language_of(path) in CODE_LANGUAGES and not is_vendored(path)
-
-
-def _chunks(repo: Path, chosen: Callable[[str], bool]) -> list[Chunk]:
+def code_chunks(repo: Path) -> list[Chunk]:
+    """Every chunk of the code the index holds: tests and modules too (search finds them
+    by name as well)."""
     chunks: list[Chunk] = []
     tracked = tracked_files(repo)
     names = copied_names(repo, tracked)
     for rel in tracked:
-        if not chosen(rel):
+        if not is_code(rel):
             continue
         try:
             data = (repo / rel).read_bytes()
