@@ -294,9 +294,8 @@ class Searcher:
         vector, tower = self._query_vectors(query), self.query_id()
         adjust: dict[str, float] = {}
         for vote in votes:
-            asked = vote["vector"] if vote.get("tower") == tower else None
-            if asked is None:
-                asked = self._query_vectors(vote["query"])
+            same_side = vote.get("tower") == tower
+            asked = vote["vector"] if same_side else self._query_vectors(vote["query"])
             similarity = float(np.dot(vector, asked))
             if similarity >= FEEDBACK_MIN_SIMILARITY:
                 weight = (similarity - FEEDBACK_MIN_SIMILARITY) / (1 - FEEDBACK_MIN_SIMILARITY)
