@@ -110,7 +110,8 @@ def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
     assert ranks == [2, flagged], ranks
     cases.write_text(json.dumps({**case, "tests": "yes"}) + "\n")
     unclear = run("eval", str(cases), cwd=root, check=False)
-    assert unclear.returncode == 1 and "'tests' must be true or false" in unclear.stderr
+    assert unclear.returncode == 2
+    assert "cases.jsonl:1: 'tests' must be true or false" in unclear.stderr
 
 
 def test_errors_and_usage(workspace, tmp_path):

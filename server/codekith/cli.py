@@ -832,9 +832,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         cases = load_cases(args.cases)
     except OSError as exc:
         raise CliError(f"cannot read {args.cases}: {exc.strerror}") from None
-    unclear = next((c for c in cases if not isinstance(c.options.get("tests", False), bool)), None)
-    if unclear is not None:
-        raise CliError(f"{args.cases}: case {unclear.query!r}: 'tests' must be true or false")
     project = _answers(args).project
 
     def run(case: Any) -> list[Hit]:

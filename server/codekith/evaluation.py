@@ -42,6 +42,9 @@ def load_cases(path: Path) -> list[Case]:
             raise ValueError(
                 f"{path}:{number}: expected a JSON object with 'query' and 'expected' ({exc})"
             ) from exc
+        tests = cases[-1].options.get("tests", False)
+        if not isinstance(tests, bool):
+            raise ValueError(f"{path}:{number}: 'tests' must be true or false, not {tests!r}")
     return cases
 
 
