@@ -332,6 +332,51 @@ def test_a_go_method_shares_state_through_its_receiver(workspace, project_for):
     assert reasons.get("Currency") == "in the same type as ledger.Ledger.Record", reasons
 
 
+TS_LEDGER = {
+    "ledger.ts": """
+        export class Ledger {
+          #owner: string;
+          #entries: number[] = [];
+          #balance = 0;
+
+          constructor(owner: string) {
+            this.#owner = owner;
+          }
+
+          title(): string {
+            return "Ledger of " + this.#owner;
+          }
+
+          record(amount: number): void {
+            this.#entries.push(amount);
+            this.#balance = this.#balance + amount;
+          }
+
+          pages(): number {
+            return 1;
+          }
+
+          currency(): string {
+            return "EUR";
+          }
+
+          undoLast(): void {
+            const amount = this.#entries.pop() ?? 0;
+            this.#balance -= amount;
+          }
+        }
+    """,
+}
+
+
+def test_a_typescript_method_shares_state_through_private_fields(workspace, project_for):
+    """`this.#balance` is state like `this.balance`: ky's and got's classes keep theirs in
+    private fields."""
+    reasons = _reasons_at(project_for(workspace(TS_LEDGER)), "ledger.ts", "record(amount")
+    assert reasons["record"] == "seed"
+    assert reasons.get("undoLast") == "shares state with ledger.Ledger.record", reasons
+
+
 CALLERS_ALIKE = {
     "shop/invoice.py": """
         from shop.pricing import apply_discount

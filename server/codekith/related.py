@@ -574,12 +574,12 @@ def _definitions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _state_of(row: dict[str, Any]) -> set[str]:
     """The attributes (fields) of its own object a method's code reads or writes: through
-    `self`, `cls`, `this`, or a Go method's receiver."""
+    `self`, `cls`, `this` (JS/TS private `this.#x` too), or a Go method's receiver."""
     names = list(_SELF)
     receiver = _GO_RECEIVER.match(row["signature"] or "")
     if receiver:
         names.append(receiver[1])
-    attribute = rf"\b(?:{'|'.join(names)})\.([A-Za-z_$][\w$]*)\b(?!\s*\()"  # not calls
+    attribute = rf"\b(?:{'|'.join(names)})\.(#?[A-Za-z_$][\w$]*)\b(?!\s*\()"  # not calls
     return set(re.findall(attribute, code_of(row["document"])))
 
 
