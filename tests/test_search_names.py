@@ -13,7 +13,6 @@ from codekith.search import (
     NAME_WEIGHT,
     SIDE_LEAD_GAP,
     SIDE_SHARE,
-    TEXT_REACH,
     TEXT_WEIGHT,
     Searcher,
     asks_for_tests,
@@ -219,35 +218,3 @@ def test_a_candidate_only_the_full_text_found_counts_its_stored_similarity() -> 
     assert rows[1]["_distance"] == 1.0 - 0.6
     scores, _ = fuse([], rows, text)
     assert scores["only_text"] > TEXT_WEIGHT  # it has a share of the vector weight too
-
-
-def test_the_fusions_text_list_reaches_deeper_than_its_vector_list() -> None:
-    """A candidate the vector list found and the words ranked just below the vector list's
-    depth would count none of its words: hybrid reads the text list TEXT_REACH times as
-    deep (text mode alone keeps the plain depth: its top k are the same)."""
-
-    class Recording:
-        def __init__(self) -> None:
-            self.depths: dict[str, list[int]] = {"vector": [], "text": []}
-
-        def vector_search(self, vector: Any, k: int, filters: Any) -> list[dict[str, Any]]:
-            self.depths["vector"].append(k)
-            return []
-
-        def text_search(self, text: str, k: int, filters: Any) -> list[dict[str, Any]]:
-            self.depths["text"].append(k)
-            return []
-
-        def feedback(self) -> list[dict[str, Any]]:
-            return []
-
-    class Model:
-        def embed_query(self, text: str) -> np.ndarray:
-            return np.array([0.6, 0.8])
-
-    store = Recording()
-    searcher = Searcher(store=store, embedder_factory=Model)  # type: ignore[arg-type]
-    searcher.search("parse the content type header", 10)
-    searcher.search("parse the content type header", 10, mode="text")
-    assert TEXT_REACH > 1
-    assert store.depths == {"vector": [50], "text": [50 * TEXT_REACH, 50]}

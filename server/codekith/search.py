@@ -1,9 +1,7 @@
 """Search over the store: vector, full-text, or both fused by normalized scores.
 
 Each list's scores are divided by its best score and summed with per-list weights, so a
-chunk far ahead in one list keeps its lead (rank fusion lost such answers); a candidate only
-the text list found is scored by its stored vector's cosine, and the text list reaches
-deeper than the vector list, so few candidates count as nothing in it; rest-of-file
+chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
 module chunks, test code and vendored copies give up a share of their score, since a
 question about behaviour wants the definition (a question that asks for tests keeps tests
 whole). The best fused candidates are then re-ranked by how close the question is to each
@@ -44,11 +42,6 @@ from codekith.vocabulary import MODES
 VECTOR_WEIGHT = 0.7
 TEXT_WEIGHT = 0.3
 CANDIDATE_DEPTH = 50  # per list, for k = 10
-# The text list of the fusion reaches 4x deeper: a candidate the vector list found and the
-# words ranked just below its depth counted none of them (chosen on flask, axios and
-# structlog: docstring MRR@10 tuning sum 1.832 -> 1.845 / 1.845 / 1.846 / 1.845 at 2x / the
-# exact scores of the vector list's candidates / 4x / 8x; fix -> files equal; ~2 ms).
-TEXT_REACH = 4
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
@@ -205,9 +198,7 @@ class Searcher:
                 self._query_vectors(query), depth, chosen
             )
         if mode in ("hybrid", "text"):
-            lookups["text"] = lambda: self.store.text_search(
-                search_text(query), depth * (TEXT_REACH if mode == "hybrid" else 1), chosen
-            )
+            lookups["text"] = lambda: self.store.text_search(search_text(query), depth, chosen)
         # The model and LanceDB release the GIL: the lookups really run side by side.
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
