@@ -652,6 +652,7 @@ def _print_repo_hits(found: MultiSearchAnswer) -> None:
 
 def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) -> int:
     """One JSON object per input line; the model loads and freshness is checked once."""
+    from codekith.search import tests_flag
     from codekith.store import Filters
 
     path: Path = args.queries
@@ -669,9 +670,7 @@ def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) 
             request.get("path_prefix", ""), request.get("language", ""), request.get("kind", "")
         )
         k = int(request.get("k", args.k or 0)) or None
-        tests = request.get("tests", args.tests)
-        if not isinstance(tests, bool):
-            raise ValueError(f"{path}:{number}: 'tests' must be true or false, not {tests!r}")
+        tests = tests_flag(request.get("tests", args.tests), f"{path}:{number}")
         mode = request.get("mode", args.mode)
         _emit(answers.search(query, k, filters, mode, tests=tests).to_json())
     return 0

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codekith.search import Hit
+from codekith.search import Hit, tests_flag
 
 CUTOFFS = (1, 5, 10)
 
@@ -42,9 +42,7 @@ def load_cases(path: Path) -> list[Case]:
             raise ValueError(
                 f"{path}:{number}: expected a JSON object with 'query' and 'expected' ({exc})"
             ) from exc
-        tests = cases[-1].options.get("tests", False)
-        if not isinstance(tests, bool):
-            raise ValueError(f"{path}:{number}: 'tests' must be true or false, not {tests!r}")
+        tests_flag(cases[-1].options.get("tests", False), f"{path}:{number}")
     return cases
 
 

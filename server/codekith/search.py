@@ -132,6 +132,14 @@ def wants_tests(query: str, asked: bool = False) -> bool:
     return asked or asks_for_tests(query)
 
 
+def tests_flag(value: object, where: str) -> bool:
+    """A `tests` value read from a JSON line (`--queries` lines, eval cases): true or false,
+    else a ValueError naming `where` (the file and line)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{where}: 'tests' must be true or false, not {value!r}")
+    return value
+
+
 def query_identifiers(query: str) -> list[str]:
     """Words of the query that look like code names: snake_case, camelCase or dotted
     (a query of one bare word counts too). All-caps words like WSGI are prose."""
