@@ -1097,9 +1097,16 @@ class Store:
         """A vote replaces an earlier vote for the same query and chunk; `tower` names what
         embedded the question (Embedder.query_id)."""
         table = self._feedback_table(len(vector))
-        row = {"query": query, "vector": vector, "id": chunk_id, "vote": vote, "at": time.time()}
+        row = {
+            "query": query,
+            "vector": vector,
+            "id": chunk_id,
+            "vote": vote,
+            "at": time.time(),
+            "tower": tower,
+        }
         table.delete(f"query = {quote(query)} AND id = {quote(chunk_id)}")
-        table.add(pa.Table.from_pylist([{**row, "tower": tower}], schema=table.schema))
+        table.add(pa.Table.from_pylist([row], schema=table.schema))
 
     def renew_feedback(self, vectors: dict[str, np.ndarray], tower: str) -> None:
         """The votes on these questions take these vectors, made by `tower`, in one commit."""
