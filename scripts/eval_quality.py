@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import quality_cases as qc
+from codekith.config import DEFAULT_MODEL
 
 HERE = Path(__file__).resolve().parent
 REPOS_FILE = HERE / "quality_repos.json"
@@ -120,12 +121,12 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
 # -- index -------------------------------------------------------------------------------
 
 
-def build_index(root: Path, db: Path) -> dict[str, Any]:
+def build_index(root: Path, db: Path, model: str) -> dict[str, Any]:
     from codekith.embedding import FastEmbedder
     from codekith.project import Project
     from codekith.store import IndexMismatchError
 
-    project = Project(root, db=str(db), embedder=FastEmbedder())
+    project = Project(root, db=str(db), embedder=FastEmbedder(model))
     cpu, wall = cpu_seconds(), time.perf_counter()
     try:
         report = project.indexer.run()
@@ -142,10 +143,10 @@ def build_index(root: Path, db: Path) -> dict[str, Any]:
     }
 
 
-def index(repo: dict[str, Any], paths: Paths) -> None:
+def index(repo: dict[str, Any], paths: Paths, model: str) -> None:
     stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
     for label, root, db in (("stripped", paths.workspace, paths.stripped_db),):
-        figures = build_index(root, db)
+        figures = build_index(root, db, model)
         log(f"{repo['name']} {label}: {figures}")
         if figures["chunks_per_cpu_s"] is not None:  # a cold (re)build: keep its speed
             stats[label] = figures
@@ -163,18 +164,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--json", action="store_true", help="table: one JSON object")
     parser.add_argument("--force", action="store_true", help="prepare: rebuild case files")
+    parser.add_argument(
+        "--model", default=DEFAULT_MODEL, help="index, table: the model (scripts/eval_model.py)"
+    )
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     if args.step == "table":
         from quality_table import run_tables
 
-        return run_tables(repos, lambda name: Paths(args.bench, name), args.json)
+        return run_tables(repos, lambda name: Paths(args.bench, name), args.json, args.model)
     for repo in repos:
         paths = Paths(args.bench, repo["name"])
         if args.step == "prepare":
             prepare(repo, paths, args.mirrors, args.force)
         else:
-            index(repo, paths)
+            index(repo, paths, args.model)
     return 0
 
 

@@ -21,7 +21,8 @@ Per repository (tuning or held-out):
 * related QUESTION: the bundle of a docstring question holding its definition, and the
   share of a fix's files the bundle of its subject touches, against plain search of as many
   items;
-* chunks per CPU-second of the default model, measured when the index was built cold.
+* chunks per CPU-second of the model (the default, or `--model`), measured when the index was
+  built cold.
 
 "hybrid >= best single mode" and the co-change ratio carry a 95% paired bootstrap interval
 over the cases (benchstats.bootstrap_interval, 2000 resamples, seeded): a margin whose
@@ -499,11 +500,11 @@ def _recall(hits: list[Hit], expected: list[str]) -> float:
     return found / len(expected)
 
 
-def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
+def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     from codekith.embedding import FastEmbedder
     from codekith.project import Project
 
-    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
     corpus = Corpus(project, paths.bare)
     docstring, doc_lists, doc_reciprocal = search_sets(
         paths,
@@ -537,6 +538,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
     return {
         "repo": repo["name"],
         "role": repo["role"],
+        "model": model,
         "chunks": len(corpus.rows),
         "chunks_per_cpu_s": stats.get("stripped", {}).get("chunks_per_cpu_s"),
         "docstring": docstring,
@@ -556,7 +558,7 @@ def repo_table(repo: dict[str, Any], paths: Any) -> dict[str, Any]:
 def print_table(result: dict[str, Any]) -> None:
     print(
         f"\n{result['repo']} ({result['role'].upper()}): {result['chunks']} chunks, "
-        f"default model {result['chunks_per_cpu_s']} chunks/CPU-s (cold index)"
+        f"{result['model']} {result['chunks_per_cpu_s']} chunks/CPU-s (cold index)"
     )
     doc = result["docstring"]
     cases = next(iter(doc.values()))["cases"]
@@ -613,11 +615,13 @@ def print_table(result: dict[str, Any]) -> None:
             )
 
 
-def run_tables(repos: list[dict[str, Any]], paths_of: Callable[[str], Any], as_json: bool) -> int:
+def run_tables(
+    repos: list[dict[str, Any]], paths_of: Callable[[str], Any], as_json: bool, model: str
+) -> int:
     results = []
     for repo in repos:
         log(f"evaluating {repo['name']}")
-        result = repo_table(repo, paths_of(repo["name"]))
+        result = repo_table(repo, paths_of(repo["name"]), model)
         results.append(result)
         if not as_json:
             print_table(result)

@@ -319,7 +319,7 @@ def start_weights() -> dict[str, np.ndarray]:
     import onnx
     from onnx import numpy_helper
 
-    from codekith.embedding import _matrices_by_role, _package_dir, fold_weights
+    from codekith.embedding import _package_dir, fold_weights, matrices_by_role
 
     with tempfile.TemporaryDirectory() as work:
         folded = Path(work) / "folded.onnx"
@@ -327,7 +327,7 @@ def start_weights() -> dict[str, np.ndarray]:
         graph = onnx.load(str(folded)).graph
     arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     weights = {name: array for name, array in arrays.items() if name.startswith("inner.")}
-    for role, name in _matrices_by_role(graph).items():
+    for role, name in matrices_by_role(graph).items():
         weights[f"{role}.weight"] = arrays[name]
     return weights
 

