@@ -1,213 +1,285 @@
-"""Offline fusion experiments on the rankings that `eval_quality.py table` stored.
+"""Offline ranking experiments: each case's search replayed through the real search code.
 
-Each case's deep vector list (cosine similarity), full-text list (BM25) and symbol matches
-were saved in BENCH/quality/NAME/lists.json, so fusions can be compared without the model
-or the index. A grid of fusions is scored on the TUNING repositories only; the chosen one
-(best mean docstring MRR@10 on tuning repositories, hybrid at least the best single list on
-each of them, identifier Recall@1 not below the old hybrid's) is then reported on every
-repository, held-out ones included, next to the single lists and the old RRF.
+`dump` runs codekith's hybrid search on every docstring, identifier and fix case of the
+quality repositories (scripts/eval_quality.py builds them and their indexes) and saves what
+the search read from the index and the model: the vector and full-text lists, the name
+lookups, stored vectors and name phrases as their cosines to the question
+(BENCH/quality/NAME/replay.pkl, named in it by the model). `Searcher.search` itself then runs
+on those records (`ReplayStore`, `ReplaySearcher`: only the reads are stood in for), so a
+changed constant of codekith.search (VECTOR_WEIGHT, NAME_WEIGHT, SIDE_SHARE, ...) ranks
+exactly as a live search with it would, in seconds instead of a table's minutes. A constant
+that reads deeper lists than the dump (CANDIDATE_DEPTH above 50) cannot be replayed.
 
-    python scripts/eval_fusion.py
-    python scripts/eval_fusion.py --top 10     # the ten best grid points, all repositories
+    python scripts/eval_fusion.py dump [--repos flask ...]
+    python scripts/eval_fusion.py check          # the replay ranks as the live search did
+    python scripts/eval_fusion.py grid           # fusion weights: tuning repositories choose
+
+`grid` scores vector weight x name weight points by the tuning repositories' docstring
+MRR@10 plus fix -> files MRR@10 and prints every repository's figures for the best ones:
+a point is only worth a live table when it holds on the held-out repositories too.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+import pickle
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from codekith.search import is_test_path
+import numpy as np
+
+from codekith import search
+from codekith.evaluation import Case, first_rank, load_cases
+from codekith.search import Hit, Searcher
+from codekith.template import name_phrase
 from eval_quality import Paths, load_repos
+from quality_table import FILE_DEPTH, file_summary, files_of
 
-Row = dict[str, Any]
-Lists = dict[str, Any]
-
-
-def matches(row: Row, expected: str) -> bool:
-    qualname = row["qualname"]
-    return qualname == expected or qualname.endswith("." + expected) or row["path"] == expected
+KINDS = {"docstring": 10, "identifier": 10, "fix": FILE_DEPTH}  # each kind's k, as the table
+UNIT = np.ones(1, dtype=np.float32)  # the question, once cosines stand for vectors
+Record = dict[str, Any]
 
 
-def rank_of(ranking: list[Row], expected: list[str], k: int = 10) -> int | None:
-    for rank, row in enumerate(ranking[:k], 1):
-        if any(matches(row, e) for e in expected):
-            return rank
-    return None
+class RecordingStore:
+    """The real store, noting what one search reads (`record`, reset per search)."""
+
+    def __init__(self, store: Any):
+        self.store = store
+        self.record: Record = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def vector_search(self, vector: np.ndarray, k: int, filters: Any = None) -> list[Record]:
+        rows = self.store.vector_search(vector, k)
+        self.record["vector"] = [_slim(row) for row in rows]
+        return rows
+
+    def text_search(self, text: str, k: int, filters: Any = None) -> list[Record]:
+        rows = self.store.text_search(text, k)
+        self.record["text"] = [_slim(row) for row in rows]
+        return rows
+
+    def chunks_named(self, names: Iterable[str], filters: Any = None, limit: int = 20) -> Any:
+        names = tuple(names)
+        rows = self.store.chunks_named(names, limit=limit)
+        self.record.setdefault("named", {})[names] = [_slim(row) for row in rows]
+        return rows
+
+    def symbols_containing(self, words: Sequence[str], filters: Any = None) -> Any:
+        rows = self.store.symbols_containing(words)
+        self.record.setdefault("containing", {})[tuple(words)] = [_slim(row) for row in rows]
+        return rows
+
+    def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
+        found = self.store.vectors_of(ids)
+        self.record.setdefault("stored", {}).update(found)
+        return found
+
+    def feedback(self) -> list[Record]:
+        return []  # votes are not replayed: a quality index has none
 
 
-def mrr(cases: list[Lists], fuse: Callable[[Lists], list[Row]]) -> tuple[float, float]:
-    """(MRR@10, Recall@1)."""
-    ranks = [rank_of(fuse(case), case["expected"]) for case in cases]
-    total = len(ranks) or 1
-    return (
-        sum(1 / r for r in ranks if r) / total,
-        sum(1 for r in ranks if r == 1) / total,
+class ReplayStore:
+    """Answers one search's reads from its record (cosines in place of vectors)."""
+
+    def __init__(self) -> None:
+        self.record: Record = {}
+
+    def vector_search(self, vector: np.ndarray, k: int, filters: Any = None) -> list[Record]:
+        return self.record["vector"][:k]
+
+    def text_search(self, text: str, k: int, filters: Any = None) -> list[Record]:
+        return self.record["text"][:k]
+
+    def chunks_named(self, names: Iterable[str], filters: Any = None, limit: int = 20) -> Any:
+        return self.record["named"][tuple(names)][:limit]
+
+    def symbols_containing(self, words: Sequence[str], filters: Any = None) -> Any:
+        return self.record["containing"][tuple(words)]
+
+    def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
+        stored = self.record["stored"]
+        return {i: np.array([stored[i]], dtype=np.float32) for i in ids if i in stored}
+
+    def feedback(self) -> list[Record]:
+        return []
+
+
+class ReplaySearcher(Searcher):
+    """The real search over a ReplayStore: the question is the unit vector and every vector
+    it is compared with is its recorded cosine, so each product gives the recorded cosine."""
+
+    def __init__(self, store: ReplayStore):
+        super().__init__(store, lambda: None)  # type: ignore[arg-type, return-value]
+        self._query_vectors = lambda text: UNIT  # type: ignore[assignment]
+        self.replay = store
+
+    def name_vectors(self, phrases: list[str]) -> np.ndarray:
+        names = self.replay.record["names"]
+        return np.array([[names[p]] for p in phrases], dtype=np.float32)
+
+
+def _rows(record: Record) -> list[Record]:
+    """Every row one search read."""
+    lookups = [*record.get("named", {}).values(), *record.get("containing", {}).values()]
+    return [
+        *record.get("vector", []),
+        *record.get("text", []),
+        *(r for rows in lookups for r in rows),
+    ]
+
+
+def _slim(row: Record) -> Record:
+    """What the search and a hit read of a row (its document only as far as a hit shows it)."""
+    kept = {k: v for k, v in row.items() if k not in ("vector", "search_text", "document")}
+    return {**kept, "document": ""}
+
+
+def dump(paths: Paths, model: str) -> dict[str, Any]:
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+
+    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
+    recording = RecordingStore(project.read_store)
+    searcher = Searcher(recording, project.searcher.embedder)  # type: ignore[arg-type]
+    named: dict[str, np.ndarray] = {}
+    real_names = searcher.name_vectors
+
+    def noted_names(phrases: list[str]) -> np.ndarray:
+        vectors = real_names(phrases)
+        named.update(zip(phrases, vectors, strict=True))
+        return vectors
+
+    searcher.name_vectors = noted_names  # type: ignore[method-assign]
+    cases: dict[str, list[Record]] = {}
+    for kind, k in KINDS.items():
+        cases[kind] = []
+        for case in load_cases(paths.case_file(kind)):
+            recording.record, named = {}, {}
+            hits = searcher.search(case.query, k)  # as the table runs hybrid
+            asked = searcher.query_vector(case.query)
+            record = recording.record
+            record["stored"] = {i: float(v @ asked) for i, v in record.get("stored", {}).items()}
+            phrases = [name_phrase(r["symbol"] or "", r["qualname"]) for r in _rows(record)]
+            noted_names(phrases)  # every candidate's: other constants re-rank other ones
+            record["names"] = {p: float(v @ asked) for p, v in named.items()}
+            cases[kind].append({"case": case, "record": record, "live": [h.id for h in hits]})
+    return {"model": model, "cases": cases}
+
+
+def replay(searcher: ReplaySearcher, item: Record, k: int) -> list[Hit]:
+    searcher.replay.record = item["record"]
+    case: Case = item["case"]
+    return searcher.search(case.query, k)
+
+
+def measure(searcher: ReplaySearcher, data: dict[str, Any]) -> dict[str, float]:
+    """Docstring MRR@10, identifier Recall@1 and fix -> files MRR@10 (as quality_table
+    computes them) under the current constants of codekith.search."""
+    ranks = {
+        kind: [
+            first_rank(replay(searcher, item, KINDS[kind]), item["case"].expected)
+            for item in data["cases"][kind]
+        ]
+        for kind in ("docstring", "identifier")
+    }
+    fixes = {id(item["case"]): item for item in data["cases"]["fix"]}
+    files = file_summary(
+        [item["case"] for item in fixes.values()],
+        lambda case: files_of(replay(searcher, fixes[id(case)], FILE_DEPTH)),
     )
-
-
-@dataclass(frozen=True)
-class Fusion:
-    """score = wv * norm(cosine) + wt * norm(bm25) [+ symbol bonus], over the top `depth`."""
-
-    norm: str  # "rrf" | "max" | "minmax"
-    wv: float
-    wt: float
-    depth: int
-    rrf_k: float = 60
-    symbols: str = "rrf"  # "rrf": a third list, "first": exact matches lead
-    module_penalty: float = 0.0  # share of the score a module/rest-of-file chunk loses
-    test_penalty: float = 0.0  # share a chunk under tests/ loses
-
-    def __str__(self) -> str:
-        extra = f" k={self.rrf_k:g}" if self.norm == "rrf" else ""
-        penalties = (
-            f" module-{self.module_penalty:g} test-{self.test_penalty:g}"
-            if self.module_penalty or self.test_penalty
-            else ""
-        )
-        return (
-            f"{self.norm}{extra} wv={self.wv:g} wt={self.wt:g} depth={self.depth} "
-            f"symbols={self.symbols}{penalties}"
-        )
-
-    def _scores(self, ranking: list[Row], key: str) -> dict[str, float]:
-        ranking = ranking[: self.depth]
-        if self.norm == "rrf":
-            return {r["id"]: 1.0 / (self.rrf_k + i + 1) for i, r in enumerate(ranking)}
-        values = [float(r[key]) for r in ranking]
-        if not values:
-            return {}
-        top, low = max(values), (min(values) if self.norm == "minmax" else 0.0)
-        span = (top - low) or 1.0
-        return {r["id"]: (float(r[key]) - low) / span for r in ranking}
-
-    def __call__(self, case: Lists) -> list[Row]:
-        rows: dict[str, Row] = {}
-        scores: dict[str, float] = {}
-        for ranking, key, weight in (
-            (case["vector"], "similarity", self.wv),
-            (case["text"], "bm25", self.wt),
-        ):
-            for chunk_id, score in self._scores(ranking, key).items():
-                scores[chunk_id] = scores.get(chunk_id, 0.0) + weight * score
-            for row in ranking[: self.depth]:
-                rows.setdefault(row["id"], row)
-        for chunk_id, row in rows.items():
-            if row["kind"] == "module":
-                scores[chunk_id] *= 1 - self.module_penalty
-            if is_test_path(row["path"]):
-                scores[chunk_id] *= 1 - self.test_penalty
-        symbols = case["symbols"]
-        for rank, row in enumerate(symbols):
-            rows.setdefault(row["id"], row)
-            if self.symbols == "first":
-                scores[row["id"]] = scores.get(row["id"], 0.0) + 10.0
-            else:
-                bonus = 1.0 / (60 + rank + 1) if self.norm == "rrf" else 1.0
-                scores[row["id"]] = scores.get(row["id"], 0.0) + bonus
-        return [rows[i] for i in sorted(scores, key=lambda i: -scores[i])[:10]]
-
-
-def single(name: str) -> Callable[[Lists], list[Row]]:
-    return lambda case: case[name][:10]
-
-
-def shipped() -> Fusion:
-    """What codekith.search.fuse does (its constants), for the figures in the report."""
-    from codekith import search
-
-    return Fusion(
-        "max",
-        search.VECTOR_WEIGHT,
-        search.TEXT_WEIGHT,
-        search.CANDIDATE_DEPTH,
-        symbols="first",
-        module_penalty=search.MODULE_SHARE,
-        test_penalty=search.SIDE_SHARE,
-    )
-
-
-def old_rrf() -> Fusion:
-    return Fusion("rrf", 1, 1, 30, 60, "rrf")
-
-
-def grid() -> list[Fusion]:
-    found = []
-    for norm, wv in (("max", 0.5), ("minmax", 0.5), ("minmax", 0.6), ("minmax", 0.7)):
-        for module, test in ((0.1, 0), (0.2, 0), (0, 0.1), (0.1, 0.1), (0.2, 0.2)):
-            for symbols in ("rrf", "first"):
-                found.append(Fusion(norm, wv, round(1 - wv, 2), 50, 60, symbols, module, test))
-    for depth in (30, 50, 100):
-        for k in (5, 10, 20, 60):
-            for wv, wt in ((1, 1), (1, 0.7), (1, 0.5), (0.7, 1), (0.5, 1)):
-                for symbols in ("rrf", "first"):
-                    found.append(Fusion("rrf", wv, wt, depth, k, symbols))
-        for norm in ("max", "minmax"):
-            for wv in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
-                for symbols in ("rrf", "first"):
-                    found.append(Fusion(norm, wv, round(1 - wv, 2), depth, 60, symbols))
-    return found
-
-
-def load(repos: list[dict[str, Any]], bench: Path) -> dict[str, dict[str, list[Lists]]]:
     return {
-        repo["name"]: json.loads(Paths(bench, repo["name"]).lists.read_text()) for repo in repos
+        "docstring": _mean(1 / r if r and r <= 10 else 0.0 for r in ranks["docstring"]),
+        "identifier": _mean(float(r == 1) for r in ranks["identifier"]),
+        "fix": files["mrr@10"],
     }
 
 
-def score_all(
-    data: dict[str, dict[str, list[Lists]]], fuse: Callable[[Lists], list[Row]]
-) -> dict[str, dict[str, float]]:
-    out = {}
-    for name, sets in data.items():
-        doc_mrr, _ = mrr(sets["docstring"], fuse)
-        id_mrr, id_r1 = mrr(sets["identifier"], fuse)
-        out[name] = {"doc": doc_mrr, "id_r1": id_r1, "id_mrr": id_mrr}
-    return out
+def _mean(values: Iterable[float]) -> float:
+    listed = list(values)
+    return sum(listed) / (len(listed) or 1)
+
+
+def check(searcher: ReplaySearcher, data: dict[str, Any]) -> tuple[int, int]:
+    """(cases whose replayed ranking differs from the live one, cases)."""
+    items = [(item, KINDS[kind]) for kind in KINDS for item in data["cases"][kind]]
+    differ = sum(
+        1 for item, k in items if [h.id for h in replay(searcher, item, k)] != item["live"]
+    )
+    return differ, len(items)
+
+
+def grid_points() -> list[tuple[float, float]]:
+    return [(v, n) for v in (0.6, 0.65, 0.7, 0.75, 0.8) for n in (0.0, 0.05, 0.1, 0.15, 0.25)]
+
+
+def with_constants(vector_weight: float, name_weight: float) -> None:
+    search.VECTOR_WEIGHT, search.TEXT_WEIGHT = vector_weight, round(1 - vector_weight, 4)
+    search.NAME_WEIGHT = name_weight
+
+
+def run_grid(
+    searcher: ReplaySearcher, data: dict[str, dict[str, Any]], tuning: list[str], top: int
+) -> None:
+    """The shipped point, then the `top` best by the tuning repositories' docstring plus fix
+    MRR@10; a point that costs a tuning repository identifier Recall@1 is marked."""
+    shipped = (search.VECTOR_WEIGHT, search.NAME_WEIGHT)
+    base = {name: measure(searcher, d) for name, d in data.items()}
+    rows = []
+    for point in grid_points():
+        with_constants(*point)
+        figures = {name: measure(searcher, d) for name, d in data.items()}
+        tuned = sum(figures[n]["docstring"] + figures[n]["fix"] for n in tuning)
+        kept = all(figures[n]["identifier"] >= base[n]["identifier"] for n in tuning)
+        rows.append((point == shipped, kept, tuned, point, figures))
+    with_constants(*shipped)
+    rows.sort(key=lambda row: -row[2])
+    names = list(data)
+    header = "".join(f"{n + ('*' if n in tuning else ''):>18}" for n in names)
+    print(f"docstring MRR@10 / fix -> files MRR@10 (* = tuning)\n{'':36}{header}")
+    for is_shipped, kept, tuned, (vector, name), figures in [r for r in rows if r[0]] + rows[:top]:
+        label = "shipped " if is_shipped else "" if kept else "(identifier R@1 down) "
+        label += f"v={vector:g} name={name:g} ({tuned:.3f})"
+        cells = "".join(
+            f"{figures[n]['docstring']:>11.3f} /{figures[n]['fix']:5.3f}" for n in names
+        )
+        print(f"{label:36}{cells}")
 
 
 def main(argv: list[str] | None = None) -> int:
+    from codekith.config import DEFAULT_MODEL
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", choices=("dump", "check", "grid"))
+    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
     parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
-    parser.add_argument("--top", type=int, default=5)
+    parser.add_argument("--model", default=DEFAULT_MODEL)
+    parser.add_argument("--top", type=int, default=5, help="grid: the best points shown")
     args = parser.parse_args(argv)
-    repos = load_repos(None)
-    data = load(repos, args.bench)
-    tuning = [r["name"] for r in repos if r["role"] == "tuning"]
-    names = [r["name"] for r in repos]
-
-    singles = {n: score_all(data, single(n)) for n in ("vector", "text")}
-    old = score_all(data, old_rrf())
-    candidates = []
-    for fusion in grid():
-        scores = score_all(data, fusion)
-        ok = all(
-            scores[r]["doc"] >= max(singles["vector"][r]["doc"], singles["text"][r]["doc"])
-            and scores[r]["id_r1"] >= old[r]["id_r1"]
-            for r in tuning
-        )
-        tuned = sum(scores[r]["doc"] for r in tuning) / len(tuning)
-        candidates.append((ok, tuned, fusion, scores))
-    candidates.sort(key=lambda c: (not c[0], -c[1]))
-
-    header = "".join(f"{n + ('*' if n in tuning else ''):>20}" for n in names)
-    print(f"docstring MRR@10 / identifier R@1 per repository (* = tuning)\n{'':44}{header}")
-
-    def line(label: str, scores: dict[str, dict[str, float]]) -> None:
-        cells = "".join(f"{scores[n]['doc']:>13.3f} /{scores[n]['id_r1']:5.2f}" for n in names)
-        print(f"{label[:44]:44}{cells}")
-
-    line("vector (codekith, top 10)", singles["vector"])
-    line("text (codekith, top 10)", singles["text"])
-    line(f"old: {old_rrf()}", old)
-    line(f"shipped: {shipped()}", score_all(data, shipped()))
-    for ok, _, fusion, scores in candidates[: args.top]:
-        line(("" if ok else "(fails a guard) ") + str(fusion), scores)
+    repos = load_repos(args.repos)
+    if args.step == "dump":
+        for repo in repos:
+            paths = Paths(args.bench, repo["name"])
+            paths.replay.write_bytes(pickle.dumps(dump(paths, args.model)))
+            print(f"{repo['name']}: {paths.replay}", flush=True)
+        return 0
+    data = {
+        r["name"]: pickle.loads(Paths(args.bench, r["name"]).replay.read_bytes()) for r in repos
+    }
+    searcher = ReplaySearcher(ReplayStore())
+    if args.step == "check":
+        failed = 0
+        for name, d in data.items():
+            differ, total = check(searcher, d)
+            failed += differ
+            print(
+                f"{name} ({d['model']}): {total - differ} of {total} replayed as live", flush=True
+            )
+        return 1 if failed else 0
+    run_grid(searcher, data, [r["name"] for r in repos if r["role"] == "tuning"], args.top)
     return 0
 
 

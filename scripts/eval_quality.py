@@ -11,8 +11,8 @@ Repositories are listed in scripts/quality_repos.json with a role fixed before a
                                     checkout; co-change targets are mapped to the workspace)
     BENCH/quality/NAME/cases/       docstring.jsonl, identifier.jsonl, cochange.jsonl, fix.jsonl
     BENCH/quality/NAME/bare-stock.npz  stock MiniLM over bare definitions (a baseline)
-    BENCH/quality/NAME/lists.json   deep vector/text/symbol rankings per case, for offline
-                                    fusion experiments (scripts/eval_fusion.py)
+    BENCH/quality/NAME/replay.pkl   what each case's search read, replayed offline with other
+                                    constants (scripts/eval_fusion.py)
 
 Indexes are incremental, so a second run reuses them; a template or model change rebuilds.
 
@@ -69,7 +69,7 @@ class Paths:
         self.stripped_db = self.root / "stripped.db"
         self.cases = self.root / "cases"
         self.bare = self.root / "bare-stock.npz"
-        self.lists = self.root / "lists.json"
+        self.replay = self.root / "replay.pkl"
         self.stats = self.root / "stats.json"
 
     def case_file(self, kind: str) -> Path:

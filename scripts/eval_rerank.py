@@ -29,7 +29,6 @@ from typing import Any
 import numpy as np
 
 from codekith.config import DEFAULT_MODEL
-from eval_fusion import matches
 from eval_quality import Paths, load_repos
 
 Case = dict[str, Any]
@@ -41,6 +40,12 @@ _STOP = frozenset(
     {"a", "an", "the", "of", "to", "for", "in", "on", "and", "or", "is", "are", "be", "by"}
     | {"with", "as", "that", "this", "it", "its", "from", "at"}
 )
+
+
+def matches(row: dict[str, Any], expected: str) -> bool:
+    """`codekith.evaluation.matches` for a candidate's row."""
+    qualname = row["qualname"]
+    return qualname == expected or qualname.endswith("." + expected) or row["path"] == expected
 
 
 def _cache_name() -> str:

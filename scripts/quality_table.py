@@ -222,24 +222,11 @@ def deep_lists(project: Any, case: Case) -> dict[str, Rows]:
     }
 
 
-def _slim(rows: Rows) -> list[dict[str, Any]]:
-    keep = ("id", "path", "qualname", "symbol", "kind", "start_line", "end_line")
-    out = []
-    for row in rows:
-        item = {key: row[key] for key in keep}
-        if "_distance" in row:
-            item["similarity"] = round(1.0 - float(row["_distance"]), 5)
-        if "_score" in row:
-            item["bm25"] = round(float(row["_score"]), 5)
-        out.append(item)
-    return out
-
-
 def search_sets(
     paths: Any, corpus: Corpus, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
-) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, np.ndarray]]:
-    """Each runner's summary, the deep lists per case (for offline fusion experiments) and
-    each runner's reciprocal rank per case (0 beyond the tenth), for paired intervals."""
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """Each runner's summary and its reciprocal rank per case (0 beyond the tenth), for
+    paired intervals."""
     cases = load_cases(paths.case_file(kind))
     lists = {case.query: deep_lists(corpus.project, case) for case in cases}
     summaries: dict[str, Any] = {}
@@ -255,16 +242,7 @@ def search_sets(
                 for case in result["cases"]
             ]
         )
-    stored = [
-        {
-            "query": c.query,
-            "expected": c.expected,
-            **c.options,
-            **{name: _slim(rows) for name, rows in lists[c.query].items()},
-        }
-        for c in cases
-    ]
-    return summaries, stored, reciprocal
+    return summaries, reciprocal
 
 
 def _old_hybrid_of(lists: dict[str, dict[str, Rows]], case: Case) -> list[Hit]:
@@ -506,7 +484,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
 
     project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
     corpus = Corpus(project, paths.bare)
-    docstring, doc_lists, doc_reciprocal = search_sets(
+    docstring, doc_reciprocal = search_sets(
         paths,
         corpus,
         "docstring",
@@ -522,7 +500,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             TOLD: partial(_hybrid_told_about_tests, project),
         },
     )
-    identifier, id_lists, _ = search_sets(
+    identifier, _ = search_sets(
         paths,
         corpus,
         "identifier",
@@ -533,7 +511,6 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
         },
     )
-    paths.lists.write_text(json.dumps({"docstring": doc_lists, "identifier": id_lists}))
     stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
     return {
         "repo": repo["name"],
