@@ -13,15 +13,17 @@ that reads deeper lists than the dump (CANDIDATE_DEPTH above 50) cannot be repla
     python scripts/eval_fusion.py dump [--repos flask ...]
     python scripts/eval_fusion.py check          # the replay ranks as the live search did
     python scripts/eval_fusion.py grid           # fusion weights: tuning repositories choose
+    python scripts/eval_fusion.py grid --vary SIDE_SHARE=0.1,0.2,0.3 --vary MODULE_SHARE=0.1,0.2
 
-`grid` scores vector weight x name weight points by the tuning repositories' docstring
-MRR@10 plus fix -> files MRR@10 and prints every repository's figures for the best ones:
-a point is only worth a live table when it holds on the held-out repositories too.
+`grid` scores points (by default vector weight x name weight) by the tuning repositories'
+docstring MRR@10 plus fix -> files MRR@10 and prints every repository's figures for the best
+ones: a point is only worth a live table when it holds on the held-out repositories too.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import pickle
 from collections.abc import Iterable, Sequence
@@ -212,41 +214,71 @@ def check(searcher: ReplaySearcher, data: dict[str, Any]) -> tuple[int, int]:
     return differ, len(items)
 
 
-def grid_points() -> list[tuple[float, float]]:
-    return [(v, n) for v in (0.6, 0.65, 0.7, 0.75, 0.8) for n in (0.0, 0.05, 0.1, 0.15, 0.25)]
+DEFAULT_GRID: dict[str, tuple[float, ...]] = {
+    "VECTOR_WEIGHT": (0.6, 0.65, 0.7, 0.75, 0.8),
+    "NAME_WEIGHT": (0.0, 0.05, 0.1, 0.15, 0.25),
+}
+Point = tuple[tuple[str, float], ...]
 
 
-def with_constants(vector_weight: float, name_weight: float) -> None:
-    search.VECTOR_WEIGHT, search.TEXT_WEIGHT = vector_weight, round(1 - vector_weight, 4)
-    search.NAME_WEIGHT = name_weight
+def parse_grid(specs: list[str]) -> dict[str, tuple[float, ...]]:
+    """`NAME=V1,V2,...` per constant of codekith.search varied (DEFAULT_GRID without any)."""
+    grid: dict[str, tuple[float, ...]] = {}
+    for spec in specs:
+        name, _, values = spec.partition("=")
+        if not isinstance(getattr(search, name, None), (int, float)) or not name.isupper():
+            raise ValueError(f"{name!r} is not a numeric constant of codekith.search")
+        try:
+            grid[name] = tuple(float(v) for v in values.split(","))
+        except ValueError:
+            raise ValueError(f"{spec!r}: values are numbers separated by commas") from None
+    return grid or DEFAULT_GRID
+
+
+def with_constants(point: Point) -> None:
+    """Set the point's constants; the text list's weight follows the vector list's (the
+    fusion's two weights sum to 1) unless the point sets it."""
+    values = dict(point)
+    if "VECTOR_WEIGHT" in values and "TEXT_WEIGHT" not in values:
+        values["TEXT_WEIGHT"] = round(1 - values["VECTOR_WEIGHT"], 4)
+    for name, value in values.items():
+        setattr(search, name, type(getattr(search, name))(value))
 
 
 def run_grid(
-    searcher: ReplaySearcher, data: dict[str, dict[str, Any]], tuning: list[str], top: int
+    searcher: ReplaySearcher,
+    data: dict[str, dict[str, Any]],
+    grid: dict[str, tuple[float, ...]],
+    tuning: list[str],
+    top: int,
 ) -> None:
     """The shipped point, then the `top` best by the tuning repositories' docstring plus fix
     MRR@10; a point that costs a tuning repository identifier Recall@1 is marked."""
-    shipped = (search.VECTOR_WEIGHT, search.NAME_WEIGHT)
+    shipped: Point = tuple((name, float(getattr(search, name))) for name in grid)
+    restore = {name: getattr(search, name) for name in (*grid, "TEXT_WEIGHT")}
     base = {name: measure(searcher, d) for name, d in data.items()}
     rows = []
-    for point in grid_points():
-        with_constants(*point)
+    for values in itertools.product(*grid.values()):
+        point: Point = tuple(zip(grid, values, strict=True))
+        with_constants(point)
         figures = {name: measure(searcher, d) for name, d in data.items()}
         tuned = sum(figures[n]["docstring"] + figures[n]["fix"] for n in tuning)
         kept = all(figures[n]["identifier"] >= base[n]["identifier"] for n in tuning)
         rows.append((point == shipped, kept, tuned, point, figures))
-    with_constants(*shipped)
+    for name, value in restore.items():
+        setattr(search, name, value)
     rows.sort(key=lambda row: -row[2])
+    shown = [r for r in rows if r[0]] + [r for r in rows if not r[0]][:top]
     names = list(data)
     header = "".join(f"{n + ('*' if n in tuning else ''):>18}" for n in names)
-    print(f"docstring MRR@10 / fix -> files MRR@10 (* = tuning)\n{'':36}{header}")
-    for is_shipped, kept, tuned, (vector, name), figures in [r for r in rows if r[0]] + rows[:top]:
+    print(f"docstring MRR@10 / fix -> files MRR@10 (* = tuning)\n{'':44}{header}")
+    for is_shipped, kept, tuned, point, figures in shown:
         label = "shipped " if is_shipped else "" if kept else "(identifier R@1 down) "
-        label += f"v={vector:g} name={name:g} ({tuned:.3f})"
+        label += " ".join(f"{name}={value:g}" for name, value in point) + f" ({tuned:.3f})"
         cells = "".join(
             f"{figures[n]['docstring']:>11.3f} /{figures[n]['fix']:5.3f}" for n in names
         )
-        print(f"{label:36}{cells}")
+        print(f"{label:44}{cells}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -258,6 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--top", type=int, default=5, help="grid: the best points shown")
+    parser.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="NAME=V1,V2",
+        help="grid: a constant of codekith.search and its values (default: the fusion weights)",
+    )
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     if args.step == "dump":
@@ -279,7 +318,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name} ({d['model']}): {total - differ} of {total} replayed as live", flush=True
             )
         return 1 if failed else 0
-    run_grid(searcher, data, [r["name"] for r in repos if r["role"] == "tuning"], args.top)
+    try:
+        grid = parse_grid(args.vary)
+    except ValueError as exc:
+        parser.error(str(exc))
+    run_grid(searcher, data, grid, [r["name"] for r in repos if r["role"] == "tuning"], args.top)
     return 0
 
 
