@@ -46,7 +46,6 @@ from codekith.evaluation import Case, evaluate, load_cases, matches
 from codekith.search import SIDE_SHARE, Hit, asks_for_tests, hit_from_row, is_side_code
 from codekith.template import code_of, search_text
 
-DEEP = 100
 FILE_DEPTH = 50  # chunks read to rank files
 OLD_RRF_K = 60
 OLD_DEPTH = 30
@@ -78,10 +77,16 @@ def _old_symbol_rows(store: Any, query: str) -> Rows:
     return store.chunks_named(names[:8], limit=20) if names else []
 
 
-def old_hybrid(lists: dict[str, Rows], k: int = 10) -> list[Hit]:
+def old_hybrid(project: Any, case: Case, k: int = 10) -> list[Hit]:
+    store, query = project.read_store, case.query
+    lists = (
+        _old_symbol_rows(store, query),
+        store.vector_search(project.searcher.query_vector(query), OLD_DEPTH),
+        store.text_search(search_text(query), OLD_DEPTH),
+    )
     scores: dict[str, float] = {}
     rows: dict[str, dict[str, Any]] = {}
-    for ranking in (lists["symbols"], lists["vector"][:OLD_DEPTH], lists["text"][:OLD_DEPTH]):
+    for ranking in lists:
         for rank, row in enumerate(ranking):
             scores[row["id"]] = scores.get(row["id"], 0.0) + 1.0 / (OLD_RRF_K + rank + 1)
             rows.setdefault(row["id"], row)
@@ -213,27 +218,15 @@ def bm25_top(model: Any, query: str, k: int) -> list[tuple[int, float]]:
 # -- running the case sets ---------------------------------------------------------------
 
 
-def deep_lists(project: Any, case: Case) -> dict[str, Rows]:
-    store, searcher = project.read_store, project.searcher
-    return {
-        "vector": store.vector_search(searcher.query_vector(case.query), DEEP),
-        "text": store.text_search(search_text(case.query), DEEP),
-        "symbols": _old_symbol_rows(store, case.query),
-    }
-
-
 def search_sets(
-    paths: Any, corpus: Corpus, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
+    paths: Any, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Each runner's summary and its reciprocal rank per case (0 beyond the tenth), for
     paired intervals."""
     cases = load_cases(paths.case_file(kind))
-    lists = {case.query: deep_lists(corpus.project, case) for case in cases}
     summaries: dict[str, Any] = {}
     reciprocal: dict[str, np.ndarray] = {}
     for name, run in runners.items():
-        if name == "old hybrid":
-            run = partial(_old_hybrid_of, lists)
         result = evaluate(cases, run)
         summaries[name] = result["summary"]
         reciprocal[name] = np.array(
@@ -243,10 +236,6 @@ def search_sets(
             ]
         )
     return summaries, reciprocal
-
-
-def _old_hybrid_of(lists: dict[str, dict[str, Rows]], case: Case) -> list[Hit]:
-    return old_hybrid(lists[case.query])
 
 
 def _search_in_mode(searcher: Any, mode: str, case: Case) -> list[Hit]:
@@ -486,7 +475,6 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     corpus = Corpus(project, paths.bare)
     docstring, doc_reciprocal = search_sets(
         paths,
-        corpus,
         "docstring",
         {
             "BM25": lambda c: corpus.bm25(c.query),
@@ -495,19 +483,18 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             "codekith vector": partial(_search_in_mode, project.searcher, "vector"),
             RULED_MODES[0]: partial(_in_mode_under_test_rule, project.searcher, "text"),
             RULED_MODES[1]: partial(_in_mode_under_test_rule, project.searcher, "vector"),
-            "old hybrid": lambda c: [],  # search_sets: from the deep lists it reads
+            "old hybrid": partial(old_hybrid, project),
             "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
             TOLD: partial(_hybrid_told_about_tests, project),
         },
     )
     identifier, _ = search_sets(
         paths,
-        corpus,
         "identifier",
         {
             "grep": lambda c: corpus.grep(paths.workspace, c.query),
             "BM25": lambda c: corpus.bm25(c.query),
-            "old hybrid": lambda c: [],
+            "old hybrid": partial(old_hybrid, project),
             "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
         },
     )
