@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from codekith.config import DEFAULT_MODEL
+from codekith.evaluation import is_answer
 from eval_quality import Paths, load_repos
 
 Case = dict[str, Any]
@@ -44,8 +45,7 @@ _STOP = frozenset(
 
 def matches(row: dict[str, Any], expected: str) -> bool:
     """`codekith.evaluation.matches` for a candidate's row."""
-    qualname = row["qualname"]
-    return qualname == expected or qualname.endswith("." + expected) or row["path"] == expected
+    return is_answer(row["qualname"], row["path"], expected)
 
 
 def _cache_name() -> str:

@@ -47,7 +47,13 @@ def load_cases(path: Path) -> list[Case]:
 
 
 def matches(hit: Hit, expected: str) -> bool:
-    return hit.qualname == expected or hit.qualname.endswith("." + expected) or hit.path == expected
+    return is_answer(hit.qualname, hit.path, expected)
+
+
+def is_answer(qualname: str, path: str, expected: str) -> bool:
+    """Whether a definition is an expected answer: its qualified name, a dotted tail of
+    it, or its file."""
+    return qualname == expected or qualname.endswith("." + expected) or path == expected
 
 
 def first_rank(hits: list[Hit], expected: list[str]) -> int | None:
