@@ -147,27 +147,20 @@ def dump(paths: Paths, model: str) -> dict[str, Any]:
     project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
     recording = RecordingStore(project.read_store)
     searcher = Searcher(recording, project.searcher.embedder)  # type: ignore[arg-type]
-    named: dict[str, np.ndarray] = {}
-    real_names = searcher.name_vectors
-
-    def noted_names(phrases: list[str]) -> np.ndarray:
-        vectors = real_names(phrases)
-        named.update(zip(phrases, vectors, strict=True))
-        return vectors
-
-    searcher.name_vectors = noted_names  # type: ignore[method-assign]
     cases: dict[str, list[Record]] = {}
     for kind, k in KINDS.items():
         cases[kind] = []
         for case in load_cases(paths.case_file(kind)):
-            recording.record, named = {}, {}
+            recording.record = {}
             hits = searcher.search(case.query, k)  # as the table runs hybrid
             asked = searcher.query_vector(case.query)
             record = recording.record
             record["stored"] = {i: float(v @ asked) for i, v in record.get("stored", {}).items()}
-            phrases = [name_phrase(r["symbol"] or "", r["qualname"]) for r in _rows(record)]
-            noted_names(phrases)  # every candidate's: other constants re-rank other ones
-            record["names"] = {p: float(v @ asked) for p, v in named.items()}
+            # every candidate's name, not only those this search re-ranked: other constants
+            # re-rank other ones (the searcher keeps the vectors it embedded for the search)
+            phrases = sorted({name_phrase(r["symbol"] or "", r["qualname"]) for r in _rows(record)})
+            similarity = searcher.name_vectors(phrases) @ asked if phrases else []
+            record["names"] = dict(zip(phrases, map(float, similarity), strict=True))
             cases[kind].append({"case": case, "record": record, "live": [h.id for h in hits]})
     return {"model": model, "cases": cases}
 
