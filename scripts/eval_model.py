@@ -64,10 +64,10 @@ def derive(source: Path, out: Path, all_int8: bool) -> None:
         quantize(float_dir / "model.onnx", out / "model.onnx", kept_float)
         for folder in (out, float_dir):
             copy_tokenizer(source, folder)
-        dim = int(json.loads((source / "config.json").read_text())["hidden_size"])
-        cosines = agreement(float_dir, out, dim)
+        cosines = agreement(float_dir, out)
     print(
-        f"{out}: dimension {dim}, cosine to the float model {min(cosines):.4f}-{max(cosines):.4f}"
+        f"{out}: dimension {dimension(out)}, cosine to the float model "
+        f"{min(cosines):.4f}-{max(cosines):.4f}"
     )
 
 
@@ -131,28 +131,31 @@ def copy_tokenizer(source: Path, folder: Path) -> None:
     (folder / "tokenizer_config.json").write_text(json.dumps({"model_max_length": MAX_TOKENS}))
 
 
-def agreement(float_dir: Path, quantized_dir: Path, dim: int) -> list[float]:
+def agreement(float_dir: Path, quantized_dir: Path) -> list[float]:
     """Cosine of each sample text's vector under the quantized model to the float model's."""
     vectors = []
     for folder in (float_dir, quantized_dir):
-        model_id = register(folder, dim, f"{folder.name} (agreement check)")
+        model_id = register(folder, f"{folder.name} (agreement check)")
         vectors.append(FastEmbedder(model_id).embed_documents(list(SAMPLE_TEXTS)))
     return [float(a @ b) for a, b in zip(*vectors, strict=True)]
 
 
-def register(folder: Path, dim: int | None = None, description: str = "") -> str:
+def dimension(folder: Path) -> int:
+    """The width of the model's vectors, from the config.json derive copies beside it."""
+    return int(json.loads((folder / "config.json").read_text())["hidden_size"])
+
+
+def register(folder: Path, description: str = "") -> str:
     """The model id under which `folder` is an offline model in this process."""
-    if dim is None:
-        dim = int(json.loads((folder / "config.json").read_text())["hidden_size"])
     place = hashlib.sha1(str(folder.resolve()).encode()).hexdigest()[:8]
     model_id = f"eval/{folder.resolve().name}-{place}"  # an index names its model by id
-    register_model_folder(model_id, folder.resolve(), dim, description or str(folder))
+    register_model_folder(model_id, folder.resolve(), dimension(folder), description or str(folder))
     return model_id
 
 
 def link_bench(main_bench: Path, bench: Path, names: list[str]) -> None:
     """Each repository's workspace, cases, checkout and baseline cache, linked from the main
-    bench; the index, stats and lists written by eval_quality are the new bench's own."""
+    bench; the index and stats written by eval_quality are the new bench's own."""
     for name in names:
         folder = bench / "quality" / name
         folder.mkdir(parents=True, exist_ok=True)
