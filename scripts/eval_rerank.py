@@ -1,19 +1,24 @@
-"""Offline re-ranking experiments on the candidates hybrid search fuses.
+"""Second-stage re-rankers of hybrid search, replayed on eval_fusion's records.
 
-For every docstring and identifier case of the quality repositories (scripts/eval_quality.py
-builds them and their indexes), the candidates the searcher fuses are collected once: the
-vector and full-text top 50, exact symbol and fragment matches, each with its cosine, BM25
-score, stored-vector cosine, name-phrase cosine and lead. They are cached in
-BENCH/quality/NAME/candidates-MODEL-HASH-QUERIESHASH.pkl (named by the derived models: the
-cosines are theirs). The shipped scoring is then recomputed from them (it must equal the live
-search's MRR, which is printed beside it) and compared with variants: extra score terms
-that are chosen on the TUNING repositories only and reported on all of them.
-The `learned` variant re-ranks the 30 best by a linear score over every feature above (plus
-kind, side code, length), trained on the tuning repositories' docstring cases with a
-pairwise logistic loss: the hand-set fusion it would replace is the bar.
+Hybrid search's last stage re-ranks its 30 best fused candidates (`Searcher._rerank_by_name`:
+the name bonus). Each variant here is another such stage, run inside the real
+`Searcher.search` replayed from BENCH/quality/NAME/replay.pkl (`eval_fusion.py dump` writes
+it), so everything before the stage is exactly the live search and nothing of it is copied:
 
-    python scripts/eval_rerank.py                    # shipped and every variant, all repos
-    python scripts/eval_rerank.py --repos flask axios
+- `shipped`: the live stage (its figures are the live search's, `eval_fusion.py check`);
+- `name cover W`: shipped plus W x the share of a definition's name words (stemmed) that the
+  question holds, the lexical twin of the name bonus;
+- `learned`: a linear score over features of the 30 best (their cosine, BM25 score and name
+  similarity, raw and relative to the best; kind, side code, length, found by both lists),
+  trained on the tuning repositories' docstring and fix cases with a pairwise logistic loss:
+  the hand-set stage it would replace is the bar. Exact-name leads still lead.
+
+Figures are docstring MRR@10, identifier Recall@1 and fix -> files MRR@10 (as quality_table
+computes them); a variant is worth a live table only when it holds on the held-out
+repositories too.
+
+    python scripts/eval_rerank.py                    # every variant, all repositories
+    python scripts/eval_rerank.py --repos flask axios ky
 """
 
 from __future__ import annotations
@@ -28,139 +33,100 @@ from typing import Any
 
 import numpy as np
 
-from codekith.config import DEFAULT_MODEL
+from codekith import search
 from codekith.evaluation import is_answer
+from codekith.search import Searcher, fuse, is_side_code, kept_share
+from codekith.template import name_phrase, split_identifier
+from eval_fusion import KINDS, ReplaySearcher, ReplayStore, measure, replay
 from eval_quality import Paths, load_repos
 
-Case = dict[str, Any]
-ROW_FIELDS: tuple[str, ...] = ("id", "path", "qualname", "symbol", "kind", "parent", "signature")
-ROW_FIELDS += ("start_line", "end_line", "decorators", "bases")
-KINDS = ("docstring", "identifier")
+Row = dict[str, Any]
+Stage = Callable[["StageInput"], None]
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP = frozenset(
     {"a", "an", "the", "of", "to", "for", "in", "on", "and", "or", "is", "are", "be", "by"}
     | {"with", "as", "that", "this", "it", "its", "from", "at"}
 )
+LEAD_SCALE = 1000.0  # a re-ranked candidate's lead outweighs any learned score
+FEATURES: tuple[str, ...] = ("cosine/top", "bm25/top", "name/top", "cosine", "name")
+FEATURES += ("class", "module", "method", "side", "log lines", "in both lists")
 
 
-def matches(row: dict[str, Any], expected: str) -> bool:
-    """`codekith.evaluation.matches` for a candidate's row."""
-    return is_answer(row["qualname"], row["path"], expected)
+class StageInput:
+    """What the last stage sees of one search: the fused scores (leads included) and rows it
+    may change, and each candidate's features read from the replayed record."""
+
+    def __init__(
+        self,
+        searcher: StageSearcher,
+        query: str,
+        scores: dict[str, float],
+        rows: dict[str, Row],
+        depth: int,
+        tests_wanted: bool,
+    ):
+        self.searcher, self.query, self.scores, self.rows = searcher, query, scores, rows
+        self.depth = depth  # candidates the stage re-ranks (NAME_DEPTH, or 3k)
+        self.tests_wanted = tests_wanted
+        record = searcher.replay.record
+        vector = searcher._with_stored_cosines(query, record["vector"], record["text"])
+        self.cosine = {row["id"]: 1.0 - float(row["_distance"]) for row in vector}
+        self.bm25 = {row["id"]: float(row["_score"]) for row in record["text"]}
+        unled, _ = fuse([], vector, record["text"], (), self.tests_wanted)
+        self.lead = {i: score - unled.get(i, 0.0) for i, score in scores.items()}
+        self.names = record["names"]
+
+    def best(self) -> list[str]:
+        return sorted(self.scores, key=lambda i: (-self.scores[i], i))[: self.depth]
+
+    def name_similarity(self, chunk_id: str) -> float:
+        row = self.rows[chunk_id]
+        return self.names[name_phrase(row["symbol"] or "", row["qualname"])]
+
+    def features(self, ids: list[str]) -> np.ndarray:
+        """One row of FEATURES per candidate."""
+        top_v = max(self.cosine.values(), default=0.0) or 1.0
+        top_t = max(self.bm25.values(), default=0.0) or 1.0
+        names = [max(self.name_similarity(i), 0.0) for i in ids]
+        top_n = max(names, default=0.0) or 1.0
+        table = []
+        for chunk_id, name in zip(ids, names, strict=True):
+            row = self.rows[chunk_id]
+            cosine, bm25 = self.cosine.get(chunk_id, 0.0), self.bm25.get(chunk_id, 0.0)
+            lines = max(0, (row["end_line"] or 0) - (row["start_line"] or 0))
+            kinds = (row["kind"] == "class", row["kind"] == "module", row["kind"] == "method")
+            both = chunk_id in self.cosine and chunk_id in self.bm25
+            side = is_side_code(row["path"], self.tests_wanted)
+            relative = (cosine / top_v, bm25 / top_t, name / top_n)
+            table.append([*relative, cosine, name, *kinds, side, np.log1p(lines), both])
+        return np.array(table, dtype=float).reshape(len(ids), len(FEATURES))
 
 
-def _cache_name() -> str:
-    """Named by the default model's two derived folders, whose names already hash its
-    adapters and the tools that derived it: a new query adapter keeps the model id but
-    moves every cosine a cached candidate holds."""
-    from codekith.embedding import offline_model_dir
+class StageSearcher(ReplaySearcher):
+    """The replayed search with its last stage replaced (None: the shipped one)."""
 
-    questions = offline_model_dir(DEFAULT_MODEL, queries=True).name.rsplit("-", 1)[-1]
-    return f"candidates-{offline_model_dir(DEFAULT_MODEL).name}-{questions}.pkl"
+    def __init__(self, stage: Stage | None = None):
+        super().__init__(ReplayStore())
+        self.stage = stage
 
-
-def collect(paths: Paths) -> dict[str, list[Case]]:
-    """Each case's fused candidates with what the scoring reads (see the module docstring)."""
-    from codekith.embedding import FastEmbedder
-    from codekith.evaluation import load_cases
-    from codekith.project import Project
-    from codekith.search import CANDIDATE_DEPTH, names_a_symbol
-    from codekith.template import name_phrase, search_text
-
-    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
-    store, searcher = project.read_store, project.searcher
-    found: dict[str, list[Case]] = {}
-    for kind in KINDS:
-        found[kind] = []
-        for case in load_cases(paths.case_file(kind)):
-            query = searcher.query_vector(case.query)
-            vector = store.vector_search(query, CANDIDATE_DEPTH)
-            text = store.text_search(search_text(case.query), CANDIDATE_DEPTH)
-            named = names_a_symbol(case.query)
-            leads = {r["id"]: 10.0 for r in searcher.symbol_matches(case.query)} if named else {}
-            for row, lead in searcher.fragment_matches(case.query) if named else []:
-                leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
-            rows = {r["id"]: r for r in vector + text}
-            rows.update({r["id"]: r for r in store.chunks_by_id(list(leads.keys() - rows.keys()))})
-            stored = store.vectors_of(list(rows))
-            phrases = {i: name_phrase(r["symbol"] or "", r["qualname"]) for i, r in rows.items()}
-            names = dict(zip(phrases, searcher.name_vectors(list(phrases.values())), strict=True))
-            cosine = {r["id"]: 1.0 - float(r["_distance"]) for r in vector}
-            bm25 = {r["id"]: float(r["_score"]) for r in text}
-            found[kind].append(
-                {
-                    "query": case.query,
-                    "expected": case.expected,
-                    "live": [hit.id for hit in searcher.search(case.query, 10)],
-                    "candidates": [
-                        {
-                            **{k: r[k] for k in ROW_FIELDS},
-                            "cosine": cosine.get(i),
-                            "stored_cosine": float(stored[i] @ query) if i in stored else 0.0,
-                            "bm25": bm25.get(i),
-                            "name": float(names[i] @ query),
-                            "lead": leads.get(i, 0.0),
-                        }
-                        for i, r in rows.items()
-                    ],
-                }
-            )
-    return found
+    def _rerank_by_name(
+        self,
+        query: str,
+        scores: dict[str, float],
+        rows: dict[str, Row],
+        depth: int,
+        tests_wanted: bool,
+    ) -> None:
+        if self.stage is None:
+            super()._rerank_by_name(query, scores, rows, depth, tests_wanted)
+        else:
+            self.stage(StageInput(self, query, scores, rows, depth, tests_wanted))
 
 
-def fused_cosines(candidates: list[dict[str, Any]]) -> tuple[list[float | None], float, float]:
-    """Each candidate's cosine as the fusion counts it (a text-only candidate its stored
-    vector's, as `Searcher._with_stored_cosines` gives it), and the best cosine and BM25."""
-    listed = any(c["cosine"] is not None for c in candidates)
-    cosines = [
-        c["stored_cosine"]
-        if listed and c["cosine"] is None and c["bm25"] is not None
-        else c["cosine"]
-        for c in candidates
-    ]
-    top_v = max((v for v in cosines if v is not None), default=0.0) or 1.0
-    top_t = max((c["bm25"] for c in candidates if c["bm25"] is not None), default=0.0) or 1.0
-    return cosines, top_v, top_t
-
-
-def shipped(case: Case) -> np.ndarray:
-    """codekith.search's score of each candidate."""
-    from codekith import search
-
-    candidates = case["candidates"]
-    tests_wanted = search.asks_for_tests(case["query"])
-    cosines, top_v, top_t = fused_cosines(candidates)
-    kept = np.array([search.kept_share(c, tests_wanted) for c in candidates])
-    both = any(c["cosine"] is not None for c in candidates) and any(
-        c["bm25"] is not None for c in candidates
-    )
-    fused = np.array(
-        [
-            search.VECTOR_WEIGHT * (v or 0.0) / top_v
-            + search.TEXT_WEIGHT * (c["bm25"] or 0.0) / top_t
-            for c, v in zip(candidates, cosines, strict=True)
-        ]
-    ) * (kept if both else 1.0)
-    gap = search.SIDE_LEAD_GAP
-    fused += np.array(
-        [
-            c["lead"] - (gap if c["lead"] and search.is_side_code(c["path"], tests_wanted) else 0)
-            for c in candidates
-        ]
-    )
-    best = np.argsort(-fused, kind="stable")[: search.NAME_DEPTH]
-    names = np.array([max(candidates[i]["name"], 0.0) for i in best])
-    if len(best) and names.max() > 0:
-        fused[best] += search.NAME_WEIGHT * names / names.max() * kept[best]
-    return fused
-
-
-def name_cover(weight: float) -> Callable[[Case], np.ndarray]:
-    """Shipped plus `weight` times the share of the definition's name words (stemmed) that
-    the query contains: the lexical twin of the name re-ranking."""
+def name_cover(weight: float) -> Stage:
+    """The shipped stage, then `weight` x the share of each candidate's name words that the
+    question holds (stemmed, without stop words), less its kept share."""
     import py_rust_stemmers
-
-    from codekith.search import kept_share
-    from codekith.template import split_identifier
 
     stem = py_rust_stemmers.SnowballStemmer("english").stem_word
 
@@ -168,136 +134,106 @@ def name_cover(weight: float) -> Callable[[Case], np.ndarray]:
         parts = (p for w in _WORD.findall(text) for p in split_identifier(w))
         return {stem(p) for p in parts if p not in _STOP and len(p) > 1}
 
-    def score(case: Case) -> np.ndarray:
-        asked = words(case["query"])
-        extra = []
-        for c in case["candidates"]:
-            name = words(c["symbol"] or c["qualname"].rpartition(".")[2])
-            extra.append(len(asked & name) / len(name) * kept_share(c) if name else 0.0)
-        return shipped(case) + weight * np.array(extra)
+    def stage(seen: StageInput) -> None:
+        Searcher._rerank_by_name(
+            seen.searcher, seen.query, seen.scores, seen.rows, seen.depth, seen.tests_wanted
+        )
+        asked = words(seen.query)
+        for chunk_id, row in seen.rows.items():
+            name = words(row["symbol"] or row["qualname"].rpartition(".")[2])
+            if name:
+                cover = len(asked & name) / len(name)
+                seen.scores[chunk_id] += weight * cover * kept_share(row, seen.tests_wanted)
 
-    return score
-
-
-LEARNED_FEATURES: tuple[str, ...] = ("cosine/top", "bm25/top", "name/top", "cosine", "name")
-LEARNED_FEATURES += ("class", "module", "method", "side", "log lines", "in both lists")
-
-
-def _learned_features(case: Case) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the NAME_DEPTH best by the shipped fusion without its name bonus, their features,
-    the first-stage scores with leads) for one case."""
-    from codekith import search
-
-    candidates, tests_wanted = case["candidates"], search.asks_for_tests(case["query"])
-    first = shipped({**case, "candidates": [{**c, "name": 0.0} for c in candidates]})
-    best = np.argsort(-first, kind="stable")[: search.NAME_DEPTH]
-    fused, top_v, top_t = fused_cosines(candidates)
-    cosines = [v or 0.0 for v in fused]
-    top_n = max((max(candidates[i]["name"], 0.0) for i in best), default=0.0) or 1.0
-    rows = []
-    for i in best:
-        c = candidates[i]
-        lines = max(0, (c["end_line"] or 0) - (c["start_line"] or 0))
-        relative = (cosines[i] / top_v, (c["bm25"] or 0.0) / top_t, max(c["name"], 0.0) / top_n)
-        kinds = (c["kind"] == "class", c["kind"] == "module", c["kind"] == "method")
-        side = search.is_side_code(c["path"], tests_wanted)
-        both = c["cosine"] is not None and c["bm25"] is not None
-        rows.append([*relative, cosines[i], c["name"], *kinds, side, np.log1p(lines), both])
-    return best, np.array(rows, dtype=float).reshape(len(best), -1), first
+    return stage
 
 
-def learned(tuning: list[Case], l2: float = 0.001, steps: int = 3000) -> Callable:
-    """A linear re-ranking of the NAME_DEPTH best, trained on `tuning` (Adam on the pairwise
-    logistic loss of each case's first answer against the other candidates)."""
-    differences = []
-    for case in tuning:
-        best, features, _ = _learned_features(case)
-        hit = [any(matches(case["candidates"][i], e) for e in case["expected"]) for i in best]
-        if any(hit) and not all(hit):
-            answer = features[hit.index(True)]
-            differences.append(answer - features[~np.array(hit)])
-    pairs = np.concatenate(differences)
-    weights, m, v = np.zeros(pairs.shape[1]), np.zeros(pairs.shape[1]), np.zeros(pairs.shape[1])
-    weights[:3] = (0.5, 0.5, 0.25)  # the shipped fusion's weights
+def linear(weights: np.ndarray) -> Stage:
+    """The 30 best re-ranked by FEATURES @ weights, each above every other candidate and
+    keeping its lead (an exact name still comes first)."""
+
+    def stage(seen: StageInput) -> None:
+        best = seen.best()
+        for chunk_id, value in zip(best, seen.features(best) @ weights, strict=True):
+            seen.scores[chunk_id] = LEAD_SCALE * (1 + seen.lead[chunk_id]) + float(value)
+
+    return stage
+
+
+def answer_rule(kind: str, expected: list[str]) -> Callable[[Row], bool]:
+    """Whether a candidate answers a case: a docstring case's definition, any chunk of one
+    of a fix case's files."""
+    if kind == "fix":
+        return lambda row: row["path"] in expected
+    return lambda row: any(is_answer(row["qualname"], row["path"], e) for e in expected)
+
+
+def training_pairs(data: dict[str, Any]) -> list[np.ndarray]:
+    """Feature differences, first answer minus each other candidate among those the stage
+    re-ranks, of each docstring and fix case that has both among them."""
+    pairs: list[np.ndarray] = []
+    answers: list[Callable[[Row], bool]] = []  # the current case's rule
+
+    def collect(seen: StageInput) -> None:
+        best = seen.best()
+        hit = np.array([answers[0](seen.rows[i]) for i in best], dtype=bool)
+        if hit.any() and not hit.all():
+            features = seen.features(best)
+            pairs.append(features[hit][:1] - features[~hit])
+
+    searcher = StageSearcher(collect)
+    for kind in ("docstring", "fix"):
+        for item in data["cases"][kind]:
+            answers[:] = [answer_rule(kind, item["case"].expected)]
+            replay(searcher, item, KINDS[kind])
+    return pairs
+
+
+def learn(pairs: list[np.ndarray], l2: float = 0.001, steps: int = 3000) -> np.ndarray:
+    """Weights minimising the pairwise logistic loss (Adam), from the shipped stage's
+    proportions of cosine, BM25 and name."""
+    stacked = np.concatenate(pairs)
+    share = np.concatenate([np.full(len(p), 1 / len(p)) for p in pairs])  # each case counts once
+    share *= len(share) / share.sum()
+    weights = np.zeros(len(FEATURES))
+    weights[:3] = (search.VECTOR_WEIGHT, search.TEXT_WEIGHT, search.NAME_WEIGHT)
+    m, v = np.zeros_like(weights), np.zeros_like(weights)
     for t in range(1, steps + 1):
-        wrong = 1 / (1 + np.exp(np.clip(pairs @ weights, -30, 30)))
-        gradient = -(pairs * wrong[:, None]).mean(0) + l2 * weights
+        wrong = 1 / (1 + np.exp(np.clip(stacked @ weights, -30, 30)))
+        gradient = -(stacked * (wrong * share)[:, None]).mean(0) + l2 * weights
         m, v = 0.9 * m + 0.1 * gradient, 0.999 * v + 0.001 * gradient**2
         weights -= 0.05 * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    print("  learned weights:", dict(zip(LEARNED_FEATURES, weights.round(2).tolist(), strict=True)))
-
-    def score(case: Case) -> np.ndarray:
-        best, features, first = _learned_features(case)
-        leads = np.array([c["lead"] for c in case["candidates"]])
-        scores = first.copy()
-        scores[best] = 100.0 + features @ weights + leads[best]  # the re-ranked come first
-        return scores
-
-    return score
-
-
-def figures(cases: list[Case], score: Callable[[Case], np.ndarray]) -> tuple[float, float]:
-    """(MRR@10, Recall@1) of a scoring."""
-    reciprocal, first = 0.0, 0
-    for case in cases:
-        order = np.argsort(-score(case), kind="stable")[:10]
-        rank = next(
-            (
-                n
-                for n, i in enumerate(order, 1)
-                if any(matches(case["candidates"][i], e) for e in case["expected"])
-            ),
-            None,
-        )
-        reciprocal += 1 / rank if rank else 0.0
-        first += rank == 1
-    return reciprocal / (len(cases) or 1), first / (len(cases) or 1)
-
-
-def live(cases: list[Case]) -> float:
-    """MRR@10 of the live search's hits (the check that `shipped` reproduces it)."""
-    total = 0.0
-    for case in cases:
-        by_id = {c["id"]: c for c in case["candidates"]}
-        ranks = [
-            n
-            for n, i in enumerate(case["live"], 1)
-            if i in by_id and any(matches(by_id[i], e) for e in case["expected"])
-        ]
-        total += 1 / ranks[0] if ranks else 0.0
-    return total / (len(cases) or 1)
+    return weights
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", nargs="*")
+    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
     parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
-    parser.add_argument("--again", action="store_true", help="collect the candidates again")
     args = parser.parse_args(argv)
-    variants: dict[str, Callable[[Case], np.ndarray]] = {
-        "shipped": shipped,
-        **{f"name cover {w:g}": name_cover(w) for w in (0.05, 0.1, 0.15)},
-    }
-    data: dict[str, dict[str, list[Case]]] = {}
     repos = load_repos(args.repos)
-    for repo in repos:
-        paths = Paths(args.bench, repo["name"])
-        cache = paths.root / _cache_name()
-        if args.again or not cache.exists():
-            cache.write_bytes(pickle.dumps(collect(paths)))
-        data[repo["name"]] = pickle.loads(cache.read_bytes())
-    tuning = [c for r in repos if r["role"] == "tuning" for c in data[r["name"]]["docstring"]]
+    data = {
+        r["name"]: pickle.loads(Paths(args.bench, r["name"]).replay.read_bytes()) for r in repos
+    }
+    stages: dict[str, Stage | None] = {"shipped": None}
+    stages.update({f"name cover {w:g}": name_cover(w) for w in (0.05, 0.1, 0.15)})
+    tuning = [r["name"] for r in repos if r["role"] == "tuning"]
     if tuning:
-        variants["learned"] = learned(tuning)
-    for repo in repos:
-        cases = data[repo["name"]]
-        print(
-            f"{repo['name']} ({repo['role']}): live docstring MRR@10 {live(cases['docstring']):.3f}"
+        weights = learn([p for name in tuning for p in training_pairs(data[name])])
+        print("learned weights:", dict(zip(FEATURES, weights.round(2).tolist(), strict=True)))
+        stages["learned"] = linear(weights)
+    names = list(data)
+    shipped = {name: measure(StageSearcher(), d)["identifier"] for name, d in data.items()}
+    header = "".join(f"{n + ('*' if n in tuning else ''):>18}" for n in names)
+    print(f"docstring MRR@10 / fix -> files MRR@10 (* = tuning)\n{'':16}{header}")
+    for label, stage in stages.items():
+        searcher = StageSearcher(stage)
+        figures = {name: measure(searcher, d) for name, d in data.items()}
+        marked = any(figures[n]["identifier"] < shipped[n] for n in names)
+        cells = "".join(
+            f"{figures[n]['docstring']:>11.3f} /{figures[n]['fix']:5.3f}" for n in names
         )
-        for name, score in variants.items():
-            doc, _ = figures(cases["docstring"], score)
-            _, first = figures(cases["identifier"], score)
-            print(f"  {name:24} docstring MRR@10 {doc:.3f}  identifier R@1 {first:.3f}", flush=True)
+        print(f"{label + (' (id R@1 down)' if marked else ''):16}{cells}", flush=True)
     return 0
 
 
