@@ -255,13 +255,14 @@ def _in_mode_under_test_rule(searcher: Any, mode: str, case: Case) -> list[Hit]:
     return sorted(hits, key=lambda hit: -hit.score * kept(hit))[:10]
 
 
-def _hybrid_told_about_tests(project: Any, case: Case) -> list[Hit]:
+def _hybrid_told_about_tests(
+    searcher: Any, is_side: Callable[[Case], bool], case: Case
+) -> list[Hit]:
     """Hybrid as an asker who says when it looks for a test runs it (`--tests`, the MCP
     and LSP `tests` argument): set on the cases whose answer is a test. Nothing in a question
     tells a test's docstring from a bug report (docs/DESIGN.md), so this is the figure of the
     flag, next to the default's."""
-    wanted = _is_side_answer(project.read_store, case.expected)
-    return list(project.searcher.search(case.query, 10, None, "hybrid", tests=wanted))
+    return list(searcher.search(case.query, 10, None, "hybrid", tests=is_side(case)))
 
 
 SINGLE_MODES = ("BM25", "MiniLM bare", "codekith text", "codekith vector")
@@ -270,13 +271,13 @@ RULED_MODES = ("codekith text, test rule", "codekith vector, test rule")
 
 
 def answer_split(
-    store: Any, cases: list[Case], reciprocal: dict[str, np.ndarray]
+    cases: list[Case], reciprocal: dict[str, np.ndarray], is_side: Callable[[Case], bool]
 ) -> dict[str, dict[str, Any]]:
     """Hybrid, vector and text MRR@10 on the cases whose answer is the project's own code
     and on those whose answer is a test (or a vendored copy), and hybrid told which cases
     want tests: questions about behaviour rank side code lower on purpose
     (search.is_side_code), which costs the second kind unless the asker says so."""
-    side = np.array([_is_side_answer(store, case.expected) for case in cases], dtype=bool)
+    side = np.array([is_side(case) for case in cases], dtype=bool)
     split = {}
     for label, chosen in (("own code", ~side), ("tests and copies", side)):
         split[label] = {
@@ -292,9 +293,15 @@ def answer_split(
     return split
 
 
-def _is_side_answer(store: Any, expected: list[str]) -> bool:
-    rows = store.chunks_by_qualname(expected[:1])
-    return bool(rows) and is_side_code(rows[0]["path"])
+def side_answers(store: Any, cases: list[Case]) -> Callable[[Case], bool]:
+    """Whether a case's answer is a test or a vendored copy (its first expected definition's
+    file), looked up once per case."""
+    side = set()
+    for case in cases:
+        rows = store.chunks_by_qualname(case.expected[:1])
+        if rows and is_side_code(rows[0]["path"]):
+            side.add(tuple(case.expected))
+    return lambda case: tuple(case.expected) in side
 
 
 def hybrid_margin(
@@ -359,7 +366,7 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
     }
 
 
-def question_bundles(project: Any, paths: Any) -> dict[str, Any]:
+def question_bundles(project: Any, paths: Any, is_side: Callable[[Case], bool]) -> dict[str, Any]:
     """`related QUESTION` against plain search of as many items, for a question: the share of
     docstring questions whose definition the bundle holds, and of a fix commit's files
     the bundle of its subject touches (what an assistant asking for context gets)."""
@@ -375,7 +382,7 @@ def question_bundles(project: Any, paths: Any) -> dict[str, Any]:
             plain = searcher.search(case.query, len(bundle))
             ours.append(share(bundle, case.expected))
             theirs.append(share(plain, case.expected))
-            if kind == "docstring" and _is_side_answer(project.read_store, case.expected):
+            if kind == "docstring" and is_side(case):
                 flagged = related.bundle(case.query, tests=True).items
                 told.append(share([item.hit for item in flagged], case.expected))
             else:  # a fix's files are the project's own: nobody asks for tests
@@ -473,6 +480,8 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
 
     project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
     corpus = Corpus(project, paths.bare)
+    questions = load_cases(paths.case_file("docstring"))
+    is_side = side_answers(project.read_store, questions)
     docstring, doc_reciprocal = search_sets(
         paths,
         "docstring",
@@ -485,7 +494,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             RULED_MODES[1]: partial(_in_mode_under_test_rule, project.searcher, "vector"),
             "old hybrid": partial(old_hybrid, project),
             "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
-            TOLD: partial(_hybrid_told_about_tests, project),
+            TOLD: partial(_hybrid_told_about_tests, project.searcher, is_side),
         },
     )
     identifier, _ = search_sets(
@@ -509,12 +518,10 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "hybrid_margin": hybrid_margin(docstring, doc_reciprocal),
         "ruled_margin": hybrid_margin(docstring, doc_reciprocal, RULED_MODES),
         "told_margin": hybrid_margin(docstring, doc_reciprocal, SINGLE_MODES, TOLD),
-        "answer_split": answer_split(
-            project.read_store, load_cases(paths.case_file("docstring")), doc_reciprocal
-        ),
+        "answer_split": answer_split(questions, doc_reciprocal, is_side),
         "identifier": identifier,
         "cochange": cochange(project, paths),
-        "questions": question_bundles(project, paths),
+        "questions": question_bundles(project, paths, is_side),
         "fix": fixes(corpus, paths),
     }
 
