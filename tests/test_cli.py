@@ -79,6 +79,37 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     assert result["cases"][0]["rank"] == 1
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("path_prefix", 5, "'path_prefix' must be text, not 5"),
+        ("kind", ["method"], "'kind' must be text, not ['method']"),
+        ("kind", "functon", "'kind' must be one of '', 'module', 'class'"),
+        ("mode", "fuzzy", "'mode' must be one of 'hybrid', 'vector', 'text', not 'fuzzy'"),
+        ("k", "3", "'k' must be a whole number of at least 1, not '3'"),
+        ("k", 0, "'k' must be a whole number of at least 1, not 0"),
+        ("k", True, "'k' must be a whole number of at least 1, not True"),
+    ],
+)
+def test_a_malformed_option_in_a_line_is_a_usage_error_naming_it(
+    workspace, tmp_path, field, value, said
+):
+    """A batch line or an eval case whose option has the wrong type or word: exit 2 with
+    the file, line and field, as the CLI's own flags would say, and no traceback."""
+    root = workspace({"mathx.py": MATH_MODULE})
+    run("index", cwd=root)
+    lines = tmp_path / "q.jsonl"
+    lines.write_text('{"query": "n-th Fibonacci"}\n' + json.dumps({"query": "x", field: value}))
+    batch = run("search", "--queries", str(lines), "--json", cwd=root, check=False)
+    assert batch.returncode == 2 and f"q.jsonl:2: {said}" in batch.stderr, batch.stderr
+    assert "Traceback" not in batch.stderr
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({"query": "x", "expected": ["mathx.fibonacci"], field: value}))
+    evaluated = run("eval", str(cases), cwd=root, check=False)
+    assert evaluated.returncode == 2 and f"cases.jsonl:1: {said}" in evaluated.stderr
+    assert "Traceback" not in evaluated.stderr
+
+
 def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
     """`--tests` (or "tests": true in a batch line or an eval case): a test's copy of the
     code keeps its whole score; without it the copy gives up its share and comes after."""

@@ -652,8 +652,7 @@ def _print_repo_hits(found: MultiSearchAnswer) -> None:
 
 def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) -> int:
     """One JSON object per input line; the model loads and freshness is checked once."""
-    from codekith.search import tests_flag
-    from codekith.store import Filters
+    from codekith.search import SearchOptions
 
     path: Path = args.queries
     for number, line in enumerate(lines, 1):
@@ -666,13 +665,11 @@ def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) 
             raise ValueError(
                 f"{path}:{number}: expected a JSON object with 'query' ({exc})"
             ) from exc
-        filters = Filters(
-            request.get("path_prefix", ""), request.get("language", ""), request.get("kind", "")
-        )
-        k = int(request.get("k", args.k or 0)) or None
-        tests = tests_flag(request.get("tests", args.tests), f"{path}:{number}")
-        mode = request.get("mode", args.mode)
-        _emit(answers.search(query, k, filters, mode, tests=tests).to_json())
+        asked = SearchOptions.from_json(request, f"{path}:{number}")
+        k = asked.k or args.k
+        mode = asked.mode or args.mode
+        tests = args.tests if asked.tests is None else asked.tests
+        _emit(answers.search(query, k, asked.filters, mode, tests=tests).to_json())
     return 0
 
 
@@ -825,7 +822,6 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from codekith.evaluation import evaluate, load_cases
-    from codekith.store import Filters
 
     try:
         cases = load_cases(args.cases)
@@ -834,12 +830,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     project = _answers(args).project
 
     def run(case: Any) -> list[Hit]:
-        opts = case.options
-        filters = Filters(
-            opts.get("path_prefix", ""), opts.get("language", ""), opts.get("kind", "")
-        )
-        mode, tests = opts.get("mode", args.mode), opts.get("tests", False)
-        return project.searcher.search(case.query, args.k, filters, mode, tests=tests)
+        asked = case.options
+        mode, tests = asked.mode or args.mode, bool(asked.tests)
+        return project.searcher.search(case.query, args.k, asked.filters, mode, tests=tests)
 
     result = evaluate(cases, run)
     if args.json:

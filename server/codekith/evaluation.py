@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codekith.search import Hit, tests_flag
+from codekith.search import Hit, SearchOptions
 
 CUTOFFS = (1, 5, 10)
 
@@ -21,7 +21,7 @@ CUTOFFS = (1, 5, 10)
 class Case:
     query: str
     expected: list[str]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: SearchOptions = field(default_factory=SearchOptions)
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -29,20 +29,15 @@ def load_cases(path: Path) -> list[Case]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
+        where = f"{path}:{number}"
         try:
             data = json.loads(line)
-            cases.append(
-                Case(
-                    str(data["query"]),
-                    [str(e) for e in data["expected"]],
-                    {k: v for k, v in data.items() if k not in ("query", "expected")},
-                )
-            )
+            query, expected = str(data["query"]), [str(e) for e in data["expected"]]
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise ValueError(
-                f"{path}:{number}: expected a JSON object with 'query' and 'expected' ({exc})"
+                f"{where}: expected a JSON object with 'query' and 'expected' ({exc})"
             ) from exc
-        tests_flag(cases[-1].options.get("tests", False), f"{path}:{number}")
+        cases.append(Case(query, expected, SearchOptions.from_json(data, where)))
     return cases
 
 

@@ -17,7 +17,7 @@ identifier is a piece of (`mapFormBy` -> `mapFormByTag`) come right after them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -34,7 +34,7 @@ from codekith.template import (
     search_text,
     split_identifier,
 )
-from codekith.vocabulary import MODES
+from codekith.vocabulary import KINDS, MODES
 
 # Chosen with the default model's code adapter on flask and axios (docstring plus fix -> files
 # MRR@10, tuning means: 0.5/0.5 and NAME_WEIGHT 0.25, the old choice, .698 + .425; 0.7/0.3
@@ -132,12 +132,40 @@ def wants_tests(query: str, asked: bool = False) -> bool:
     return asked or asks_for_tests(query)
 
 
-def tests_flag(value: object, where: str) -> bool:
-    """A `tests` value read from a JSON line (`--queries` lines, eval cases): true or false,
-    else a ValueError naming `where` (the file and line)."""
-    if not isinstance(value, bool):
-        raise ValueError(f"{where}: 'tests' must be true or false, not {value!r}")
-    return value
+@dataclass(frozen=True)
+class SearchOptions:
+    """The search options of a JSON line (`codekith search --queries` lines, eval cases);
+    None where the line does not say, so the caller's default applies."""
+
+    filters: Filters = NO_FILTERS
+    k: int | None = None
+    mode: str | None = None
+    tests: bool | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str) -> SearchOptions:
+        """Checked as the CLI checks its flags: `path_prefix` and `language` are text,
+        `kind` and `mode` one of their words, `k` a whole number of at least 1, `tests` true
+        or false; else a ValueError naming `where` (the file and line) and the field."""
+        text = {name: data.get(name, "") for name in ("path_prefix", "language", "kind")}
+        for name, value in text.items():
+            if not isinstance(value, str):
+                raise ValueError(f"{where}: '{name}' must be text, not {value!r}")
+        _check_word(where, "kind", text["kind"], ("", *KINDS))
+        mode, k, tests = data.get("mode"), data.get("k"), data.get("tests")
+        if mode is not None:
+            _check_word(where, "mode", mode, MODES)
+        if k is not None and (type(k) is not int or k < 1):
+            raise ValueError(f"{where}: 'k' must be a whole number of at least 1, not {k!r}")
+        if tests is not None and not isinstance(tests, bool):
+            raise ValueError(f"{where}: 'tests' must be true or false, not {tests!r}")
+        return cls(Filters(**text), k, mode, tests)
+
+
+def _check_word(where: str, name: str, value: object, words: Sequence[str]) -> None:
+    if value not in words:
+        listed = ", ".join(repr(w) for w in words)
+        raise ValueError(f"{where}: '{name}' must be one of {listed}, not {value!r}")
 
 
 def query_identifiers(query: str) -> list[str]:
