@@ -35,6 +35,7 @@ import numpy as np
 from codekith import search
 from codekith.evaluation import Case, first_rank, load_cases
 from codekith.search import Hit, Searcher
+from codekith.store import NO_FILTERS
 from codekith.template import name_phrase
 from eval_quality import Paths, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of
@@ -45,7 +46,8 @@ Record = dict[str, Any]
 
 
 class RecordingStore:
-    """The real store, noting what one search reads (`record`, reset per search)."""
+    """The real store, noting what one search reads (`record`, reset per search). A replay
+    answers whatever filters it is asked with: records are replayed with the search's own."""
 
     def __init__(self, store: Any):
         self.store = store
@@ -55,23 +57,23 @@ class RecordingStore:
         return getattr(self.store, name)
 
     def vector_search(self, vector: np.ndarray, k: int, filters: Any = None) -> list[Record]:
-        rows = self.store.vector_search(vector, k)
+        rows = self.store.vector_search(vector, k, filters or NO_FILTERS)
         self.record["vector"] = [_slim(row) for row in rows]
         return rows
 
     def text_search(self, text: str, k: int, filters: Any = None) -> list[Record]:
-        rows = self.store.text_search(text, k)
+        rows = self.store.text_search(text, k, filters or NO_FILTERS)
         self.record["text"] = [_slim(row) for row in rows]
         return rows
 
     def chunks_named(self, names: Iterable[str], filters: Any = None, limit: int = 20) -> Any:
         names = tuple(names)
-        rows = self.store.chunks_named(names, limit=limit)
+        rows = self.store.chunks_named(names, filters or NO_FILTERS, limit=limit)
         self.record.setdefault("named", {})[names] = [_slim(row) for row in rows]
         return rows
 
     def symbols_containing(self, words: Sequence[str], filters: Any = None) -> Any:
-        rows = self.store.symbols_containing(words)
+        rows = self.store.symbols_containing(words, filters or NO_FILTERS)
         self.record.setdefault("containing", {})[tuple(words)] = [_slim(row) for row in rows]
         return rows
 
