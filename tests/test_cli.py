@@ -110,6 +110,34 @@ def test_a_malformed_option_in_a_line_is_a_usage_error_naming_it(
     assert "Traceback" not in evaluated.stderr
 
 
+def test_a_line_without_a_usable_query_or_answers_is_a_usage_error(workspace, tmp_path):
+    """A batch line or eval case that is not an object, has no query as text, or (a case)
+    whose answers are not a list of names: exit 2 naming the line, before anything is
+    counted (a string's letters were taken for answers, null searched for "None")."""
+    root = workspace({"mathx.py": MATH_MODULE})
+    run("index", cwd=root)
+    lines = tmp_path / "q.jsonl"
+    cases = tmp_path / "cases.jsonl"
+    for line, said in [
+        ("[1, 2]", "expected a JSON object, not [1, 2]"),
+        ('{"query": null}', "'query' must be non-empty text, not None"),
+        ('{"query": "  "}', "'query' must be non-empty text, not '  '"),
+        ('{"query": "x"', "not a JSON line"),
+    ]:
+        lines.write_text(line + "\n")
+        batch = run("search", "--queries", str(lines), "--json", cwd=root, check=False)
+        assert batch.returncode == 2 and f"q.jsonl:1: {said}" in batch.stderr, batch.stderr
+        cases.write_text(line + "\n")
+        evaluated = run("eval", str(cases), cwd=root, check=False)
+        assert evaluated.returncode == 2 and f"cases.jsonl:1: {said}" in evaluated.stderr
+    for expected in ("mathx.fibonacci", [], [1], [""]):
+        cases.write_text(json.dumps({"query": "n-th Fibonacci", "expected": expected}))
+        evaluated = run("eval", str(cases), "--json", cwd=root, check=False)
+        said = "cases.jsonl:1: 'expected' must be a non-empty list of qualified names or paths"
+        assert evaluated.returncode == 2 and said in evaluated.stderr, evaluated.stderr
+        assert evaluated.stdout == ""
+
+
 def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
     """`--tests` (or "tests": true in a batch line or an eval case): a test's copy of the
     code keeps its whole score; without it the copy gives up its share and comes after."""

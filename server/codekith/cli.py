@@ -652,20 +652,13 @@ def _print_repo_hits(found: MultiSearchAnswer) -> None:
 
 def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) -> int:
     """One JSON object per input line; the model loads and freshness is checked once."""
-    from codekith.search import SearchOptions
+    from codekith.search import search_request
 
     path: Path = args.queries
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            request = json.loads(line)
-            query = str(request["query"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ValueError(
-                f"{path}:{number}: expected a JSON object with 'query' ({exc})"
-            ) from exc
-        asked = SearchOptions.from_json(request, f"{path}:{number}")
+        query, asked, _ = search_request(line, f"{path}:{number}")
         k = asked.k or args.k
         mode = asked.mode or args.mode
         tests = args.tests if asked.tests is None else asked.tests

@@ -6,13 +6,12 @@ path, so cases stay valid when a package is moved under `src/`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codekith.search import Hit, SearchOptions
+from codekith.search import Hit, SearchOptions, search_request
 
 CUTOFFS = (1, 5, 10)
 
@@ -30,14 +29,18 @@ def load_cases(path: Path) -> list[Case]:
         if not line.strip():
             continue
         where = f"{path}:{number}"
-        try:
-            data = json.loads(line)
-            query, expected = str(data["query"]), [str(e) for e in data["expected"]]
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+        query, options, data = search_request(line, where)
+        expected = data.get("expected")
+        if not (
+            isinstance(expected, list)
+            and expected
+            and all(isinstance(e, str) and e for e in expected)
+        ):
             raise ValueError(
-                f"{where}: expected a JSON object with 'query' and 'expected' ({exc})"
-            ) from exc
-        cases.append(Case(query, expected, SearchOptions.from_json(data, where)))
+                f"{where}: 'expected' must be a non-empty list of qualified names or paths,"
+                f" not {expected!r}"
+            )
+        cases.append(Case(query, expected, options))
     return cases
 
 

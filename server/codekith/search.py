@@ -16,6 +16,7 @@ identifier is a piece of (`mapFormBy` -> `mapFormByTag`) come right after them.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -160,6 +161,22 @@ class SearchOptions:
         if tests is not None and not isinstance(tests, bool):
             raise ValueError(f"{where}: 'tests' must be true or false, not {tests!r}")
         return cls(Filters(**text), k, mode, tests)
+
+
+def search_request(line: str, where: str) -> tuple[str, SearchOptions, dict[str, Any]]:
+    """A JSON line asking for a search (`--queries` lines, eval cases): its query, its
+    checked options and the whole object (an eval case's 'expected' is in it). Not a JSON
+    object, or no query as non-empty text: a ValueError naming `where`."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not a JSON line ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{where}: expected a JSON object, not {json.dumps(data)[:60]}")
+    query = data.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise ValueError(f"{where}: 'query' must be non-empty text, not {query!r}")
+    return query, SearchOptions.from_json(data, where), data
 
 
 def _check_word(where: str, name: str, value: object, words: Sequence[str]) -> None:
