@@ -28,3 +28,22 @@ def bootstrap_interval(
     low = values[int((1 - level) / 2 * resamples)]
     high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
     return low, high
+
+
+def stratified_interval(
+    groups: list[np.ndarray],
+    resamples: int = 2000,
+    level: float = 0.95,
+    seed: int = 13,
+) -> tuple[float, float]:
+    """A percentile bootstrap interval of the mean of group means (each group a repository's
+    per-case values, resampled within itself): every repository counts once, however many
+    cases it has, and the interval still reflects which cases were drawn."""
+    rng = np.random.default_rng(seed)
+    values = sorted(
+        float(np.mean([g[rng.integers(0, len(g), len(g))].mean() for g in groups]))
+        for _ in range(resamples)
+    )
+    low = values[int((1 - level) / 2 * resamples)]
+    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
+    return low, high

@@ -174,9 +174,7 @@ def recall(graph: Graph, kept: list[int], expected: list[str]) -> float:
 
 def seed_of(graph: Graph, case: Case) -> int | None:
     found = [
-        i
-        for i in graph.index_of.get(case.options["target"], [])
-        if graph.rows[i]["kind"] != "class"
+        i for i in graph.index_of.get(case.fields["target"], []) if graph.rows[i]["kind"] != "class"
     ]
     return found[0] if found else None
 

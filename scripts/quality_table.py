@@ -26,7 +26,10 @@ Per repository (tuning or held-out):
 
 "hybrid >= best single mode" and the co-change ratio carry a 95% paired bootstrap interval
 over the cases (benchstats.bootstrap_interval, 2000 resamples, seeded): a margin whose
-interval spans 0 (a ratio's spanning 1) is not shown by these cases alone.
+interval spans 0 (a ratio's spanning 1) is not shown by these cases alone. After the
+repositories, the held-out ones pooled: hybrid's docstring MRR@10 minus each other
+runner's, the mean over repositories (each counting once) with a bootstrap interval that
+resamples cases within each (benchstats.stratified_interval).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from benchstats import bootstrap_interval
+from benchstats import bootstrap_interval, stratified_interval
 from codekith.evaluation import Case, evaluate, load_cases, matches
 from codekith.search import SIDE_SHARE, Hit, asks_for_tests, hit_from_row, is_side_code
 from codekith.template import code_of, search_text
@@ -330,7 +333,7 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
     recalls, baseline, sizes = [], [], []
     missing = 0
     for case in cases:
-        seed = case.options["target"]
+        seed = case.fields["target"]
         target = _chunk_named(store, seed)
         if target is None:  # the index no longer chunks it so (an older chunker's case)
             missing += 1
@@ -518,6 +521,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "hybrid_margin": hybrid_margin(docstring, doc_reciprocal),
         "ruled_margin": hybrid_margin(docstring, doc_reciprocal, RULED_MODES),
         "told_margin": hybrid_margin(docstring, doc_reciprocal, SINGLE_MODES, TOLD),
+        "reciprocal_ranks": {name: ranks.tolist() for name, ranks in doc_reciprocal.items()},
         "answer_split": answer_split(questions, doc_reciprocal, is_side),
         "identifier": identifier,
         "cochange": cochange(project, paths),
@@ -597,6 +601,49 @@ def run_tables(
         if not as_json:
             print_table(result)
             sys.stdout.flush()
+    pooled = pooled_margins([r for r in results if r["role"] == "held-out"])
     if as_json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"repositories": results, "held_out_pooled": pooled}, indent=2))
+    elif pooled:
+        print_pooled(pooled)
     return 0
+
+
+POOLED_AGAINST = (*SINGLE_MODES, *RULED_MODES, "old hybrid")
+
+
+def pooled_margins(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Hybrid's docstring MRR@10 minus each runner's over these repositories, each counting
+    once, with a stratified bootstrap interval ({} without repositories)."""
+    if not results:
+        return {}
+    ranks = [
+        {name: np.array(values) for name, values in r["reciprocal_ranks"].items()} for r in results
+    ]
+    hybrid = [r["codekith hybrid"] for r in ranks]
+    margins = {}
+    for name in POOLED_AGAINST:
+        gaps = [h - r[name] for h, r in zip(hybrid, ranks, strict=True)]
+        low, high = stratified_interval(gaps)
+        margins[name] = {
+            "difference": round(float(np.mean([g.mean() for g in gaps])), 4),
+            "interval": [round(low, 4), round(high, 4)],
+        }
+    return {
+        "repositories": [r["repo"] for r in results],
+        "cases": sum(len(h) for h in hybrid),
+        "hybrid": round(float(np.mean([h.mean() for h in hybrid])), 4),
+        "margins": margins,
+    }
+
+
+def print_pooled(pooled: dict[str, Any]) -> None:
+    names = ", ".join(pooled["repositories"])
+    print(
+        f"\nheld out, pooled ({names}; {pooled['cases']} docstring cases, each repository "
+        f"counting once): hybrid MRR@10 {pooled['hybrid']:.3f}"
+    )
+    for name, margin in pooled["margins"].items():
+        low, high = margin["interval"]
+        difference = margin["difference"]
+        print(f"    hybrid - {name:30} {difference:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}]")

@@ -21,6 +21,7 @@ class Case:
     query: str
     expected: list[str]
     options: SearchOptions = field(default_factory=SearchOptions)
+    fields: dict[str, Any] = field(default_factory=dict)  # the line's others (a case set's own)
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -40,7 +41,8 @@ def load_cases(path: Path) -> list[Case]:
                 f"{where}: 'expected' must be a non-empty list of qualified names or paths,"
                 f" not {expected!r}"
             )
-        cases.append(Case(query, expected, options))
+        others = {k: v for k, v in data.items() if k not in ("query", "expected")}
+        cases.append(Case(query, expected, options, others))
     return cases
 
 
