@@ -24,10 +24,7 @@ def bootstrap_interval(
     resample of the `samples` cases (paired: both sides of a difference use the same
     cases). Seeded, so a table prints the same interval every time."""
     rng = np.random.default_rng(seed)
-    values = sorted(statistic(rng.integers(0, samples, samples)) for _ in range(resamples))
-    low = values[int((1 - level) / 2 * resamples)]
-    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
-    return low, high
+    return _central([statistic(rng.integers(0, samples, samples)) for _ in range(resamples)], level)
 
 
 def stratified_interval(
@@ -40,10 +37,17 @@ def stratified_interval(
     per-case values, resampled within itself): every repository counts once, however many
     cases it has, and the interval still reflects which cases were drawn."""
     rng = np.random.default_rng(seed)
-    values = sorted(
-        float(np.mean([g[rng.integers(0, len(g), len(g))].mean() for g in groups]))
-        for _ in range(resamples)
+    return _central(
+        [
+            float(np.mean([g[rng.integers(0, len(g), len(g))].mean() for g in groups]))
+            for _ in range(resamples)
+        ],
+        level,
     )
-    low = values[int((1 - level) / 2 * resamples)]
-    high = values[min(resamples - 1, int((1 + level) / 2 * resamples))]
-    return low, high
+
+
+def _central(values: list[float], level: float) -> tuple[float, float]:
+    """The bounds of the central `level` share of the resampled values."""
+    ordered, count = sorted(values), len(values)
+    low = ordered[int((1 - level) / 2 * count)]
+    return low, ordered[min(count - 1, int((1 + level) / 2 * count))]
