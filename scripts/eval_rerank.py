@@ -28,6 +28,7 @@ import os
 import pickle
 import re
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ FEATURES += ("class", "module", "method", "side", "log lines", "in both lists")
 
 class StageInput:
     """What the last stage sees of one search: the fused scores (leads included) and rows it
-    may change, and each candidate's features read from the replayed record."""
+    may change, and each candidate's features read from the replayed record (worked out
+    only when a stage asks for them)."""
 
     def __init__(
         self,
@@ -68,20 +70,34 @@ class StageInput:
         self.searcher, self.query, self.scores, self.rows = searcher, query, scores, rows
         self.depth = depth  # candidates the stage re-ranks (NAME_DEPTH, or 3k)
         self.tests_wanted = tests_wanted
-        record = searcher.replay.record
-        vector = searcher._with_stored_cosines(query, record["vector"], record["text"])
-        self.cosine = {row["id"]: 1.0 - float(row["_distance"]) for row in vector}
-        self.bm25 = {row["id"]: float(row["_score"]) for row in record["text"]}
-        unled, _ = fuse([], vector, record["text"], (), self.tests_wanted)
-        self.lead = {i: score - unled.get(i, 0.0) for i, score in scores.items()}
-        self.names = record["names"]
+        self.record = searcher.replay.record
+
+    @cached_property
+    def _vector(self) -> list[Row]:
+        """The vector list as the fusion read it (text-only candidates with stored cosines)."""
+        text = self.record["text"]
+        return self.searcher._with_stored_cosines(self.query, self.record["vector"], text)
+
+    @cached_property
+    def cosine(self) -> dict[str, float]:
+        return {row["id"]: 1.0 - float(row["_distance"]) for row in self._vector}
+
+    @cached_property
+    def bm25(self) -> dict[str, float]:
+        return {row["id"]: float(row["_score"]) for row in self.record["text"]}
+
+    @cached_property
+    def lead(self) -> dict[str, float]:
+        """What the symbol and fragment leads added to each fused score."""
+        unled, _ = fuse([], self._vector, self.record["text"], (), self.tests_wanted)
+        return {i: score - unled.get(i, 0.0) for i, score in self.scores.items()}
 
     def best(self) -> list[str]:
         return sorted(self.scores, key=lambda i: (-self.scores[i], i))[: self.depth]
 
     def name_similarity(self, chunk_id: str) -> float:
         row = self.rows[chunk_id]
-        return self.names[name_phrase(row["symbol"] or "", row["qualname"])]
+        return self.record["names"][name_phrase(row["symbol"] or "", row["qualname"])]
 
     def features(self, ids: list[str]) -> np.ndarray:
         """One row of FEATURES per candidate."""
@@ -172,19 +188,21 @@ def training_pairs(data: dict[str, Any]) -> list[np.ndarray]:
     """Feature differences, first answer minus each other candidate among those the stage
     re-ranks, of each docstring and fix case that has both among them."""
     pairs: list[np.ndarray] = []
-    answers: list[Callable[[Row], bool]] = []  # the current case's rule
 
-    def collect(seen: StageInput) -> None:
-        best = seen.best()
-        hit = np.array([answers[0](seen.rows[i]) for i in best], dtype=bool)
-        if hit.any() and not hit.all():
-            features = seen.features(best)
-            pairs.append(features[hit][:1] - features[~hit])
+    def collector(answers: Callable[[Row], bool]) -> Stage:
+        def collect(seen: StageInput) -> None:
+            best = seen.best()
+            hit = np.array([answers(seen.rows[i]) for i in best], dtype=bool)
+            if hit.any() and not hit.all():
+                features = seen.features(best)
+                pairs.append(features[hit][:1] - features[~hit])
 
-    searcher = StageSearcher(collect)
+        return collect
+
+    searcher = StageSearcher()
     for kind in ("docstring", "fix"):
         for item in data["cases"][kind]:
-            answers[:] = [answer_rule(kind, item["case"].expected)]
+            searcher.stage = collector(answer_rule(kind, item["case"].expected))
             replay(searcher, item, KINDS[kind])
     return pairs
 
