@@ -222,11 +222,10 @@ def bm25_top(model: Any, query: str, k: int) -> list[tuple[int, float]]:
 
 
 def search_sets(
-    paths: Any, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
+    cases: list[Case], runners: dict[str, Callable[[Case], list[Hit]]]
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Each runner's summary and its reciprocal rank per case (0 beyond the tenth), for
     paired intervals."""
-    cases = load_cases(paths.case_file(kind))
     summaries: dict[str, Any] = {}
     reciprocal: dict[str, np.ndarray] = {}
     for name, run in runners.items():
@@ -486,8 +485,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     questions = load_cases(paths.case_file("docstring"))
     is_side = side_answers(project.read_store, questions)
     docstring, doc_reciprocal = search_sets(
-        paths,
-        "docstring",
+        questions,
         {
             "BM25": lambda c: corpus.bm25(c.query),
             "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
@@ -501,8 +499,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         },
     )
     identifier, _ = search_sets(
-        paths,
-        "identifier",
+        load_cases(paths.case_file("identifier")),
         {
             "grep": lambda c: corpus.grep(paths.workspace, c.query),
             "BM25": lambda c: corpus.bm25(c.query),
