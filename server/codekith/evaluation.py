@@ -21,7 +21,9 @@ class Case:
     query: str
     expected: list[str]
     options: SearchOptions = field(default_factory=SearchOptions)
-    fields: dict[str, Any] = field(default_factory=dict)  # the line's others (a case set's own)
+    # every field of the line but query and expected: the options as written, and a case
+    # set's own (a co-change case's target)
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 def load_cases(path: Path) -> list[Case]:
