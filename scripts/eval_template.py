@@ -4,10 +4,12 @@ For each repository of scripts/quality_repos.json whose index `eval_quality.py i
 every live chunk is turned back into a Chunk and embedded under several document
 templates (vectors cached by document text in BENCH/quality/NAME/template-cache.npz, so
 shared documents are embedded once; the index's own vectors and the bare-definition
-baseline's seed it). Each template is scored on the docstring -> definition
-cases: vector mode alone, and hybrid (the shipped `search.fuse` over that vector list, the
-index's full-text list and symbol matches), MRR@10 and Recall@10. The index itself is not
-touched: choose on TUNING repositories, then check HELD-OUT ones, then change the template.
+baseline's seed it). Each template is scored through codekith's own search with its vectors
+in place of the index's (`VariantStore`; the full-text list and name lookups are the
+index's): docstring -> definition MRR@10 and Recall@10 of vector mode and hybrid, and fix ->
+files MRR@10 of hybrid, as scripts/quality_table.py computes them ("shipped" reproduces the
+table). The index itself is not touched: choose on TUNING repositories, then check HELD-OUT
+ones, then change the template.
 
     python scripts/eval_template.py --repos flask axios
     python scripts/eval_template.py --variants shipped lean --repos requests click gin
@@ -27,9 +29,11 @@ import numpy as np
 
 from codekith.chunking import Chunk
 from codekith.evaluation import evaluate, load_cases
-from codekith.search import CANDIDATE_DEPTH, Hit, fuse, hit_from_row, names_a_symbol
-from codekith.template import code_of, document, search_text
+from codekith.search import Searcher
+from codekith.store import NO_FILTERS
+from codekith.template import HEADER_END, code_of, document
 from eval_quality import Paths, load_repos
+from quality_table import FILE_DEPTH, file_summary, files_of
 
 Row = dict[str, Any]
 
@@ -84,14 +88,30 @@ def _short(chunk: Chunk) -> str:
     return "\n".join([*lines, chunk.code])
 
 
-VARIANTS: dict[str, Callable[[Chunk], str]] = {
-    "short": _short,
-    "shipped": document,
-    "bare": lambda c: c.code,
-    "no-imports": lambda c: "\n".join(_header(c, True, False)) + "\n" + c.code,
-    "no-path": lambda c: "\n".join(_header(c, False, True)) + "\n" + c.code,
-    "lean": lambda c: "\n".join(_header(c, False, False)) + "\n" + c.code,
-    "lean-nokind": lambda c: "\n".join(_header(c, False, False, kind=False)) + "\n" + c.code,
+def _in_class(chunk: Chunk, class_docs: dict[str, str]) -> str:
+    """The shipped document, a method's also saying what its class is for (the class's doc
+    line after the method's own name), as issue 14 proposes: "enclosing class and its
+    docstring for methods"."""
+    shipped = document(chunk)
+    doc_line = class_docs.get(chunk.parent, "") if chunk.kind == "method" else ""
+    if not doc_line:
+        return shipped
+    head, code = shipped.split(HEADER_END, 1)
+    lines = head.split("\n")
+    lines.insert(2, f"# in {chunk.parent.rpartition('.')[2]}: {doc_line}")
+    return "\n".join(lines) + HEADER_END + code
+
+
+Variant = Callable[[Chunk, dict[str, str]], str]  # a chunk and its classes' doc lines
+VARIANTS: dict[str, Variant] = {
+    "short": lambda c, _: _short(c),
+    "shipped": lambda c, _: document(c),
+    "bare": lambda c, _: c.code,
+    "no-imports": lambda c, _: "\n".join(_header(c, True, False)) + "\n" + c.code,
+    "no-path": lambda c, _: "\n".join(_header(c, False, True)) + "\n" + c.code,
+    "lean": lambda c, _: "\n".join(_header(c, False, False)) + "\n" + c.code,
+    "lean-nokind": lambda c, _: "\n".join(_header(c, False, False, kind=False)) + "\n" + c.code,
+    "in-class": _in_class,
 }
 
 
@@ -133,29 +153,48 @@ class Embeddings:
         return np.stack([self.cached[k] for k in keys])
 
 
-def score_variant(project: Any, rows: list[Row], matrix: np.ndarray, cases: list[Any]) -> dict:
-    store, searcher = project.read_store, project.searcher
+class VariantStore:
+    """The index's store with a variant's vectors in place of its own: the real search reads
+    them as it reads the index's (its full-text list and name lookups are the index's)."""
 
-    def vector_rows(query: str) -> list[Row]:
-        similarity = matrix @ searcher.query_vector(query)
-        best = np.argsort(-similarity)[:CANDIDATE_DEPTH].tolist()
-        return [{**rows[i], "_distance": 1.0 - float(similarity[i])} for i in best]
+    def __init__(self, store: Any, rows: list[Row], matrix: np.ndarray):
+        self.store, self.rows, self.matrix = store, rows, matrix
+        self.position = {row["id"]: n for n, row in enumerate(rows)}
 
-    def vector(case: Any) -> list[Hit]:
-        return [hit_from_row(r, 1 - r["_distance"]) for r in vector_rows(case.query)[:10]]
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
 
-    def hybrid(case: Any) -> list[Hit]:
-        query = case.query
-        symbols = searcher.symbol_matches(query) if names_a_symbol(query) else []
-        text = store.text_search(search_text(query), CANDIDATE_DEPTH)
-        scores, by_id = fuse(symbols, vector_rows(query), text)
-        best = sorted(scores, key=lambda i: (-scores[i], i))[:10]
-        return [hit_from_row(by_id[i], scores[i]) for i in best]
+    def vector_search(self, vector: np.ndarray, k: int, filters: Any = None) -> list[Row]:
+        if filters not in (None, NO_FILTERS):
+            raise ValueError("a variant's vectors are searched without filters")
+        similarity = self.matrix @ vector
+        best = sorted(range(len(self.rows)), key=lambda i: (-similarity[i], self.rows[i]["id"]))
+        return [{**self.rows[i], "_distance": 1.0 - float(similarity[i])} for i in best[:k]]
 
-    return {
-        "vector": evaluate(cases, vector)["summary"],
-        "hybrid": evaluate(cases, hybrid)["summary"],
+    def vectors_of(self, ids: Any) -> dict[str, np.ndarray]:
+        return {i: self.matrix[self.position[i]] for i in ids if i in self.position}
+
+    def feedback(self) -> list[Row]:
+        return []  # votes are not replayed: a quality index has none
+
+
+def score_variant(project: Any, rows: list[Row], matrix: np.ndarray, paths: Paths) -> dict:
+    """Docstring MRR@10 and Recall@10 of vector mode and hybrid, and fix -> files MRR@10 of
+    hybrid, as quality_table computes them, through codekith's own search."""
+    searcher = Searcher(VariantStore(project.read_store, rows, matrix), project.searcher.embedder)
+    cases = load_cases(paths.case_file("docstring"))
+    result = {
+        mode: evaluate(cases, lambda case, mode=mode: searcher.search(case.query, 10, None, mode))[
+            "summary"
+        ]
+        for mode in ("vector", "hybrid")
     }
+    if paths.case_file("fix").exists():
+        fixes = load_cases(paths.case_file("fix"))
+        result["fix"] = file_summary(
+            fixes, lambda case: files_of(searcher.search(case.query, FILE_DEPTH))
+        )
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         project = Project(paths.workspace, db=str(paths.stripped_db), embedder=embedder)
         rows = project.read_store.rows("true")
         chunks = [chunk_of(r) for r in rows]
-        cases = load_cases(paths.case_file("docstring"))
+        class_docs = {
+            r["qualname"]: _doc_line(r["docstring"] or "") for r in rows if r["kind"] == "class"
+        }
         cache = Embeddings(paths.root / "template-cache.npz", embedder.embed_documents)
         stored = project.read_store.vectors_of(r["id"] for r in rows)
         cache.seed([r["document"] for r in rows], [stored.get(r["id"]) for r in rows])
@@ -181,15 +222,16 @@ def main(argv: list[str] | None = None) -> int:
             data = np.load(paths.bare)
             bare = dict(zip(data["ids"].tolist(), data["vectors"], strict=True))
             cache.seed([c.code for c in chunks], [bare.get(r["id"]) for r in rows])
-        log(f"{repo['name']}: {len(rows)} chunks, {len(cases)} cases")
+        log(f"{repo['name']}: {len(rows)} chunks")
         for name in args.variants:
-            matrix = cache.matrix([VARIANTS[name](c) for c in chunks])
-            result = score_variant(project, rows, matrix, cases)
+            matrix = cache.matrix([VARIANTS[name](c, class_docs) for c in chunks])
+            result = score_variant(project, rows, matrix, paths)
             v, h = result["vector"], result["hybrid"]
+            fix = f" | fix -> files {result['fix']['mrr@10']:.3f}" if "fix" in result else ""
             print(
                 f"{repo['name']:9} {repo['role']:8} {name:12} vector MRR@10 {v['mrr@10']:.3f} "
                 f"R@10 {v['recall@10']:.3f} | hybrid MRR@10 {h['mrr@10']:.3f} "
-                f"R@10 {h['recall@10']:.3f}",
+                f"R@10 {h['recall@10']:.3f}{fix}",
                 flush=True,
             )
     return 0

@@ -73,10 +73,13 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     cases.write_text(
         '{"query": "n-th Fibonacci", "expected": ["mathx.fibonacci"]}\n'
         '{"query": "remember cookies", "expected": ["Session.send"]}\n'
+        '{"query": "n-th Fibonacci", "expected": ["mathx.is_prime"]}\n'
+        '{"query": "n-th Fibonacci", "expected": ["mathx.is_prime"], "k": 1}\n'
     )
     result = json.loads(run("eval", str(cases), "--json", cwd=root).stdout)
-    assert result["summary"]["cases"] == 2 and result["summary"]["mrr@10"] > 0.5
-    assert result["cases"][0]["rank"] == 1
+    assert result["summary"]["cases"] == 4 and result["cases"][0]["rank"] == 1
+    # a case's own k is how many hits it is judged on, as a --queries line's k is its count
+    assert result["cases"][2]["rank"] is not None and result["cases"][3]["rank"] is None
 
 
 @pytest.mark.parametrize(

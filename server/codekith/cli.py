@@ -823,9 +823,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     project = _answers(args).project
 
     def run(case: Any) -> list[Hit]:
-        asked = case.options
+        asked = case.options  # a case's own k, mode and tests over the command's, as in --queries
         mode, tests = asked.mode or args.mode, bool(asked.tests)
-        return project.searcher.search(case.query, args.k, asked.filters, mode, tests=tests)
+        return project.searcher.search(case.query, asked.k or args.k, asked.filters, mode, tests)
 
     result = evaluate(cases, run)
     if args.json:
