@@ -28,11 +28,12 @@ from typing import Any
 import numpy as np
 
 from codekith.chunking import Chunk
-from codekith.evaluation import evaluate, load_cases
+from codekith.evaluation import evaluate, is_answer, load_cases
 from codekith.search import Searcher
 from codekith.store import NO_FILTERS
 from codekith.template import HEADER_END, code_of, document
 from eval_quality import Paths, load_repos
+from quality_cases import code_chunks
 from quality_table import FILE_DEPTH, file_summary, files_of
 
 Row = dict[str, Any]
@@ -91,7 +92,8 @@ def _short(chunk: Chunk) -> str:
 def _in_class(chunk: Chunk, class_docs: dict[str, str]) -> str:
     """The shipped document, a method's also saying what its class is for (the class's doc
     line after the method's own name), as issue 14 proposes: "enclosing class and its
-    docstring for methods"."""
+    docstring for methods". The workspace has no doc text, so the lines come from the
+    checkout (`class_doc_lines`)."""
     shipped = document(chunk)
     doc_line = class_docs.get(chunk.parent, "") if chunk.kind == "method" else ""
     if not doc_line:
@@ -100,6 +102,24 @@ def _in_class(chunk: Chunk, class_docs: dict[str, str]) -> str:
     lines = head.split("\n")
     lines.insert(2, f"# in {chunk.parent.rpartition('.')[2]}: {doc_line}")
     return "\n".join(lines) + HEADER_END + code
+
+
+def class_doc_lines(paths: Paths) -> dict[str, str]:
+    """Each class's doc line from the checkout, but for a class that is a docstring case's
+    answer or whose doc line holds a question: its methods would carry the answer's words."""
+    cases = load_cases(paths.case_file("docstring"))
+    answers = {e for case in cases for e in case.expected}
+    lines = {
+        chunk.qualname: _doc_line(chunk.docstring)
+        for chunk in code_chunks(paths.checkout)
+        if chunk.kind == "class" and chunk.docstring
+    }
+    return {
+        qualname: line
+        for qualname, line in lines.items()
+        if not any(is_answer(qualname, "", a) for a in answers)
+        and not any(case.query in line for case in cases)
+    }
 
 
 Variant = Callable[[Chunk, dict[str, str]], str]  # a chunk and its classes' doc lines
@@ -212,9 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         project = Project(paths.workspace, db=str(paths.stripped_db), embedder=embedder)
         rows = project.read_store.rows("true")
         chunks = [chunk_of(r) for r in rows]
-        class_docs = {
-            r["qualname"]: _doc_line(r["docstring"] or "") for r in rows if r["kind"] == "class"
-        }
+        class_docs = class_doc_lines(paths)
         cache = Embeddings(paths.root / "template-cache.npz", embedder.embed_documents)
         stored = project.read_store.vectors_of(r["id"] for r in rows)
         cache.seed([r["document"] for r in rows], [stored.get(r["id"]) for r in rows])
