@@ -21,7 +21,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,8 @@ NAME_WEIGHT = 0.1  # of the name's similarity to the query, relative to the best
 NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
 NAME_CACHE = 1 << 15  # name phrases' vectors kept per process
 FEEDBACK_MIN_SIMILARITY = 0.8
+CLASS_WEIGHT = 0.0  # of how much likelier than usual a question's opening says "a class"
+CLASS_OPENINGS = Path(__file__).parent / "data" / "class_openings.json"
 # Tests and their fixtures: test folders (`e2e-tests/`, Go's `testdata/` too), pytest's
 # `test_*.py`, `*_test.py` and `conftest.py`, Go's `_test.go`, JS/TS `.test.`/`.spec.` files.
 _TEST_PATH = re.compile(
@@ -194,6 +197,28 @@ def query_identifiers(query: str) -> list[str]:
     return [w for w in words if "_" in w.strip("_") or "." in w or re.search(r"[a-z][A-Z]", w)]
 
 
+def opening_word(text: str) -> str:
+    """The first word of a question, lowercased, letters only ("A", "a" and "*A*" alike)."""
+    words = text.split(maxsplit=1)
+    return re.sub(r"[^a-z]", "", words[0].lower()) if words else ""
+
+
+@cache
+def _class_shares() -> tuple[float, dict[str, float]]:
+    data = json.loads(CLASS_OPENINGS.read_text(encoding="utf-8"))
+    return float(data["overall"]), {w: float(v) for w, v in data["words"].items()}
+
+
+def class_lean(query: str) -> float:
+    """How much likelier than usual a definition described by a sentence opening like the
+    query is a class (the share among the installed packages' docstrings,
+    `scripts/question_openings.py kinds`): "A context manager that ..." and "Raised if ..."
+    describe classes, "Return ..." functions; 0 for an opening word not seen often."""
+    overall, shares = _class_shares()
+    share = shares.get(opening_word(query))
+    return 0.0 if share is None else share - overall
+
+
 def names_a_symbol(query: str) -> bool:
     """Short queries, or queries made mostly of code names, are looking for a definition;
     in a sentence the names usually point at a neighbour of the answer."""
@@ -266,6 +291,8 @@ class Searcher:
             tests_wanted,
         )
         if mode == "hybrid":
+            if not names_a_symbol(query):
+                lean_to_classes(class_lean(query), scores, rows)
             depth = max(k * 3, NAME_DEPTH)
             self._rerank_by_name(query, scores, rows, depth, tests_wanted)
         self._apply_feedback(query, scores, rows, chosen)
@@ -390,6 +417,18 @@ class Searcher:
             ]
             found += sorted(led, key=lambda pair: -pair[1])[:FRAGMENT_MATCHES]
         return found
+
+
+def lean_to_classes(
+    lean: float, scores: dict[str, float], rows: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """Classes move up by `CLASS_WEIGHT` times the question's lean to them (down when it
+    leans away): a class's skeleton has fewer words than its methods, whose names the
+    question often shares."""
+    if lean:
+        for chunk_id, row in rows.items():
+            if row["kind"] == "class":
+                scores[chunk_id] += CLASS_WEIGHT * lean
 
 
 def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:

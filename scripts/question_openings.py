@@ -1,0 +1,124 @@
+"""What a question's opening word says about its answer, learned on data no quality
+repository is part of: the docstrings of the installed packages.
+
+Every function, method and class docstring under site-packages whose first sentence has
+at least MIN_WORDS words counts once per (package, sentence). Packages that are quality
+repositories (scripts/quality_repos.json) are left out.
+
+`tests`: for each opening rule, how many first sentences match and the share of them that
+are tests' (`search.is_test_path` of the file inside site-packages), pooled, and the
+median over packages with at least 5 matches.
+
+`kinds`: the share of classes among the definitions whose first sentence opens with a
+word, for every word opening at least MIN_COUNT of the project's own (non-test)
+sentences, smoothed toward the overall share; written to codekith/data/class_openings.json,
+which `search.class_odds` reads ("A ..." and "Represents ..." describe classes, "Return
+..." functions).
+
+    python scripts/question_openings.py tests [--site-packages DIR]
+    python scripts/question_openings.py kinds [--site-packages DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import site
+import statistics
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+from codekith.search import CLASS_OPENINGS, is_test_path, opening_word
+from eval_docstrings import MIN_WORDS, first_sentence
+
+RULES = {
+    "Ensure/Verify/Check that/Make sure/Assert": re.compile(
+        r"^(ensure|verify|check that|make sure|assert)\b", re.IGNORECASE
+    ),
+    "Test/Tests/Testing (for reference)": re.compile(r"^test(s|ing)?\b", re.IGNORECASE),
+}
+MIN_COUNT = 30  # sentences a word must open to get a share of its own
+SMOOTHING = 10  # pseudo-sentences at the overall share added to each word's
+REPOS = Path(__file__).with_name("quality_repos.json")
+Sentence = tuple[str, str, bool, bool]  # package, first sentence, a test's, a class's
+
+
+def first_sentences(site_packages: Path) -> set[Sentence]:
+    repos = json.loads(REPOS.read_text())["repos"]
+    names = {r["name"] for r in repos} | {r["source"].split("/")[1] for r in repos}
+    return set(_sentences(site_packages, {name.lower() for name in names}))
+
+
+def _sentences(site_packages: Path, skipped: set[str]) -> Iterator[Sentence]:
+    for path in sorted(site_packages.rglob("*.py")):
+        relative = path.relative_to(site_packages).as_posix()
+        package = relative.split("/", 1)[0].removesuffix(".py")
+        if package.lower() in skipped:
+            continue
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError, OSError):
+            continue
+        test = is_test_path(relative)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                docstring = ast.get_docstring(node)
+                sentence = first_sentence(docstring) if docstring else ""
+                if len(sentence.split()) >= MIN_WORDS:
+                    yield package, sentence, test, isinstance(node, ast.ClassDef)
+
+
+def report_tests(labelled: set[Sentence]) -> None:
+    tests = sum(test for _, _, test, _ in labelled)
+    print(f"{len(labelled)} distinct first sentences, {tests} of them tests'")
+    for name, rule in RULES.items():
+        matched = [(package, test) for package, text, test, _ in labelled if rule.match(text)]
+        by_package: dict[str, list[bool]] = defaultdict(list)
+        for package, test in matched:
+            by_package[package].append(test)
+        shares = [sum(v) / len(v) for v in by_package.values() if len(v) >= 5]
+        share = sum(test for _, test in matched) / (len(matched) or 1)
+        median = f"{statistics.median(shares):.2f}" if shares else "-"
+        print(
+            f"{name}: {len(matched)} match in {len(by_package)} packages, {share:.1%} tests';"
+            f" median over the {len(shares)} packages with >= 5: {median}"
+        )
+
+
+def class_shares(labelled: set[Sentence]) -> dict[str, object]:
+    """{"overall": share of classes, "words": {opening word: smoothed share}}."""
+    own = [(opening_word(text), is_class) for _, text, test, is_class in labelled if not test]
+    overall = sum(is_class for _, is_class in own) / len(own)
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for word, is_class in own:
+        counts[word][is_class] += 1
+    words = {
+        word: round((classes + SMOOTHING * overall) / (others + classes + SMOOTHING), 3)
+        for word, (others, classes) in sorted(counts.items())
+        if word and others + classes >= MIN_COUNT
+    }
+    print(f"{len(own)} sentences of the packages' own code, {overall:.3f} of them classes';")
+    print(f"{len(words)} opening words with at least {MIN_COUNT}")
+    return {"overall": round(overall, 3), "words": words}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("report", choices=("tests", "kinds"))
+    parser.add_argument("--site-packages", type=Path, default=Path(site.getsitepackages()[0]))
+    args = parser.parse_args(argv)
+    labelled = first_sentences(args.site_packages)
+    if args.report == "tests":
+        report_tests(labelled)
+    else:
+        CLASS_OPENINGS.write_text(json.dumps(class_shares(labelled), indent=0) + "\n")
+        print(f"wrote {CLASS_OPENINGS}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
