@@ -8,7 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from codekith import search
 from codekith.search import (
+    CLASS_WEIGHT,
     FRAGMENT_LEAD,
     NAME_WEIGHT,
     SIDE_LEAD_GAP,
@@ -16,9 +18,12 @@ from codekith.search import (
     TEXT_WEIGHT,
     Searcher,
     asks_for_tests,
+    class_lean,
     fuse,
     holds_parts,
     is_side_code,
+    lean_to_classes,
+    opening_word,
 )
 from codekith.template import name_phrase
 
@@ -218,3 +223,54 @@ def test_a_candidate_only_the_full_text_found_counts_its_stored_similarity() -> 
     assert rows[1]["_distance"] == 1.0 - 0.6
     scores, _ = fuse([], rows, text)
     assert scores["only_text"] > TEXT_WEIGHT  # it has a share of the vector weight too
+
+
+def test_a_question_worded_like_a_class_docstring_leans_to_classes() -> None:
+    """Among the installed packages' docstrings (codekith/data/class_openings.json), "A ..."
+    and "Raised if ..." mostly describe classes, "Return ..." never; an opening seldom seen
+    says nothing."""
+    assert opening_word("*A* loader") == opening_word("a loader") == "a"
+    assert opening_word("  ") == ""
+    assert class_lean("A loader that looks for templates.") > 0.4
+    assert class_lean("Raised if an application cannot be found.") > 0.4
+    assert class_lean("Return the loader of a blueprint.") < -0.1
+    assert class_lean("Zyxwv the loader.") == 0.0
+    rows = {r["id"]: r for r in map(_row, ("app.Loader", "app.Loader.load"))}
+    rows["app.Loader"]["kind"] = "class"
+    scores = dict.fromkeys(rows, 1.0)
+    lean_to_classes(0.5, scores, rows)
+    assert scores == {"app.Loader": 1.0 + CLASS_WEIGHT * 0.5, "app.Loader.load": 1.0}
+    lean_to_classes(-0.2, scores, rows)
+    assert scores["app.Loader"] == 1.0 + CLASS_WEIGHT * 0.3
+
+
+def test_a_search_leans_by_the_question_but_not_by_a_name(
+    workspace, project_for, monkeypatch
+) -> None:
+    """Through the real index and model: the class's fused lead over its method grows by
+    the weight times the question's lean; a query naming a symbol is left as the names
+    lead it."""
+    root = workspace(
+        {
+            "errors.py": (
+                "class ErrorCollector:\n"
+                "    def __enter__(self):\n        return self\n\n"
+                "    def __exit__(self, kind, error, trace):\n"
+                "        self.errors.append(error)\n        return True\n\n"
+                "    def raise_collected(self, message):\n"
+                "        raise RuntimeError(message, self.errors)\n"
+            )
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+
+    def lead(query: str, weight: float) -> float:
+        monkeypatch.setattr(search, "CLASS_WEIGHT", weight)
+        hits = {h.qualname: h.score for h in project.searcher.search(query, 10)}
+        return hits["errors.ErrorCollector"] - hits["errors.ErrorCollector.raise_collected"]
+
+    question = "A context manager that records and silences errors raised within it."
+    grown = lead(question, 0.2) - lead(question, 0.0)
+    assert abs(grown - 0.2 * class_lean(question)) < 1e-6 and grown > 0
+    assert lead("ErrorCollector", 0.2) == lead("ErrorCollector", 0.0)

@@ -55,7 +55,7 @@ NAME_WEIGHT = 0.1  # of the name's similarity to the query, relative to the best
 NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
 NAME_CACHE = 1 << 15  # name phrases' vectors kept per process
 FEEDBACK_MIN_SIMILARITY = 0.8
-CLASS_WEIGHT = 0.0  # of how much likelier than usual a question's opening says "a class"
+CLASS_WEIGHT = 0.2  # of how much likelier than usual a question's opening says "a class"
 CLASS_OPENINGS = Path(__file__).parent / "data" / "class_openings.json"
 # Tests and their fixtures: test folders (`e2e-tests/`, Go's `testdata/` too), pytest's
 # `test_*.py`, `*_test.py` and `conftest.py`, Go's `_test.go`, JS/TS `.test.`/`.spec.` files.
