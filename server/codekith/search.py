@@ -4,8 +4,9 @@ Each list's scores are divided by its best score and summed with per-list weight
 chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
 module chunks, test code and vendored copies give up a share of their score, since a
 question about behaviour wants the definition (a question that asks for tests keeps tests
-whole). The best fused candidates are then re-ranked by how close the question is to each
-one's name as words (the model compares a sentence with a short phrase far better than
+whole). A question worded like a class's docstring ("A loader that ...") lifts classes,
+one worded like a function's ("Return the ...") lowers them. The best fused candidates are
+then re-ranked by how close the question is to each one's name as words (the model compares a sentence with a short phrase far better than
 with code: a docstring's first sentence often paraphrases the name). The weights, the
 candidate depth and the shares were chosen on the tuning repositories of
 scripts/eval_fusion.py (flask, axios) and hold on the held-out ones. Exact symbol matches
