@@ -10,13 +10,15 @@ are tests' (`search.is_test_path` of the file inside site-packages), pooled, and
 median over packages with at least 5 matches.
 
 `kinds`: the share of classes among the definitions whose first sentence opens with a
-word, for every word opening at least MIN_COUNT of the project's own (non-test)
+word, for every word opening at least MIN_COUNT of the packages' own (non-test)
 sentences, smoothed toward the overall share; written to codekith/data/class_openings.json,
-which `search.class_odds` reads ("A ..." and "Represents ..." describe classes, "Return
-..." functions).
+which `search.class_lean` reads ("A ..." and "Represents ..." describe classes, "Return
+..." functions). With `--go GIT_DIR ...` (mirrors of Go repositories, none a quality
+repository), Go's own table too, from their doc comments with the definition's name taken
+off as the quality cases take it ("Context is ..." -> "is ..."), types counting as classes.
 
     python scripts/question_openings.py tests [--site-packages DIR]
-    python scripts/question_openings.py kinds [--site-packages DIR]
+    python scripts/question_openings.py kinds [--site-packages DIR] [--go GIT_DIR ...]
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ import json
 import re
 import site
 import statistics
+import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+from codekith.chunking import chunk_file
 from codekith.search import CLASS_OPENINGS, is_test_path, opening_word
 from eval_docstrings import MIN_WORDS, first_sentence
 
@@ -89,6 +93,29 @@ def report_tests(labelled: set[Sentence]) -> None:
         )
 
 
+def go_sentences(git_dir: Path) -> Iterator[Sentence]:
+    """(repository, first sentence without the name, False, whether a type's) of every
+    documented definition in the Go files of a mirror's HEAD, tests left out."""
+    listed = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+    for rel in listed:
+        if not rel.endswith(".go") or is_test_path(rel) or "/vendor/" in f"/{rel}":
+            continue
+        source = _git(git_dir, "show", f"HEAD:{rel}")
+        for chunk in chunk_file(rel, "go", source).chunks:
+            if chunk.kind not in ("function", "method", "class") or not chunk.docstring:
+                continue
+            words = first_sentence(chunk.docstring).split()
+            if words and words[0] == chunk.symbol:
+                words = words[1:]
+            if len(words) >= MIN_WORDS:
+                yield git_dir.parent.name, " ".join(words), False, chunk.kind == "class"
+
+
+def _git(git_dir: Path, *args: str) -> str:
+    done = subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, check=True)
+    return done.stdout.decode("utf-8", errors="replace")
+
+
 def class_shares(labelled: set[Sentence]) -> dict[str, object]:
     """{"overall": share of classes, "words": {opening word: smoothed share}}."""
     own = [(opening_word(text), is_class) for _, text, test, is_class in labelled if not test]
@@ -101,7 +128,7 @@ def class_shares(labelled: set[Sentence]) -> dict[str, object]:
         for word, (others, classes) in sorted(counts.items())
         if word and others + classes >= MIN_COUNT
     }
-    print(f"{len(own)} sentences of the packages' own code, {overall:.3f} of them classes';")
+    print(f"{len(own)} sentences of the corpus's own code, {overall:.3f} of them classes';")
     print(f"{len(words)} opening words with at least {MIN_COUNT}")
     return {"overall": round(overall, 3), "words": words}
 
@@ -110,13 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("report", choices=("tests", "kinds"))
     parser.add_argument("--site-packages", type=Path, default=Path(site.getsitepackages()[0]))
+    parser.add_argument("--go", type=Path, nargs="*", default=[], help="kinds: Go mirrors")
     args = parser.parse_args(argv)
     labelled = first_sentences(args.site_packages)
     if args.report == "tests":
         report_tests(labelled)
-    else:
-        CLASS_OPENINGS.write_text(json.dumps(class_shares(labelled), indent=0) + "\n")
-        print(f"wrote {CLASS_OPENINGS}")
+        return 0
+    tables = {"python": class_shares(labelled)}
+    if args.go:
+        tables["go"] = class_shares({s for git_dir in args.go for s in go_sentences(git_dir)})
+    CLASS_OPENINGS.write_text(json.dumps(tables, indent=0) + "\n")
+    print(f"wrote {CLASS_OPENINGS}")
     return 0
 
 

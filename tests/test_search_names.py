@@ -235,13 +235,15 @@ def test_a_question_worded_like_a_class_docstring_leans_to_classes() -> None:
     assert class_lean("Raised if an application cannot be found.") > 0.4
     assert class_lean("Return the loader of a blueprint.") < -0.1
     assert class_lean("Zyxwv the loader.") == 0.0
-    rows = {r["id"]: r for r in map(_row, ("app.Loader", "app.Loader.load"))}
+    assert class_lean("A loader.", "rust") == class_lean(
+        "A loader."
+    )  # Python's, for want of its own
+    rows = {r["id"]: {**r, "language": "python"} for r in map(_row, ("app.Loader", "app.load"))}
     rows["app.Loader"]["kind"] = "class"
     scores = dict.fromkeys(rows, 1.0)
-    lean_to_classes(0.5, scores, rows)
-    assert scores == {"app.Loader": 1.0 + CLASS_WEIGHT * 0.5, "app.Loader.load": 1.0}
-    lean_to_classes(-0.2, scores, rows)
-    assert scores["app.Loader"] == 1.0 + CLASS_WEIGHT * 0.3
+    question = "A loader that looks for templates."
+    lean_to_classes(question, scores, rows)
+    assert scores == {"app.Loader": 1.0 + CLASS_WEIGHT * class_lean(question), "app.load": 1.0}
 
 
 def test_a_search_leans_by_the_question_but_not_by_a_name(

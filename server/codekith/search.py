@@ -6,8 +6,9 @@ module chunks, test code and vendored copies give up a share of their score, sin
 question about behaviour wants the definition (a question that asks for tests keeps tests
 whole). A question worded like a class's docstring ("A loader that ...") lifts classes,
 one worded like a function's ("Return the ...") lowers them. The best fused candidates are
-then re-ranked by how close the question is to each one's name as words (the model compares a sentence with a short phrase far better than
-with code: a docstring's first sentence often paraphrases the name). The weights, the
+then re-ranked by how close the question is to each one's name as words (the model
+compares a sentence with a short phrase far better than with code: a docstring's first
+sentence often paraphrases the name). The weights, the
 candidate depth and the shares were chosen on the tuning repositories of
 scripts/eval_fusion.py (flask, axios) and hold on the held-out ones. Exact symbol matches
 for identifiers in the query are looked up first and lead the fused list: someone who
@@ -205,17 +206,22 @@ def opening_word(text: str) -> str:
 
 
 @cache
-def _class_shares() -> tuple[float, dict[str, float]]:
+def _class_tables() -> dict[str, tuple[float, dict[str, float]]]:
     data = json.loads(CLASS_OPENINGS.read_text(encoding="utf-8"))
-    return float(data["overall"]), {w: float(v) for w, v in data["words"].items()}
+    return {
+        language: (float(table["overall"]), {w: float(v) for w, v in table["words"].items()})
+        for language, table in data.items()
+    }
 
 
-def class_lean(query: str) -> float:
-    """How much likelier than usual a definition described by a sentence opening like the
-    query is a class (the share among the installed packages' docstrings,
-    `scripts/question_openings.py kinds`): "A context manager that ..." and "Raised if ..."
-    describe classes, "Return ..." functions; 0 for an opening word not seen often."""
-    overall, shares = _class_shares()
+def class_lean(query: str, language: str = "python") -> float:
+    """How much likelier than usual a definition in `language` described by a sentence
+    opening like the query is a class (the share among docstrings of that language,
+    `scripts/question_openings.py kinds`; Python's where it has none): "A context manager
+    that ..." and "Raised if ..." describe classes, "Return ..." functions; 0 for an opening
+    word not seen often."""
+    tables = _class_tables()
+    overall, shares = tables.get(language, tables["python"])
     share = shares.get(opening_word(query))
     return 0.0 if share is None else share - overall
 
@@ -293,7 +299,7 @@ class Searcher:
         )
         if mode == "hybrid":
             if not names_a_symbol(query):
-                lean_to_classes(class_lean(query), scores, rows)
+                lean_to_classes(query, scores, rows)
             depth = max(k * 3, NAME_DEPTH)
             self._rerank_by_name(query, scores, rows, depth, tests_wanted)
         self._apply_feedback(query, scores, rows, chosen)
@@ -421,15 +427,18 @@ class Searcher:
 
 
 def lean_to_classes(
-    lean: float, scores: dict[str, float], rows: Mapping[str, Mapping[str, Any]]
+    query: str, scores: dict[str, float], rows: Mapping[str, Mapping[str, Any]]
 ) -> None:
-    """Classes move up by `CLASS_WEIGHT` times the question's lean to them (down when it
-    leans away): a class's skeleton has fewer words than its methods, whose names the
-    question often shares."""
-    if lean:
-        for chunk_id, row in rows.items():
-            if row["kind"] == "class":
-                scores[chunk_id] += CLASS_WEIGHT * lean
+    """Classes move up by `CLASS_WEIGHT` times the question's lean to them in their language
+    (down when it leans away): a class's skeleton has fewer words than its methods, whose
+    names the question often shares."""
+    leans: dict[str, float] = {}
+    for chunk_id, row in rows.items():
+        if row["kind"] == "class":
+            language = row["language"]
+            if language not in leans:
+                leans[language] = class_lean(query, language)
+            scores[chunk_id] += CLASS_WEIGHT * leans[language]
 
 
 def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:
