@@ -235,9 +235,11 @@ def test_a_question_worded_like_a_class_docstring_leans_to_classes() -> None:
     assert class_lean("Raised if an application cannot be found.") > 0.4
     assert class_lean("Return the loader of a blueprint.") < -0.1
     assert class_lean("Zyxwv the loader.") == 0.0
-    assert class_lean("A loader.", "rust") == class_lean(
-        "A loader."
-    )  # Python's, for want of its own
+    assert class_lean("A loader.", "rust") == class_lean("A loader.")  # no table: Python's
+    # a Go doc comment opens with the name, which a question leaves out: a type "is ..."
+    assert class_lean("is the context of a request.", "go") > 0.2
+    assert class_lean("is the context of a request.") < 0
+    assert class_lean("returns the context of a request.", "go") < -0.2
     rows = {r["id"]: {**r, "language": "python"} for r in map(_row, ("app.Loader", "app.load"))}
     rows["app.Loader"]["kind"] = "class"
     scores = dict.fromkeys(rows, 1.0)
