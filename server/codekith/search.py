@@ -8,12 +8,12 @@ whole). A question worded like a class's docstring ("A loader that ...") lifts c
 one worded like a function's ("Return the ...") lowers them. The best fused candidates are
 then re-ranked by how close the question is to each one's name as words (the model
 compares a sentence with a short phrase far better than with code: a docstring's first
-sentence often paraphrases the name). The weights, the
-candidate depth and the shares were chosen on the tuning repositories of
-scripts/eval_fusion.py (flask, axios) and hold on the held-out ones. Exact symbol matches
-for identifiers in the query are looked up first and lead the fused list: someone who
-types `parse_header` wants that function before anything similar to it; the names such an
-identifier is a piece of (`mapFormBy` -> `mapFormByTag`) come right after them.
+sentence often paraphrases the name). The weights, the candidate depth and the shares were
+chosen on the tuning repositories of scripts/eval_fusion.py and hold on the held-out ones
+(docs/DESIGN.md has the figures). Exact symbol matches for identifiers in the query are
+looked up first and lead the fused list: someone who types `parse_header` wants that
+function before anything similar to it; the names such an identifier is a piece of
+(`mapFormBy` -> `mapFormByTag`) come right after them.
 """
 
 from __future__ import annotations
