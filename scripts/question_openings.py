@@ -15,10 +15,12 @@ sentences, smoothed toward the overall share; written to codekith/data/class_ope
 which `search.class_lean` reads ("A ..." and "Represents ..." describe classes, "Return
 ..." functions). With `--go GIT_DIR ...` (mirrors of Go repositories, none a quality
 repository), Go's own table too, from their doc comments with the definition's name taken
-off as the quality cases take it ("Context is ..." -> "is ..."), types counting as classes.
+off as the quality cases take it ("Context is ..." -> "is ..."), types counting as classes;
+with `--js GIT_DIR ...`, one for JavaScript and TypeScript from their doc comments.
 
     python scripts/question_openings.py tests [--site-packages DIR]
     python scripts/question_openings.py kinds [--site-packages DIR] [--go GIT_DIR ...]
+        [--js GIT_DIR ...]
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from codekith.chunking import chunk_file
+from codekith.languages import language_of
 from codekith.search import CLASS_OPENINGS, is_test_path, opening_word
 from eval_docstrings import MIN_WORDS, first_sentence
 
@@ -93,19 +96,22 @@ def report_tests(labelled: set[Sentence]) -> None:
         )
 
 
-def go_sentences(git_dir: Path) -> Iterator[Sentence]:
-    """(repository, first sentence without the name, False, whether a type's) of every
-    documented definition in the Go files of a mirror's HEAD, tests left out."""
+def mirror_sentences(git_dir: Path, languages: tuple[str, ...]) -> Iterator[Sentence]:
+    """(repository, first sentence, False, whether a class's or type's) of every documented
+    definition in the mirror's HEAD files of these languages, tests and built copies left
+    out. A Go doc comment's opening name is taken off, as the quality cases take it."""
     listed = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
     for rel in listed:
-        if not rel.endswith(".go") or is_test_path(rel) or "/vendor/" in f"/{rel}":
+        language = language_of(rel)
+        skipped = any(f"/{part}/" in f"/{rel}" for part in ("vendor", "dist", "node_modules"))
+        if language not in languages or is_test_path(rel) or skipped:
             continue
         source = _git(git_dir, "show", f"HEAD:{rel}")
-        for chunk in chunk_file(rel, "go", source).chunks:
+        for chunk in chunk_file(rel, language, source).chunks:
             if chunk.kind not in ("function", "method", "class") or not chunk.docstring:
                 continue
             words = first_sentence(chunk.docstring).split()
-            if words and words[0] == chunk.symbol:
+            if language == "go" and words and words[0] == chunk.symbol:
                 words = words[1:]
             if len(words) >= MIN_WORDS:
                 yield git_dir.parent.name, " ".join(words), False, chunk.kind == "class"
@@ -138,14 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("report", choices=("tests", "kinds"))
     parser.add_argument("--site-packages", type=Path, default=Path(site.getsitepackages()[0]))
     parser.add_argument("--go", type=Path, nargs="*", default=[], help="kinds: Go mirrors")
+    parser.add_argument("--js", type=Path, nargs="*", default=[], help="kinds: JS/TS mirrors")
     args = parser.parse_args(argv)
     labelled = first_sentences(args.site_packages)
     if args.report == "tests":
         report_tests(labelled)
         return 0
     tables = {"python": class_shares(labelled)}
-    if args.go:
-        tables["go"] = class_shares({s for git_dir in args.go for s in go_sentences(git_dir)})
+    for languages, mirrors in ((("go",), args.go), (("javascript", "typescript"), args.js)):
+        if mirrors:
+            table = class_shares({s for m in mirrors for s in mirror_sentences(m, languages)})
+            tables.update(dict.fromkeys(languages, table))
     CLASS_OPENINGS.write_text(json.dumps(tables, indent=0) + "\n")
     print(f"wrote {CLASS_OPENINGS}")
     return 0
