@@ -275,7 +275,8 @@ class Searcher:
         chosen = filters or NO_FILTERS
         depth = max(k * 5, CANDIDATE_DEPTH)
         lookups: dict[str, Callable[[], list[Any]]] = {}
-        if mode == "hybrid" and names_a_symbol(query):
+        named = mode == "hybrid" and names_a_symbol(query)
+        if named:
             lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
             lookups["fragments"] = lambda: self.fragment_matches(query, chosen)
         if mode in ("hybrid", "vector"):
@@ -298,7 +299,7 @@ class Searcher:
             tests_wanted,
         )
         if mode == "hybrid":
-            if not names_a_symbol(query):
+            if not named:
                 lean_to_classes(query, scores, rows)
             depth = max(k * 3, NAME_DEPTH)
             self._rerank_by_name(query, scores, rows, depth, tests_wanted)
