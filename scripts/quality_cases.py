@@ -131,6 +131,15 @@ def _comment_above(lines: list[str], index: int, taken: set[int]) -> list[int]:
     return block
 
 
+def without_go_name(language: str, sentence: str, symbol: str) -> str:
+    """A Go doc comment opens with the definition's name ("Context is ..."), which a
+    question would not say."""
+    words = sentence.split()
+    if language == "go" and words and words[0] == symbol:
+        return " ".join(words[1:])
+    return sentence
+
+
 def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
     """Doc comments right above definitions removed; (qualname, first sentence) of each."""
     lines = source.splitlines(keepends=True)
@@ -144,10 +153,7 @@ def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[
             continue
         remove |= set(block)
         sentence = first_sentence(_comment_text([lines[i] for i in sorted(block)]))
-        words = sentence.split()
-        if language == "go" and words and words[0] == chunk.symbol:
-            sentence = " ".join(words[1:])
-        found.append((chunk.qualname, sentence))
+        found.append((chunk.qualname, without_go_name(language, sentence, chunk.symbol)))
     stripped = "".join(line for i, line in enumerate(lines) if i not in remove)
     return stripped, found
 

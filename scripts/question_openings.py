@@ -31,7 +31,6 @@ import json
 import re
 import site
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -41,6 +40,8 @@ from codekith.chunking import chunk_file
 from codekith.languages import language_of
 from codekith.search import CLASS_OPENINGS, is_test_path, opening_word
 from eval_docstrings import MIN_WORDS, first_sentence
+from eval_quality import load_repos
+from quality_cases import git, without_go_name
 
 RULES = {
     "Ensure/Verify/Check that/Make sure/Assert": re.compile(
@@ -50,12 +51,11 @@ RULES = {
 }
 MIN_COUNT = 30  # sentences a word must open to get a share of its own
 SMOOTHING = 10  # pseudo-sentences at the overall share added to each word's
-REPOS = Path(__file__).with_name("quality_repos.json")
 Sentence = tuple[str, str, bool, bool]  # package, first sentence, a test's, a class's
 
 
 def first_sentences(site_packages: Path) -> set[Sentence]:
-    repos = json.loads(REPOS.read_text())["repos"]
+    repos = load_repos(None)
     names = {r["name"] for r in repos} | {r["source"].split("/")[1] for r in repos}
     return set(_sentences(site_packages, {name.lower() for name in names}))
 
@@ -100,26 +100,19 @@ def mirror_sentences(git_dir: Path, languages: tuple[str, ...]) -> Iterator[Sent
     """(repository, first sentence, False, whether a class's or type's) of every documented
     definition in the mirror's HEAD files of these languages, tests and built copies left
     out. A Go doc comment's opening name is taken off, as the quality cases take it."""
-    listed = _git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+    listed = git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
     for rel in listed:
         language = language_of(rel)
         skipped = any(f"/{part}/" in f"/{rel}" for part in ("vendor", "dist", "node_modules"))
         if language not in languages or is_test_path(rel) or skipped:
             continue
-        source = _git(git_dir, "show", f"HEAD:{rel}")
+        source = git(git_dir, "show", f"HEAD:{rel}")
         for chunk in chunk_file(rel, language, source).chunks:
             if chunk.kind not in ("function", "method", "class") or not chunk.docstring:
                 continue
-            words = first_sentence(chunk.docstring).split()
-            if language == "go" and words and words[0] == chunk.symbol:
-                words = words[1:]
-            if len(words) >= MIN_WORDS:
-                yield git_dir.parent.name, " ".join(words), False, chunk.kind == "class"
-
-
-def _git(git_dir: Path, *args: str) -> str:
-    done = subprocess.run(["git", f"--git-dir={git_dir}", *args], capture_output=True, check=True)
-    return done.stdout.decode("utf-8", errors="replace")
+            sentence = without_go_name(language, first_sentence(chunk.docstring), chunk.symbol)
+            if len(sentence.split()) >= MIN_WORDS:
+                yield git_dir.parent.name, sentence, False, chunk.kind == "class"
 
 
 def class_shares(labelled: set[Sentence]) -> dict[str, object]:
