@@ -30,7 +30,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from codekith.config import DEFAULT_MODEL
 from codekith.evaluation import Case, load_cases
 from codekith.search import Hit
 from eval_quality import Paths, load_repos
@@ -45,12 +44,7 @@ Point = tuple[float, float]
 
 def searched(paths: Paths) -> list[tuple[Case, list[Hit]]]:
     """Each fix case with hybrid search's FILE_DEPTH best chunks, searched once."""
-    from codekith.embedding import FastEmbedder
-    from codekith.project import Project
-
-    project = Project(
-        paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(DEFAULT_MODEL)
-    )
+    project = paths.project()
     cases = load_cases(paths.case_file("fix"))
     return [(case, project.searcher.search(case.query, FILE_DEPTH)) for case in cases]
 

@@ -143,10 +143,7 @@ def _slim(row: Record) -> Record:
 
 
 def dump(paths: Paths, model: str) -> dict[str, Any]:
-    from codekith.embedding import FastEmbedder
-    from codekith.project import Project
-
-    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
+    project = paths.project(model)
     recording = RecordingStore(project.read_store)
     searcher = Searcher(recording, project.searcher.embedder)  # type: ignore[arg-type]
     cases: dict[str, list[Record]] = {}

@@ -75,6 +75,13 @@ class Paths:
     def case_file(self, kind: str) -> Path:
         return self.cases / f"{kind}.jsonl"
 
+    def project(self, model: str = DEFAULT_MODEL) -> Any:
+        """The workspace over its stripped index, as the cases search it."""
+        from codekith.embedding import FastEmbedder
+        from codekith.project import Project
+
+        return Project(self.workspace, db=str(self.stripped_db), embedder=FastEmbedder(model))
+
 
 def cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)

@@ -56,10 +56,7 @@ class Graph:
 
 
 def load_graph(paths: Paths) -> Graph:
-    from codekith.embedding import FastEmbedder
-    from codekith.project import Project
-
-    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+    project = paths.project()
     store = project.read_store
     rows = [r for r in store.rows("true") if r["kind"] != "section"]
     by_id = store.vectors_of(r["id"] for r in rows)
@@ -283,8 +280,6 @@ def live(
     each MIX:FLOOR setting; the shipped constants when none is given. With `template`, the
     vectors are those of that eval_template.py variant (from its cache), not the index's."""
     import codekith.related as related
-    from codekith.embedding import FastEmbedder
-    from codekith.project import Project
     from quality_table import cochange
 
     defaults = [
@@ -296,7 +291,7 @@ def live(
     shipped = ":".join(f"{value:g}" for value in defaults)
     for repo in repos:
         paths = Paths(bench, repo["name"])
-        project: Any = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder())
+        project: Any = paths.project()
         if template:
             project = _with_template(project, paths, template)
         for setting in settings or [shipped]:

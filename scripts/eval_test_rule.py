@@ -22,7 +22,6 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from codekith.config import DEFAULT_MODEL
 from codekith.evaluation import Case, evaluate, load_cases
 from codekith.search import Hit
 from eval_quality import Paths, load_repos
@@ -32,12 +31,7 @@ COLUMNS = ("hybrid", "flag on all", "flag on tests' cases", "vector", "fix", "fi
 
 
 def figures(paths: Paths) -> dict[str, float]:
-    from codekith.embedding import FastEmbedder
-    from codekith.project import Project
-
-    project = Project(
-        paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(DEFAULT_MODEL)
-    )
+    project = paths.project()
     search = project.searcher.search
     questions = load_cases(paths.case_file("docstring"))
     is_test = side_answers(project.read_store, questions)

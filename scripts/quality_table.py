@@ -477,10 +477,7 @@ def _recall(hits: list[Hit], expected: list[str]) -> float:
 
 
 def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
-    from codekith.embedding import FastEmbedder
-    from codekith.project import Project
-
-    project = Project(paths.workspace, db=str(paths.stripped_db), embedder=FastEmbedder(model))
+    project = paths.project(model)
     corpus = Corpus(project, paths.bare)
     questions = load_cases(paths.case_file("docstring"))
     is_side = side_answers(project.read_store, questions)
