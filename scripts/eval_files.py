@@ -18,6 +18,13 @@ The rule, written down before this grid's figures (the table has printed SHARE 0
 A point that is taken ranks files where codekith answers with files; it does not reorder
 search's chunks (a docstring question wants its one definition first).
 
+That grid's best point was not taken (tuning +.005; axios lost most where its type
+declarations, index.d.ts, a file of many chunks, rose above the fix's files). So a second
+family, its rule the same and written down before its figures: the next chunks' part
+divided by the file's size in chunks to the power ALPHA (0.5 or 1), so a file counts for
+how much of it the question points at, not for how big it is; SHARE 0.25-2, DECAY
+0.5-1. ALPHA 0 is the first grid.
+
     python scripts/eval_files.py                   # every repository
     python scripts/eval_files.py --repos flask axios structlog
 """
@@ -26,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections import Counter
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -35,40 +43,47 @@ from codekith.search import Hit
 from eval_quality import Paths, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_by_score
 
-SHARES = (0.0, 0.1, 0.25, 0.5, 1.0)
-DECAYS = (0.25, 0.5, 0.75, 1.0)
+GRIDS = {  # ALPHA: (SHARES, DECAYS)
+    0.0: ((0.0, 0.1, 0.25, 0.5, 1.0), (0.25, 0.5, 0.75, 1.0)),
+    0.5: ((0.25, 0.5, 1.0, 2.0), (0.5, 0.75, 1.0)),
+    1.0: ((0.25, 0.5, 1.0, 2.0), (0.5, 0.75, 1.0)),
+}
+PLAIN = (0.0, 0.25, 0.0)
 MIN_TUNING_GAIN = 0.01
 MAX_LOSS = 0.02
-Point = tuple[float, float]
+Point = tuple[float, float, float]  # share, decay, alpha
 
 
-def searched(paths: Paths) -> list[tuple[Case, list[Hit]]]:
-    """Each fix case with hybrid search's FILE_DEPTH best chunks, searched once."""
+def searched(paths: Paths) -> tuple[list[tuple[Case, list[Hit]]], Counter[str]]:
+    """Each fix case with hybrid search's FILE_DEPTH best chunks, searched once, and every
+    file's size in chunks."""
     project = paths.project()
     cases = load_cases(paths.case_file("fix"))
-    return [(case, project.searcher.search(case.query, FILE_DEPTH)) for case in cases]
+    sizes = Counter(row["path"] for row in project.read_store.rows("true", columns=["path"]))
+    return [(case, project.searcher.search(case.query, FILE_DEPTH)) for case in cases], sizes
 
 
-def grid(results: list[tuple[Case, list[Hit]]]) -> dict[Point, float]:
+def grid(results: list[tuple[Case, list[Hit]]], sizes: Counter[str]) -> dict[Point, float]:
     """Fix -> files MRR@10 at every point."""
     hits = {case.query: found for case, found in results}
     cases = [case for case, _ in results]
     return {
-        (share, decay): file_summary(cases, partial(_files, hits, share, decay))["mrr@10"]
-        for share in SHARES
-        for decay in DECAYS
+        point: file_summary(cases, partial(_files, hits, sizes, point))["mrr@10"]
+        for alpha, (shares, decays) in GRIDS.items()
+        for point in [(share, decay, alpha) for share in shares for decay in decays]
     }
 
 
-def _files(hits: dict[str, list[Hit]], share: float, decay: float, case: Case) -> list[str]:
-    return files_by_score(hits[case.query], share, decay)
+def _files(hits: dict[str, list[Hit]], sizes: Counter[str], point: Point, case: Case) -> list[str]:
+    share, decay, alpha = point
+    return files_by_score(hits[case.query], share, decay, lambda path: sizes[path] ** alpha)
 
 
 def verdict(tables: dict[str, dict[Point, float]], roles: dict[str, str]) -> dict[str, Any]:
     """The tuning repositories' best point and whether the rule takes it."""
     tuning = [name for name in tables if roles[name] == "tuning"]
     held = [name for name in tables if roles[name] != "tuning"]
-    plain: Point = (0.0, DECAYS[0])
+    plain = PLAIN
 
     def mean_gain(names: list[str], point: Point) -> float:
         return statistics.fmean(tables[n][point] - tables[n][plain] for n in names)
@@ -90,6 +105,14 @@ def verdict(tables: dict[str, dict[Point, float]], roles: dict[str, str]) -> dic
     }
 
 
+def print_grid(repo: dict[str, Any], row: dict[Point, float]) -> None:
+    print(f"{repo['name']} ({repo['role']}): plain {row[PLAIN]:.3f}", flush=True)
+    for alpha, (shares, decays) in GRIDS.items():
+        for share in (s for s in shares if s > 0):
+            cells = "  ".join(f"{row[(share, decay, alpha)]:.3f}" for decay in decays)
+            print(f"  alpha {alpha} share {share:<4} decay {decays}: {cells}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
@@ -102,21 +125,17 @@ def main(argv: list[str] | None = None) -> int:
         paths = Paths(args.bench, repo["name"])
         if not paths.case_file("fix").exists():
             continue
-        tables[repo["name"]] = grid(searched(paths))
-        row = tables[repo["name"]]
-        print(f"{repo['name']} ({repo['role']}): plain {row[(0.0, DECAYS[0])]:.3f}", flush=True)
-        for share in SHARES[1:]:
-            cells = "  ".join(f"{row[(share, decay)]:.3f}" for decay in DECAYS)
-            print(f"  share {share:<4} decay {DECAYS}: {cells}", flush=True)
+        tables[repo["name"]] = grid(*searched(paths))
+        print_grid(repo, tables[repo["name"]])
     if not any(roles[name] == "tuning" for name in tables):
         return 0
     result = verdict(tables, roles)
-    share, decay = result["point"]
+    share, decay, alpha = result["point"]
     worst, loss = result["worst"]
     held = result["held_gain"]
     gain = result["tuning_gain"]
     print(
-        f"tuning's best point: share {share}, decay {decay}: tuning mean {gain:+.3f}"
+        f"tuning's best point: share {share}, decay {decay}, alpha {alpha}: tuning mean {gain:+.3f}"
         + (f", held-out mean {held:+.3f}" if held is not None else "")
         + f", worst {worst} {loss:+.3f} -> {'taken' if result['taken'] else 'not taken'}"
     )

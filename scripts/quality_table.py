@@ -412,14 +412,20 @@ def files_of(hits: list[Hit]) -> list[str]:
     return list(dict.fromkeys(hit.path for hit in hits))
 
 
-def files_by_score(hits: list[Hit], share: float = 0.5, decay: float = 0.5) -> list[str]:
+def files_by_score(
+    hits: list[Hit],
+    share: float = 0.5,
+    decay: float = 0.5,
+    size: Callable[[str], float] = lambda path: 1.0,
+) -> list[str]:
     """Files-first, the reference design's hierarchical step: each file scores its best
-    chunk plus `share` of its next ones (each worth `decay` times the one before)."""
+    chunk plus `share` of its next ones (each worth `decay` times the one before), that
+    part divided by `size(path)` (scripts/eval_files.py)."""
     by_path: dict[str, list[float]] = {}
     for hit in hits:
         by_path.setdefault(hit.path, []).append(hit.score)
     scores = {
-        path: values[0] + share * sum(v * decay**i for i, v in enumerate(values[1:]))
+        path: values[0] + share * sum(v * decay**i for i, v in enumerate(values[1:])) / size(path)
         for path, values in by_path.items()
     }
     return sorted(scores, key=lambda path: -scores[path])
