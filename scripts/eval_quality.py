@@ -41,6 +41,7 @@ from codekith.config import DEFAULT_MODEL
 HERE = Path(__file__).resolve().parent
 REPOS_FILE = HERE / "quality_repos.json"
 DOCSTRING_CAP = 200
+SECTION_CAP = 100
 IDENTIFIER_PER_KIND = 30
 COCHANGE_CAP = 100
 FIX_CAP = 100
@@ -106,12 +107,13 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
     if paths.workspace.exists():
         shutil.rmtree(paths.workspace)
     paths.workspace.mkdir(parents=True)
-    by_query = qc.build_workspace(paths.checkout, paths.workspace)
+    questions = qc.build_workspace(paths.checkout, paths.workspace)
     code = qc.code_chunks(paths.checkout)
     chunks = qc.source_chunks(code)
     names = {c.symbol for c in code if c.symbol}
     builders = {
-        "docstring": lambda: qc.docstring_cases(by_query, DOCSTRING_CAP, SEED),
+        "docstring": lambda: qc.docstring_cases(questions.definitions, DOCSTRING_CAP, SEED),
+        "section": lambda: qc.docstring_cases(questions.sections, SECTION_CAP, SEED),
         "identifier": lambda: qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED, names),
         "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
         "fix": lambda: qc.fix_cases(paths.checkout, FIX_CAP, SEED),
@@ -122,7 +124,10 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
         if force or not path.exists():
             qc.write_cases(build(), path)
         counts[kind] = len(path.read_text().splitlines())
-    log(f"{repo['name']}: {len(by_query)} documented definitions; cases {counts}")
+    log(
+        f"{repo['name']}: {len(questions.definitions)} documented definitions, "
+        f"{len(questions.sections)} documentation sections; cases {counts}"
+    )
 
 
 # -- index -------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
-from codekith.languages import PYTHON, language_of
+from codekith.languages import DOC_LANGUAGES, PYTHON, language_of
 from codekith.search import is_test_path
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS, content_reason
@@ -48,6 +48,9 @@ from eval_docstrings import (
 
 CODE_KINDS = ("function", "method", "class")
 CODE_LANGUAGES = (PYTHON, "javascript", "typescript", "go")
+SECTION_CASE_LANGUAGES = ("markdown", "rst")
+_PROSE = re.compile(r"^[A-Za-z]")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
@@ -158,22 +161,41 @@ def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[
     return stripped, found
 
 
-def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
-    """Copy the tracked code files (not docs: the machine cannot spare the CPU to embed
-    them), doc text removed; {first sentence: [qualnames]}."""
+@dataclass
+class Questions:
+    """{question: [answers' qualnames]} of the doc text a workspace was built without."""
+
+    definitions: dict[str, list[str]]  # docstrings and doc comments
+    sections: dict[str, list[str]]  # the first paragraphs of documentation sections
+
+
+def build_workspace(repo: Path, workspace: Path) -> Questions:
+    """Copy the tracked code and documentation files, as a user's index holds them: code
+    with its doc text removed, Markdown and reStructuredText without each section's first
+    paragraph (`doc_paragraphs`), the rest as they are."""
     by_query: dict[str, list[str]] = defaultdict(list)
+    by_section: dict[str, list[str]] = defaultdict(list)
     tracked = tracked_files(repo)
     names = copied_names(repo, tracked)
     for rel in tracked:
         source_path = repo / rel
         language = language_of(rel)
-        if language not in CODE_LANGUAGES or not source_path.is_file():
+        documentation = language in DOC_LANGUAGES and not is_vendored(rel)
+        if language not in CODE_LANGUAGES and not documentation:
             continue
-        if source_path.is_symlink():
+        if source_path.is_symlink() or not source_path.is_file():
             continue
         target = workspace / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         data = source_path.read_bytes()
+        if documentation:
+            target.write_bytes(data)
+            if language in SECTION_CASE_LANGUAGES and (stripped := _decoded(data)) is not None:
+                text, found = doc_paragraphs(rel, language, stripped)
+                target.write_text(text, encoding="utf-8")
+                for sentence, qualname in found:
+                    by_section[sentence].append(qualname)
+            continue
         if is_vendored(rel):
             target.write_bytes(data)
             continue
@@ -191,7 +213,84 @@ def build_workspace(repo: Path, workspace: Path) -> dict[str, list[str]]:
         for qualname, sentence in found:
             if len(sentence.split()) >= MIN_WORDS:
                 by_query[sentence].append(qualname)
-    return by_query
+    return Questions(by_query, by_section)
+
+
+def _decoded(data: bytes) -> str | None:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def doc_paragraphs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
+    """The document without each section's first paragraph of prose, and (that paragraph's
+    first sentence, markup taken off; the section's qualname in the document without it)
+    for each sentence of MIN_WORDS words or more. Prose is a block of lines that starts
+    with a letter at the left margin: not a heading, list, table, directive, quote or
+    indented code."""
+    lines = source.splitlines()
+    removed: list[tuple[int, int, str]] = []  # first line, past the last, sentence
+    for chunk in chunk_file(rel, language, source).chunks:
+        block = _first_prose(lines, chunk.start_line - 1, chunk.end_line)
+        if block is None:
+            continue
+        first, last = block
+        sentence = first_sentence(_plain(" ".join(lines[first:last])))
+        rest = [line for line in lines[chunk.start_line : chunk.end_line] if line.strip()]
+        if len(sentence.split()) >= MIN_WORDS and len(rest) > last - first:
+            removed.append((first, last, sentence))
+    kept = list(lines)
+    for first, last, _ in sorted(removed, reverse=True):
+        del kept[first:last]
+    text = "\n".join(kept) + ("\n" if source.endswith("\n") else "")
+    sections = chunk_file(rel, language, text).chunks
+    found = []
+    for first, _, sentence in removed:
+        line = first - sum(b - a for a, b, _ in removed if b <= first)  # 0-based, after
+        owner = [c for c in sections if c.start_line <= line <= c.end_line]
+        if owner:
+            found.append((sentence, owner[-1].qualname))
+    return text, found
+
+
+def _first_prose(lines: list[str], start: int, end: int) -> tuple[int, int] | None:
+    """(first line, past the last) of the first prose paragraph in lines[start:end]."""
+    index = start + 1  # the section's first line is its heading (or the file's first line)
+    fenced = False
+    while index < end:
+        line = lines[index]
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and _starts_prose(lines, index, start):
+            last = index
+            while last < end and lines[last].strip() and not _RST_UNDERLINE.match(lines[last]):
+                last += 1
+            if last < end and _RST_UNDERLINE.match(lines[last]):  # a heading's title
+                index = last + 1
+                continue
+            return index, last
+        index += 1
+    return None
+
+
+def _starts_prose(lines: list[str], index: int, start: int) -> bool:
+    """Whether a paragraph of prose starts at lines[index]: a letter at the left margin
+    after a blank line, a heading or the section's start (not the middle of a paragraph
+    that opened with markup)."""
+    line, before = lines[index], lines[index - 1]
+    opens = index == start + 1 or not before.strip() or bool(_RST_UNDERLINE.match(before))
+    return opens and bool(_PROSE.match(line)) and not _RST_UNDERLINE.match(line)
+
+
+def _plain(text: str) -> str:
+    """Markdown and reStructuredText markup off: links keep their text, roles and code
+    marks their content."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # [text](url)
+    text = re.sub(r"`([^`<]+?)\s*<[^>]+>`_+", r"\1", text)  # `text <url>`_
+    text = re.sub(r":[\w:.-]+:`~?([^`]+)`", r"\1", text)  # :role:`target`
+    text = re.sub(r"`+([^`]+)`+_?", r"\1", text)  # ``code``, `code`
+    return re.sub(r"(\*\*|__|\*)(\S.*?\S|\S)\1", r"\2", text)  # **bold**, *em*
 
 
 def docstring_cases(by_query: dict[str, list[str]], cap: int, seed: int) -> list[dict[str, Any]]:

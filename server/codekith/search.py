@@ -52,6 +52,7 @@ LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _App
 FRAGMENT_MATCHES = 20  # names looked up per fragment
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
+DOC_SHARE = 0.0  # share of its score a documentation or config section gives up (DESIGN)
 SIDE_LEAD_GAP = 0.5  # taken from a side definition's name lead: the project's own comes first
 NAME_WEIGHT = 0.1  # of the name's similarity to the query, relative to the best candidate
 NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
@@ -69,6 +70,10 @@ _TEST_PATH = re.compile(
 # pip's _vendor/, requests/packages/ (a top-level packages/ is a monorepo's own code).
 _VENDORED_PATH = re.compile(r"(^|/)(_vendor|vendored|_vendored)/|[^/]/packages/")
 _ASKS_FOR_TESTS = re.compile(r"\btest(s|ed|ing)?\b", re.IGNORECASE)
+_ASKS_FOR_DOCS = re.compile(
+    r"\b(docs?|documentation|documented|readme|guide|tutorial|manual|changelog)\b",
+    re.IGNORECASE,
+)
 SNIPPET_LINES = 12
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 
@@ -127,6 +132,12 @@ def asks_for_tests(query: str) -> bool:
     like `test_client` does not (chosen on flask and axios: docstring MRR@10 flask +.003,
     held out requests +.015, click +.003, gin +.010; no identifier case moved)."""
     return bool(_ASKS_FOR_TESTS.search(query))
+
+
+def asks_for_docs(query: str) -> bool:
+    """Whether the query names documentation as words ("the docs on deploying", "README");
+    other questions are about the code, and sections give up DOC_SHARE (see DESIGN)."""
+    return bool(_ASKS_FOR_DOCS.search(query))
 
 
 def wants_tests(query: str, asked: bool = False) -> bool:
@@ -290,19 +301,20 @@ class Searcher:
         found = dict(zip(lookups, results, strict=True))
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
-        tests_wanted = wants_tests(query, tests)
+        tests_wanted, docs_wanted = wants_tests(query, tests), asks_for_docs(query)
         scores, rows = fuse(
             found.get("symbols", []),
             found.get("vector", []),
             found.get("text", []),
             found.get("fragments", []),
             tests_wanted,
+            docs_wanted,
         )
         if mode == "hybrid":
             if not named:
                 lean_to_classes(query, scores, rows)
             depth = max(k * 3, NAME_DEPTH)
-            self._rerank_by_name(query, scores, rows, depth, tests_wanted)
+            self._rerank_by_name(query, scores, rows, depth, tests_wanted, docs_wanted)
         self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
@@ -334,6 +346,7 @@ class Searcher:
         rows: dict[str, dict[str, Any]],
         depth: int,
         tests_wanted: bool,
+        docs_wanted: bool = False,
     ) -> None:
         """The best `depth` candidates gain up to NAME_WEIGHT by their name's similarity to
         the query, relative to the closest name among them, less the shares that module
@@ -350,7 +363,7 @@ class Searcher:
             return
         for chunk_id, value in zip(phrases, similarity, strict=True):
             bonus = NAME_WEIGHT * max(float(value), 0.0) / top
-            scores[chunk_id] += bonus * kept_share(rows[chunk_id], tests_wanted)
+            scores[chunk_id] += bonus * kept_share(rows[chunk_id], tests_wanted, docs_wanted)
 
     def name_vectors(self, phrases: list[str]) -> np.ndarray:
         """Vectors of name phrases, embedded once per process (names recur across queries;
@@ -442,9 +455,12 @@ def lean_to_classes(
             scores[chunk_id] += CLASS_WEIGHT * leans[language]
 
 
-def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:
-    """What a fused score keeps: module chunks and side code give up their shares."""
+def kept_share(row: dict[str, Any], tests_wanted: bool = False, docs_wanted: bool = False) -> float:
+    """What a fused score keeps: module chunks, documentation sections (unless the question
+    asks for docs) and side code give up their shares."""
     share = 1 - MODULE_SHARE if row["kind"] == "module" else 1.0
+    if row["kind"] == "section" and not docs_wanted:
+        share *= 1 - DOC_SHARE
     return share * (1 - SIDE_SHARE) if is_side_code(row["path"], tests_wanted) else share
 
 
@@ -460,6 +476,7 @@ def fuse(
     text: list[dict[str, Any]],
     fragments: Sequence[tuple[dict[str, Any], float]] = (),
     tests_wanted: bool = False,
+    docs_wanted: bool = False,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Scores of the fused lists (see the module docstring); a single list keeps its order
     (the module and test shares were tuned for the fusion only). Exact names lead, then the
@@ -478,7 +495,7 @@ def fuse(
             scores[row["id"]] = scores.get(row["id"], 0.0) + scale * value
             rows.setdefault(row["id"], row)
     for chunk_id, row in rows.items() if vector and text else ():
-        scores[chunk_id] *= kept_share(row, tests_wanted)
+        scores[chunk_id] *= kept_share(row, tests_wanted, docs_wanted)
     leads: dict[str, float] = {}
     for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *fragments]:
         rows.setdefault(row["id"], row)
