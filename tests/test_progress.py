@@ -182,3 +182,39 @@ def test_cancel_while_chunking_writes_nothing_and_the_next_run_does_it_all(works
     assert report.cancelled and report.indexed == [] and report.chunks_written == 0
     again = project.indexer.run()
     assert not again.cancelled and again.chunks_total == again.chunks_written > 0
+
+
+def test_a_layout_an_interrupted_run_named_files_under_is_undone_when_it_goes_again(
+    workspace, project_for, tmp_path
+):
+    """A project file that comes and goes while a run is cut short: the files that run
+    re-chunked under its name for them are named again, though the stored layout and
+    their content are as before (found on a quality workspace: a killed run left modules
+    named as if a pyproject.toml still declared them)."""
+    root = workspace_of_many_files(workspace({}))
+    reference = tmp_path / "reference"  # the tree the runs end on, before any index
+    shutil.copytree(root, reference)
+    project = project_for(root, batch_chunks=4)
+    project.indexer.run()
+    (root / "extra" / "pyproject.toml").write_text("[project]\nname = 'extra'\n")
+    writes: list[Step] = []
+
+    def progress(step: Step) -> None:
+        if step.phase == "write":
+            writes.append(step)
+
+    cut = project_for(root, batch_chunks=4).indexer.run(
+        progress=progress, cancelled=lambda: bool(writes)
+    )
+    assert cut.cancelled and cut.indexed  # some files of extra/ were named "modN" ...
+    named = {
+        r["qualname"] for r in project.store.rows("path = 'extra/mod0.py'", columns=["qualname"])
+    }
+    (root / "extra" / "pyproject.toml").unlink()  # ... and the project file went again
+    project_for(root, batch_chunks=4).indexer.run()
+
+    uninterrupted = project_for(reference, batch_chunks=4)
+    uninterrupted.indexer.run()
+    state = index_state(project_for(root))
+    assert state == index_state(uninterrupted), named
+    assert {q for _, p, q, _ in state[0] if p == "extra/mod0.py"} >= {"extra.mod0.step_0"}

@@ -225,6 +225,8 @@ class Indexer:
             self.examined.clear()
         gained = -self.store.remove_files(purge, forget=False)
         self.store.record_files(records)
+        if python is not None and sources and layout != meta.get("modules", ""):
+            self.store.set_meta({"modules_pending": layout})  # what _write names files under
         newly_skipped, written = self._write(sources, catalog, report, clock, stop, distribution)
         gained += written - self.store.remove_files(report.deleted, forget=True)
         removed = [*report.deleted, *purge, *newly_skipped]
@@ -253,7 +255,7 @@ class Indexer:
             report.maintenance["graph_states_pruned"] = self.graph.prune()
         report.chunks_total = self._chunks_total(meta, gained, report)
         if python is not None:
-            state["modules"] = layout
+            state["modules"], state["modules_pending"] = layout, ""
         self._record_state(meta, [*report.indexed, *removed], state, report, start)
         report.seconds = time.perf_counter() - started
         head = start.head or gitrepo.head(self.root) or ""
@@ -797,12 +799,19 @@ def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> 
     their chunks carry: an `__init__.py` or a project file appeared or went (an index from
     before the layout rule was named by the path rule). They are re-chunked although their
     content did not change. Under an older naming rule every one is (what they are
-    called then is only known to that rule); only the changed documents are embedded."""
+    called then is only known to that rule); only the changed documents are embedded.
+    A run cut short may have named some files under the layout it saw (`modules_pending`,
+    stored before it wrote): those named otherwise under it are re-chunked too."""
     stored = meta.get("modules")
     if stored and not Layout.current_rule(stored):
         return set(python)
     before = ModuleNames(Layout.from_json(stored) if stored else None)
-    return {path for path in python if before(path) != names(path)}
+    renamed = {path for path in python if before(path) != names(path)}
+    pending = meta.get("modules_pending")
+    if pending and pending != stored:
+        cut = ModuleNames(Layout.from_json(pending))
+        renamed |= {path for path in python if cut(path) != names(path)}
+    return renamed
 
 
 def _removes_secrets(report: IndexReport, rules_changed: bool) -> bool:
