@@ -160,7 +160,8 @@ def index(repo: dict[str, Any], paths: Paths, model: str) -> None:
     for label, root, db in (("stripped", paths.workspace, paths.stripped_db),):
         figures = build_index(root, db, model)
         log(f"{repo['name']} {label}: {figures}")
-        if figures["chunks_per_cpu_s"] is not None:  # a cold (re)build: keep its speed
+        if figures["chunks_per_cpu_s"] is not None and figures["embedded"] == figures["chunks"]:
+            # a cold (re)build: keep its speed (an incremental one embeds what changed only)
             stats[label] = figures
     paths.stats.write_text(json.dumps(stats, indent=2))
 

@@ -30,11 +30,12 @@ import subprocess
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
 from codekith.languages import DOC_LANGUAGES, PYTHON, language_of
+from codekith.qualnames import PROJECT_FILES
 from codekith.search import is_test_path
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS, content_reason
@@ -172,7 +173,9 @@ class Questions:
 def build_workspace(repo: Path, workspace: Path) -> Questions:
     """Copy the tracked code and documentation files, as a user's index holds them: code
     with its doc text removed, Markdown and reStructuredText without each section's first
-    paragraph (`doc_paragraphs`), the rest as they are."""
+    paragraph (`doc_paragraphs`), the rest as they are. Project files (pyproject.toml) stay
+    out: beside code they declare source roots, so the copy would name its modules unlike
+    the cases (`copied_names`: a copy of the Python files and packages only)."""
     by_query: dict[str, list[str]] = defaultdict(list)
     by_section: dict[str, list[str]] = defaultdict(list)
     tracked = tracked_files(repo)
@@ -180,7 +183,11 @@ def build_workspace(repo: Path, workspace: Path) -> Questions:
     for rel in tracked:
         source_path = repo / rel
         language = language_of(rel)
-        documentation = language in DOC_LANGUAGES and not is_vendored(rel)
+        documentation = (
+            language in DOC_LANGUAGES
+            and not is_vendored(rel)
+            and PurePosixPath(rel).name not in PROJECT_FILES  # see build_workspace
+        )
         if language not in CODE_LANGUAGES and not documentation:
             continue
         if source_path.is_symlink() or not source_path.is_file():
