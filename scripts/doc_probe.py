@@ -1,12 +1,13 @@
 """Does a question read like documentation or like a docstring? A probe on its vector.
 
-Search ranks documentation sections below code for questions about code, and keeps them
-for questions about the docs (`search.section_share`). Which kind a question is shows in
-how it is written: "If you want to run the server behind a proxy, ..." reads like a
-manual, "Return the response's JSON body." like a docstring. The question's vector (the
-query side of the default model, computed for every search anyway) carries that, so a
-logistic probe on it says how likely a question is documentation's: 385 numbers in
-codekith/data/doc_probe.json, pinned to the query side they were trained on.
+Measured (scripts/eval_docs.py --variant probe) as a way for search to rank documentation
+sections below code for questions about code and keep them for questions about the docs,
+and not taken (docs/DESIGN.md). Which kind a question is shows in how it is written: "If
+you want to run the server behind a proxy, ..." reads like a manual, "Return the
+response's JSON body." like a docstring. The question's vector (the query side of the
+default model, computed for every search anyway) carries some of that, so a logistic probe
+on it says how likely a question is documentation's: 385 numbers, written to --out with
+the query side they were trained on.
 
 Training data no quality repository is part of:
 - documentation: the first sentence of each Markdown/reStructuredText section's first
@@ -16,9 +17,8 @@ Training data no quality repository is part of:
   many as three times the documentation's) and the doc comments of the mirrors' Go,
   JavaScript and TypeScript definitions.
 Classes are weighted to count equally; a fifth of each is held back and the probe's AUC on
-it printed. `search.DOC_SHARE` is chosen with scripts/eval_docs.py.
-
-    python scripts/doc_probe.py GIT_DIR ...
+it printed.
+    python scripts/doc_probe.py [--out BENCH/doc_probe.json] GIT_DIR ...
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ import quality_cases as qc
 from codekith.config import DEFAULT_MODEL
 from codekith.embedding import FastEmbedder
 from codekith.languages import language_of
-from codekith.search import DOC_PROBE
 from question_openings import first_sentences, mirror_sentences
 
 CODE_PER_DOC = 3
@@ -92,6 +91,7 @@ def auc(scores: np.ndarray, labels: np.ndarray) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mirrors", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path, default=Path("/work/bench/doc_probe.json"))
     parser.add_argument("--site-packages", type=Path, default=Path(site.getsitepackages()[0]))
     args = parser.parse_args(argv)
     docs = sorted({s for mirror in args.mirrors for s in doc_sentences(mirror)})
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     held = auc(vectors[back] @ weights + bias, labels[back])
     print(f"AUC on the fifth held back: {held:.3f}")
     weights, bias = train(vectors, labels)
-    DOC_PROBE.write_text(
+    args.out.write_text(
         json.dumps(
             {
                 "query_side": embedder.query_id,
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         + "\n"
     )
-    print(f"wrote {DOC_PROBE}")
+    print(f"wrote {args.out}")
     return 0
 
 

@@ -7,74 +7,140 @@ paragraph of prose, whose first sentence is a `section` case answered by that se
 docstring's first sentence is a `docstring` case answered by its definition).
 
 The issue asks for docs, like tests, below the project's own code on questions about
-behaviour. A section keeps `search.section_share` of its fused score: all of it when the
-question names documentation (`search.asks_for_docs`: doc, docs, documentation,
-documented, readme, guide, tutorial, manual, changelog; fixed before any figure), else all
-but DOC_SHARE times how unlike documentation the question reads (`search.reads_like_docs`,
-a probe on the question's vector, scripts/doc_probe.py).
+behaviour. Two ways for a section to give up a share of its fused score were measured,
+here, around the real search (`section_share` patches `search.kept_share`): unless the
+question names documentation (doc, docs, documentation, documented, readme, guide,
+tutorial, manual, changelog; fixed before any figure), a section keeps
+- `flat`: 1 - DOC_SHARE;
+- `probe`: 1 - DOC_SHARE x (1 - how much the question reads like documentation), a
+  logistic probe on the question's vector (scripts/doc_probe.py).
 
-The first rule (commit 194c754), for a flat share (every section giving up DOC_SHARE),
-took nothing: the tuning repositories' best, 0.2, gained .012 but cost every one of them
-more than .05 on section MRR@10. The same rule, written down again before the probe's
-figures, for the share the probe modulates:
-- DOC_SHARE is chosen from 0.2, 0.4, 0.6 and 0.8 on the tuning repositories alone: the
-  best mean over flask, axios and structlog of docstring + fix -> files + section MRR@10;
+The rule, written down before each one's figures (commits 194c754 and b99b238):
+- DOC_SHARE is chosen from 0.2, 0.4, 0.6 (and 0.8 for the probe) on the tuning
+  repositories alone: the best mean over flask, axios and structlog of docstring + fix ->
+  files + section MRR@10;
 - it is taken only if that mean gains at least .01 over 0, the held-out repositories' mean
   of the same sum gains at least 0, no repository of the fourteen loses more than .02 on
   docstring MRR@10, fix -> files MRR@10 or identifier R@1, and none loses more than .05 on
   section MRR@10.
+Neither was taken (docs/DESIGN.md has the figures), so search ranks sections as it ranks
+code, and this script keeps both variants to measure.
 
-    python scripts/eval_docs.py                       # every repository
-    python scripts/eval_docs.py --repos flask axios structlog
+    python scripts/eval_docs.py --variant flat --repos flask axios structlog
+    python scripts/doc_probe.py --out BENCH/doc_probe.json GIT_DIR ...
+    python scripts/eval_docs.py --variant probe --probe BENCH/doc_probe.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import statistics
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from codekith import search
 from codekith.evaluation import evaluate, load_cases
 from eval_quality import Paths, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of
 
-SHARES = (0.0, 0.2, 0.4, 0.6, 0.8)
+SHARES = {"flat": (0.0, 0.2, 0.4, 0.6), "probe": (0.0, 0.2, 0.4, 0.6, 0.8)}
 SUMMED = ("docstring", "fix", "section")
 MIN_TUNING_GAIN = 0.01
 MAX_LOSS = {"docstring": 0.02, "fix": 0.02, "identifier": 0.02, "section": 0.05}
+ASKS_FOR_DOCS = re.compile(
+    r"\b(docs?|documentation|documented|readme|guide|tutorial|manual|changelog)\b",
+    re.IGNORECASE,
+)
 Figures = dict[str, float]
 
 
-def figures(paths: Paths, share: float) -> Figures:
-    """Hybrid search's figures on the repository's case sets with DOC_SHARE at `share`."""
-    search.DOC_SHARE = share
+class Probe:
+    """scripts/doc_probe.py's probe: how much a question's vector reads like documentation."""
+
+    def __init__(self, path: Path):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        self.query_side = data["query_side"]
+        self.weights = np.array(data["weights"], dtype=np.float32)
+        self.bias = float(data["bias"])
+
+    def likelihood(self, vector: np.ndarray) -> float:
+        return float(1 / (1 + np.exp(-(float(vector @ self.weights) + self.bias))))
+
+
+def keeps(variant: str, share: float, probe: Probe | None) -> Callable[[Any, str], float]:
+    """(searcher, question) -> what a section keeps of its fused score."""
+
+    def kept(searcher: Any, query: str) -> float:
+        if share == 0 or ASKS_FOR_DOCS.search(query):
+            return 1.0
+        if variant == "flat" or probe is None:
+            return 1 - share
+        if probe.query_side != searcher.query_id():
+            raise SystemExit("the probe was trained on another query side: train it again")
+        return 1 - share * (1 - probe.likelihood(searcher.query_vector(query)))
+
+    return kept
+
+
+@contextmanager
+def section_share(kept: Callable[[Any, str], float]) -> Iterator[None]:
+    """Hybrid search with documentation sections keeping `kept(searcher, question)` of
+    their fused score (and of their name bonus), as `search.kept_share` has modules and
+    side code keep theirs."""
+    original_kept, original_search = search.kept_share, search.Searcher.search
+    factor = [1.0]
+
+    def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:
+        share = original_kept(row, tests_wanted)
+        return share * factor[0] if row["kind"] == "section" else share
+
+    def searched(self: Any, query: str, k: int = 10, *args: Any, **kwargs: Any) -> Any:
+        factor[0] = kept(self, query)
+        return original_search(self, query, k, *args, **kwargs)
+
+    search.kept_share, search.Searcher.search = kept_share, searched  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        search.kept_share, search.Searcher.search = original_kept, original_search  # type: ignore[method-assign]
+
+
+def figures(paths: Paths, kept: Callable[[Any, str], float]) -> Figures:
+    """Hybrid search's figures on the repository's case sets, sections keeping `kept`."""
     searcher = paths.project().searcher
     result: Figures = {}
-    for kind in ("docstring", "section", "identifier"):
-        if paths.case_file(kind).exists():
-            summary = evaluate(
-                load_cases(paths.case_file(kind)), lambda c: searcher.search(c.query, 10)
-            )["summary"]
-            result[kind] = summary["recall@1" if kind == "identifier" else "mrr@10"]
-    if paths.case_file("fix").exists():
-        fixes = load_cases(paths.case_file("fix"))
-        result["fix"] = file_summary(
-            fixes, lambda c: files_of(searcher.search(c.query, FILE_DEPTH))
-        )["mrr@10"]
+    with section_share(kept):
+        for kind in ("docstring", "section", "identifier"):
+            if paths.case_file(kind).exists():
+                summary = evaluate(
+                    load_cases(paths.case_file(kind)), lambda c: searcher.search(c.query, 10)
+                )["summary"]
+                result[kind] = summary["recall@1" if kind == "identifier" else "mrr@10"]
+        if paths.case_file("fix").exists():
+            fixes = load_cases(paths.case_file("fix"))
+            result["fix"] = file_summary(
+                fixes, lambda c: files_of(searcher.search(c.query, FILE_DEPTH))
+            )["mrr@10"]
     result["sum"] = sum(result.get(kind, 0.0) for kind in SUMMED)
     return result
 
 
-def verdict(tables: dict[str, dict[float, Figures]], roles: dict[str, str]) -> dict[str, Any]:
+def verdict(
+    tables: dict[str, dict[float, Figures]], roles: dict[str, str], shares: tuple[float, ...]
+) -> dict[str, Any]:
     tuning = [name for name in tables if roles[name] == "tuning"]
     held = [name for name in tables if roles[name] != "tuning"]
 
     def gain(names: list[str], share: float) -> float:
         return statistics.fmean(tables[n][share]["sum"] - tables[n][0.0]["sum"] for n in names)
 
-    best = max(SHARES[1:], key=lambda share: gain(tuning, share))
+    best = max(shares[1:], key=lambda share: gain(tuning, share))
     losses = [
         (name, kind, tables[name][best][kind] - tables[name][0.0][kind])
         for name in tables
@@ -98,14 +164,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
     parser.add_argument("--repos", nargs="*")
+    parser.add_argument("--variant", choices=tuple(SHARES), default="probe")
+    parser.add_argument("--probe", type=Path, help="the probe's file (--variant probe)")
     args = parser.parse_args(argv)
+    if args.variant == "probe" and args.probe is None:
+        parser.error("--variant probe needs --probe (scripts/doc_probe.py --out)")
+    probe = Probe(args.probe) if args.variant == "probe" else None
+    shares = SHARES[args.variant]
     repos = load_repos(args.repos)
     roles = {repo["name"]: repo["role"] for repo in repos}
     tables: dict[str, dict[float, Figures]] = {}
-    print("DOC_SHARE: docstring / fix -> files / section MRR@10, identifier R@1")
+    print(f"{args.variant} DOC_SHARE: docstring / fix -> files / section MRR@10, identifier R@1")
     for repo in repos:
         paths = Paths(args.bench, repo["name"])
-        tables[repo["name"]] = {share: figures(paths, share) for share in SHARES}
+        tables[repo["name"]] = {
+            share: figures(paths, keeps(args.variant, share, probe)) for share in shares
+        }
         cells = "   ".join(
             f"{share}: "
             + " / ".join(f"{row.get(kind, float('nan')):.3f}" for kind in (*SUMMED, "identifier"))
@@ -113,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{repo['name']} ({repo['role']})  {cells}", flush=True)
     if any(roles[name] == "tuning" for name in tables):
-        print(verdict(tables, roles))
+        print(verdict(tables, roles, shares))
     return 0
 
 

@@ -52,7 +52,6 @@ LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _App
 FRAGMENT_MATCHES = 20  # names looked up per fragment
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
-DOC_SHARE = 0.0  # most of its score a documentation or config section gives up (DESIGN)
 SIDE_LEAD_GAP = 0.5  # taken from a side definition's name lead: the project's own comes first
 NAME_WEIGHT = 0.1  # of the name's similarity to the query, relative to the best candidate
 NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
@@ -60,7 +59,6 @@ NAME_CACHE = 1 << 15  # name phrases' vectors kept per process
 FEEDBACK_MIN_SIMILARITY = 0.8
 CLASS_WEIGHT = 0.2  # of how much likelier than usual a question's opening says "a class"
 CLASS_OPENINGS = Path(__file__).parent / "data" / "class_openings.json"
-DOC_PROBE = Path(__file__).parent / "data" / "doc_probe.json"
 # Tests and their fixtures: test folders (`e2e-tests/`, Go's `testdata/` too), pytest's
 # `test_*.py`, `*_test.py` and `conftest.py`, Go's `_test.go`, JS/TS `.test.`/`.spec.` files.
 _TEST_PATH = re.compile(
@@ -71,10 +69,6 @@ _TEST_PATH = re.compile(
 # pip's _vendor/, requests/packages/ (a top-level packages/ is a monorepo's own code).
 _VENDORED_PATH = re.compile(r"(^|/)(_vendor|vendored|_vendored)/|[^/]/packages/")
 _ASKS_FOR_TESTS = re.compile(r"\btest(s|ed|ing)?\b", re.IGNORECASE)
-_ASKS_FOR_DOCS = re.compile(
-    r"\b(docs?|documentation|documented|readme|guide|tutorial|manual|changelog)\b",
-    re.IGNORECASE,
-)
 SNIPPET_LINES = 12
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 
@@ -133,37 +127,6 @@ def asks_for_tests(query: str) -> bool:
     like `test_client` does not (chosen on flask and axios: docstring MRR@10 flask +.003,
     held out requests +.015, click +.003, gin +.010; no identifier case moved)."""
     return bool(_ASKS_FOR_TESTS.search(query))
-
-
-def asks_for_docs(query: str) -> bool:
-    """Whether the query names documentation as words ("the docs on deploying", "README")."""
-    return bool(_ASKS_FOR_DOCS.search(query))
-
-
-@cache
-def _doc_probe() -> tuple[str, np.ndarray, float] | None:
-    if not DOC_PROBE.is_file():
-        return None
-    data = json.loads(DOC_PROBE.read_text(encoding="utf-8"))
-    return data["query_side"], np.array(data["weights"], dtype=np.float32), float(data["bias"])
-
-
-def reads_like_docs(vector: np.ndarray, query_side: str) -> float:
-    """How likely a question with this vector is documentation's rather than a docstring's
-    (`scripts/doc_probe.py`: a logistic probe on the query side it was trained on); 0.5
-    when the question was embedded by another."""
-    probe = _doc_probe()
-    if probe is None or probe[0] != query_side:
-        return 0.5
-    _, weights, bias = probe
-    return float(1 / (1 + np.exp(-(float(vector @ weights) + bias))))
-
-
-def section_share(query: str, docs_likelihood: float) -> float:
-    """What a documentation or config section keeps of its fused score: all of it for a
-    question that names docs, else all but DOC_SHARE times how unlike documentation the
-    question reads (see DESIGN)."""
-    return 1.0 if asks_for_docs(query) else 1 - DOC_SHARE * (1 - docs_likelihood)
 
 
 def wants_tests(query: str, asked: bool = False) -> bool:
@@ -328,23 +291,18 @@ class Searcher:
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = wants_tests(query, tests)
-        sections = 1.0
-        if mode == "hybrid":
-            likelihood = reads_like_docs(self._query_vectors(query), self.query_id())
-            sections = section_share(query, likelihood)
         scores, rows = fuse(
             found.get("symbols", []),
             found.get("vector", []),
             found.get("text", []),
             found.get("fragments", []),
             tests_wanted,
-            sections,
         )
         if mode == "hybrid":
             if not named:
                 lean_to_classes(query, scores, rows)
             depth = max(k * 3, NAME_DEPTH)
-            self._rerank_by_name(query, scores, rows, depth, tests_wanted, sections)
+            self._rerank_by_name(query, scores, rows, depth, tests_wanted)
         self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
@@ -376,7 +334,6 @@ class Searcher:
         rows: dict[str, dict[str, Any]],
         depth: int,
         tests_wanted: bool,
-        sections: float = 1.0,
     ) -> None:
         """The best `depth` candidates gain up to NAME_WEIGHT by their name's similarity to
         the query, relative to the closest name among them, less the shares that module
@@ -393,7 +350,7 @@ class Searcher:
             return
         for chunk_id, value in zip(phrases, similarity, strict=True):
             bonus = NAME_WEIGHT * max(float(value), 0.0) / top
-            scores[chunk_id] += bonus * kept_share(rows[chunk_id], tests_wanted, sections)
+            scores[chunk_id] += bonus * kept_share(rows[chunk_id], tests_wanted)
 
     def name_vectors(self, phrases: list[str]) -> np.ndarray:
         """Vectors of name phrases, embedded once per process (names recur across queries;
@@ -485,12 +442,9 @@ def lean_to_classes(
             scores[chunk_id] += CLASS_WEIGHT * leans[language]
 
 
-def kept_share(row: dict[str, Any], tests_wanted: bool = False, sections: float = 1.0) -> float:
-    """What a fused score keeps: module chunks, documentation sections (`sections`, from
-    `section_share`) and side code give up their shares."""
+def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:
+    """What a fused score keeps: module chunks and side code give up their shares."""
     share = 1 - MODULE_SHARE if row["kind"] == "module" else 1.0
-    if row["kind"] == "section":
-        share *= sections
     return share * (1 - SIDE_SHARE) if is_side_code(row["path"], tests_wanted) else share
 
 
@@ -506,7 +460,6 @@ def fuse(
     text: list[dict[str, Any]],
     fragments: Sequence[tuple[dict[str, Any], float]] = (),
     tests_wanted: bool = False,
-    sections: float = 1.0,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Scores of the fused lists (see the module docstring); a single list keeps its order
     (the module and test shares were tuned for the fusion only). Exact names lead, then the
@@ -525,7 +478,7 @@ def fuse(
             scores[row["id"]] = scores.get(row["id"], 0.0) + scale * value
             rows.setdefault(row["id"], row)
     for chunk_id, row in rows.items() if vector and text else ():
-        scores[chunk_id] *= kept_share(row, tests_wanted, sections)
+        scores[chunk_id] *= kept_share(row, tests_wanted)
     leads: dict[str, float] = {}
     for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *fragments]:
         rows.setdefault(row["id"], row)
