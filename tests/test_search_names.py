@@ -15,6 +15,7 @@ from codekith.search import (
     NAME_WEIGHT,
     SIDE_LEAD_GAP,
     SIDE_SHARE,
+    SYMBOL_LEAD,
     TEXT_WEIGHT,
     Searcher,
     asks_for_tests,
@@ -23,7 +24,9 @@ from codekith.search import (
     holds_parts,
     is_side_code,
     lean_to_classes,
+    names_a_symbol,
     opening_word,
+    query_identifiers,
 )
 from codekith.template import name_phrase
 
@@ -204,6 +207,22 @@ def test_of_two_names_led_alike_the_projects_own_comes_before_side_code() -> Non
     assert scores[own["id"]] > scores[test["id"]] > FRAGMENT_LEAD - SIDE_LEAD_GAP
     exact, _ = fuse([test], [own], [own], [(own, FRAGMENT_LEAD)])  # typed whole: still first
     assert exact[test["id"]] > exact[own["id"]]
+
+
+def test_a_name_leads_to_its_definition_before_the_docs_titled_with_it() -> None:
+    """With documentation indexed, `RetryCallState` is the class's name and the title of
+    its section in the docs (tenacity): the class comes first however the fusion scores
+    them, the section next (found on tenacity's and ky's identifier cases)."""
+    code = _fused("tenacity/__init__.py", "tenacity.RetryCallState", 0.5, 2.0)
+    docs = {
+        **_fused("doc/index.rst", "doc/index.rst#RetryCallState", 0.2, 9.0),
+        "kind": "section",
+        "symbol": "RetryCallState",
+    }
+    scores, _ = fuse([docs, code], [code, docs], [docs, code])
+    assert scores[code["id"]] > scores[docs["id"]] > SYMBOL_LEAD - SIDE_LEAD_GAP
+    # a JavaScript class's private member is a name too, not prose
+    assert query_identifiers("Ky.#retry") == ["Ky.#retry"] and names_a_symbol("Ky.#retry")
 
 
 def test_a_candidate_only_the_full_text_found_counts_its_stored_similarity() -> None:

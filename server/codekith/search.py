@@ -70,7 +70,8 @@ _TEST_PATH = re.compile(
 _VENDORED_PATH = re.compile(r"(^|/)(_vendor|vendored|_vendored)/|[^/]/packages/")
 _ASKS_FOR_TESTS = re.compile(r"\btest(s|ed|ing)?\b", re.IGNORECASE)
 SNIPPET_LINES = 12
-_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
+# dotted names, a JavaScript class's private members too (`Ky.#retry`)
+_IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.#?[A-Za-z_][A-Za-z0-9_]*)*\b")
 
 
 @dataclass
@@ -482,8 +483,8 @@ def fuse(
     leads: dict[str, float] = {}
     for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *fragments]:
         rows.setdefault(row["id"], row)
-        if is_side_code(row["path"], tests_wanted):
-            lead -= SIDE_LEAD_GAP
+        if is_side_code(row["path"], tests_wanted) or row["kind"] == "section":
+            lead -= SIDE_LEAD_GAP  # a name asks for its definition: docs titled so come after
         leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
     for chunk_id, lead in leads.items():
         scores[chunk_id] = scores.get(chunk_id, 0.0) + lead
