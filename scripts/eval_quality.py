@@ -5,11 +5,13 @@ Repositories are listed in scripts/quality_repos.json with a role fixed before a
 
     BENCH/quality/NAME/checkout     the checkout at the pinned commit (cloned from the mirror
                                     that the search tool's fetch brought in)
-    BENCH/quality/NAME/workspace    every tracked file, docstrings/doc comments removed
+    BENCH/quality/NAME/workspace    the tracked code and documentation, docstrings/doc comments
+                                    and each doc section's first paragraph removed
     BENCH/quality/NAME/stripped.db  codekith's index of the workspace (every case set: the
                                     machine has no CPU to spare for a second index of the
                                     checkout; co-change targets are mapped to the workspace)
-    BENCH/quality/NAME/cases/       docstring.jsonl, identifier.jsonl, cochange.jsonl, fix.jsonl
+    BENCH/quality/NAME/cases/       docstring.jsonl, section.jsonl, identifier.jsonl,
+                                    cochange.jsonl, fix.jsonl
     BENCH/quality/NAME/bare-stock.npz  stock MiniLM over bare definitions (a baseline)
     BENCH/quality/NAME/replay.pkl   what each case's search read, replayed offline with other
                                     constants (scripts/eval_fusion.py)

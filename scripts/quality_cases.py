@@ -5,6 +5,9 @@
   The first sentence of each removed text (4 words or more) is a query whose answer is the
   definition. A Go doc comment starts with the symbol's own name ("Use attaches ..."): that
   first word is dropped, since someone asking does not know the name.
+* doc paragraph -> section: Markdown and reStructuredText files are copied too (a user's
+  index holds them), each section without its first paragraph of prose; that paragraph's
+  first sentence (4 words or more, markup taken off) is a query whose answer is the section.
 * identifier: a symbol name, `Class.method`, and a fragment of a longer name (two or more
   of its camelCase/snake_case parts that occur in no other name): the definition must come
   first.
