@@ -1,4 +1,4 @@
-"""The retrieval-quality harness: pinned real repositories, three case sets, free baselines.
+"""The retrieval-quality harness: pinned real repositories, five case sets, free baselines.
 
 Repositories are listed in scripts/quality_repos.json with a role fixed before any tuning
 (tuning or held-out). Each one lives under BENCH (default /work/bench, never committed):
