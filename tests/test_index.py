@@ -9,7 +9,7 @@ import pytest
 
 from codekith.project import Project
 from codekith.search import Filters
-from codekith.store import IndexMismatchError
+from codekith.store import UNINDEXED_FLOOR, IndexMismatchError
 from codekith.template import TEXT_VERSION, code_of, search_text
 from tests.conftest import HTTP_MODULE, MATH_MODULE, git, write_files
 
@@ -314,3 +314,19 @@ def test_other_languages_are_chunked_by_syntax(workspace, project_for):
         "javascript",
     )
     assert project.searcher.search("find user by email", k=1)[0].qualname == "svc.users.FindByEmail"
+
+
+def test_rows_a_run_adds_reach_the_full_text_index_so_they_score_like_the_rest(
+    workspace, project_for
+):
+    """Rows outside the full-text index are scored on statistics of their own (flask with
+    518 new documentation rows unindexed ranked its docstring questions .578 instead of
+    .572): a run that adds more than UNINDEXED_FLOOR of them, in a small index too, brings
+    them in."""
+    root = workspace({"a.py": "def one():\n    return 1\n"})
+    project_for(root).indexer.run()
+    helpers = "".join(f"def helper_{i}(value):\n    return value + {i}\n\n\n" for i in range(60))
+    (root / "many.py").write_text(helpers)
+    report = project_for(root).indexer.run()
+    assert report.chunks_written == 60 > UNINDEXED_FLOOR
+    assert report.maintenance["optimized"]
