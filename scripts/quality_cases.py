@@ -37,6 +37,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
+from codekith.chunking.text import RST_UNDERLINE  # the chunker's own reST heading rule
 from codekith.languages import DOC_LANGUAGES, PYTHON, language_of
 from codekith.qualnames import PROJECT_FILES
 from codekith.search import is_test_path
@@ -54,7 +55,6 @@ CODE_KINDS = ("function", "method", "class")
 CODE_LANGUAGES = (PYTHON, "javascript", "typescript", "go")
 SECTION_CASE_LANGUAGES = ("markdown", "rst")
 _PROSE = re.compile(r"^[A-Za-z]")
-_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
@@ -189,7 +189,7 @@ def build_workspace(repo: Path, workspace: Path) -> Questions:
         documentation = (
             language in DOC_LANGUAGES
             and not is_vendored(rel)
-            and PurePosixPath(rel).name not in PROJECT_FILES  # see build_workspace
+            and PurePosixPath(rel).name not in PROJECT_FILES
         )
         if language not in CODE_LANGUAGES and not documentation:
             continue
@@ -199,12 +199,14 @@ def build_workspace(repo: Path, workspace: Path) -> Questions:
         target.parent.mkdir(parents=True, exist_ok=True)
         data = source_path.read_bytes()
         if documentation:
-            target.write_bytes(data)
-            if language in SECTION_CASE_LANGUAGES and (stripped := _decoded(data)) is not None:
-                text, found = doc_paragraphs(rel, language, stripped)
-                target.write_text(text, encoding="utf-8")
-                for sentence, qualname in found:
-                    by_section[sentence].append(qualname)
+            text = _decoded(data) if language in SECTION_CASE_LANGUAGES else None
+            if text is None:
+                target.write_bytes(data)
+                continue
+            stripped, found = doc_paragraphs(rel, language, text)
+            target.write_text(stripped, encoding="utf-8")
+            for sentence, qualname in found:
+                by_section[sentence].append(qualname)
             continue
         if is_vendored(rel):
             target.write_bytes(data)
@@ -274,9 +276,9 @@ def _first_prose(lines: list[str], start: int, end: int) -> tuple[int, int] | No
             fenced = not fenced
         elif not fenced and _starts_prose(lines, index, start):
             last = index
-            while last < end and lines[last].strip() and not _RST_UNDERLINE.match(lines[last]):
+            while last < end and lines[last].strip() and not RST_UNDERLINE.match(lines[last]):
                 last += 1
-            if last < end and _RST_UNDERLINE.match(lines[last]):  # a heading's title
+            if last < end and RST_UNDERLINE.match(lines[last]):  # a heading's title
                 index = last + 1
                 continue
             return index, last
@@ -289,8 +291,8 @@ def _starts_prose(lines: list[str], index: int, start: int) -> bool:
     after a blank line, a heading or the section's start (not the middle of a paragraph
     that opened with markup)."""
     line, before = lines[index], lines[index - 1]
-    opens = index == start + 1 or not before.strip() or bool(_RST_UNDERLINE.match(before))
-    return opens and bool(_PROSE.match(line)) and not _RST_UNDERLINE.match(line)
+    opens = index == start + 1 or not before.strip() or bool(RST_UNDERLINE.match(before))
+    return opens and bool(_PROSE.match(line)) and not RST_UNDERLINE.match(line)
 
 
 def _plain(text: str) -> str:

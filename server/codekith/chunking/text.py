@@ -15,7 +15,7 @@ from codekith.chunking.split import split_oversized
 WINDOW_LINES = 60
 WINDOW_OVERLAP = 10
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
+RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
 _TOML_TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _YAML_KEY = re.compile(r"^([A-Za-z0-9_\-\"'.][^:#]*):(\s|$)")
 
@@ -77,7 +77,7 @@ def _section_starts(language: str, lines: list[str]) -> list[tuple[int, str]]:
         return [
             (i - 1, lines[i - 1].strip())
             for i in range(1, len(lines))
-            if _RST_UNDERLINE.match(lines[i])
+            if RST_UNDERLINE.match(lines[i])
             and lines[i - 1].strip()
             and len(lines[i].rstrip()) >= len(lines[i - 1].rstrip())
         ]
