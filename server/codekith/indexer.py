@@ -805,13 +805,11 @@ def _relabelled(meta: dict[str, str], names: ModuleNames, python: list[str]) -> 
     stored = meta.get("modules")
     if stored and not Layout.current_rule(stored):
         return set(python)
-    before = ModuleNames(Layout.from_json(stored) if stored else None)
-    renamed = {path for path in python if before(path) != names(path)}
+    carried = [ModuleNames(Layout.from_json(stored) if stored else None)]
     pending = meta.get("modules_pending")
     if pending and pending != stored:
-        cut = ModuleNames(Layout.from_json(pending))
-        renamed |= {path for path in python if cut(path) != names(path)}
-    return renamed
+        carried.append(ModuleNames(Layout.from_json(pending)))
+    return {path for path in python if any(name(path) != names(path) for name in carried)}
 
 
 def _removes_secrets(report: IndexReport, rules_changed: bool) -> bool:
