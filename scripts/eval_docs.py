@@ -152,9 +152,10 @@ def text_split_by_kind(on: bool) -> Iterator[None]:
         search.fuse = original
 
 
-def figures(paths: Paths, variant: str, share: float, probe: Probe | None) -> Figures:
+def figures(
+    paths: Paths, searcher: Any, variant: str, share: float, probe: Probe | None
+) -> Figures:
     """Hybrid search's figures on the repository's case sets under the variant."""
-    searcher = paths.project().searcher
     result: Figures = {}
     kept = keeps(variant, share if variant != "split" else 0.0, probe)
     with section_share(kept), text_split_by_kind(variant == "split" and share > 0):
@@ -219,8 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.variant} DOC_SHARE: docstring / fix -> files / section MRR@10, identifier R@1")
     for repo in repos:
         paths = Paths(args.bench, repo["name"])
+        searcher = paths.project().searcher  # one for every share: its name vectors stay
         tables[repo["name"]] = {
-            share: figures(paths, args.variant, share, probe) for share in shares
+            share: figures(paths, searcher, args.variant, share, probe) for share in shares
         }
         cells = "   ".join(
             f"{share}: "
