@@ -58,17 +58,22 @@ def test_index_search_status_json(workspace):
 
 
 def test_batch_queries_and_eval(workspace, tmp_path):
-    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE})
+    cookies = "# Cookies\nThe session remembers cookies between requests.\n"
+    root = workspace({"web/http.py": HTTP_MODULE, "mathx.py": MATH_MODULE, "docs/c.md": cookies})
     run("index", "--json", cwd=root)
     queries = tmp_path / "q.jsonl"
     queries.write_text(
         '{"query": "prime number test", "k": 1}\n\n{"query": "cookies", "kind": "method", "k": 3}\n'
+        '{"query": "session cookies", "k": 20}\n{"query": "session cookies", "kind": "code"}\n'
     )
     lines = run("search", "--queries", str(queries), "--json", cwd=root).stdout.splitlines()
     answers = [json.loads(line) for line in lines]
-    assert [a["query"] for a in answers] == ["prime number test", "cookies"]
+    asked = ["prime number test", "cookies", "session cookies", "session cookies"]
+    assert [a["query"] for a in answers] == asked
     assert answers[0]["hits"][0]["qualname"] == "mathx.is_prime"
     assert {h["kind"] for h in answers[1]["hits"]} == {"method"}
+    assert "section" in {h["kind"] for h in answers[2]["hits"]}
+    assert answers[3]["hits"] and "section" not in {h["kind"] for h in answers[3]["hits"]}
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
         '{"query": "n-th Fibonacci", "expected": ["mathx.fibonacci"]}\n'
@@ -80,6 +85,11 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     assert result["summary"]["cases"] == 4 and result["cases"][0]["rank"] == 1
     # a case's own k is how many hits it is judged on, as a --queries line's k is its count
     assert result["cases"][2]["rank"] is not None and result["cases"][3]["rank"] is None
+    section = next(h["qualname"] for h in answers[2]["hits"] if h["kind"] == "section")
+    cases.write_text(json.dumps({"query": "session cookies", "expected": [section]}) + "\n")
+    for kind, found in (("", True), ("code", False)):
+        judged = json.loads(run("eval", str(cases), "--kind", kind, "--json", cwd=root).stdout)
+        assert (judged["cases"][0]["rank"] is not None) is found
 
 
 @pytest.mark.parametrize(

@@ -201,6 +201,7 @@ def test_path_prefix_is_a_component_prefix_and_filters_combine(workspace, projec
         h.kind for h in project.searcher.search("fibonacci", k=50, filters=Filters(kind="function"))
     }
     assert kinds == {"function"}
+    assert "docs/a.md" not in paths(kind="code") and paths(kind="code") >= {"src/a.py"}
     assert paths(path_prefix="it's/quoted") == set()
 
 

@@ -67,6 +67,7 @@ def test_the_parser_takes_empty_forms_and_refuses_extra_arguments():
     for empty in ((), (None,), ([],), ({},)):
         assert args.parse(args.StatusArgs, "codekith.status", empty) == args.StatusArgs()
     assert args.parse(args.SearchArgs, "s", ({"query": "q", "k": 3},)).k == 3
+    assert args.parse(args.SearchArgs, "s", ({"query": "q", "kind": "code"},)).kind == "code"
     related = args.parse(args.RelatedArgs, "r", ({"uri": "file:///x.py", "position": {"line": 2}},))
     assert related.position == args.Position(2, 0)
     with pytest.raises(args.ArgumentError, match="expected one JSON object, got 2 arguments"):

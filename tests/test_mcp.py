@@ -23,7 +23,7 @@ from codekith.mcp import fit, state
 from codekith.mcp import server as mcp_server
 from codekith.project import Project
 from codekith.store import Store
-from codekith.vocabulary import KINDS, MODES
+from codekith.vocabulary import KIND_FILTERS, KINDS, MODES
 from tests.conftest import RecordingEmbedder, git, init_repo, write_files
 from tests.lsp_session import until
 from tests.test_related import CALLERS_ALIKE, SHOP
@@ -134,9 +134,10 @@ async def test_tools_are_listed_with_schemas_and_hints(server):
             assert tool.output_schema and tool.description
             assert tool.annotations.read_only_hint is (tool.name not in ("reindex", "feedback"))
         properties = tools["search_code"].input_schema["properties"]
-        assert properties["kind"]["enum"] == ["", *KINDS]
+        assert properties["kind"]["enum"] == ["", *KIND_FILTERS]
         assert properties["mode"]["enum"] == list(MODES)
         assert typing.get_args(mcp_server.Kind) == ("", *KINDS)
+        assert typing.get_args(mcp_server.SearchKind) == ("", *KIND_FILTERS)
 
 
 @pytest.mark.asyncio
@@ -219,6 +220,8 @@ async def test_search_code_filters_budget_and_bad_arguments(ready_server):
     async with connected(ready_server) as call:
         docs = await call.ok("search_code", {"query": "ledger", "path_prefix": "docs", "k": 5})
         assert {h["path"] for h in docs["hits"]} == {"docs/ledger.md"}
+        code = await call.ok("search_code", {"query": "warehouse ledger", "kind": "code", "k": 50})
+        assert code["hits"] and "section" not in {h["kind"] for h in code["hits"]}
         methods = await call.ok("search_code", {"query": "price", "kind": "method"})
         assert {h["kind"] for h in methods["hits"]} == {"method"}
         many = await call.ok("search_code", {"query": "warehouse ledger stock", "k": 50})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from codekith import __version__
 from codekith.config import enclosing_root
 from codekith.progress import PHASES, Progress, Step, format_duration
-from codekith.vocabulary import KINDS, MODES
+from codekith.vocabulary import KIND_FILTERS, MODES
 
 # The engine (LanceDB, numpy, the model) loads only in the commands that use it, so that
 # --help, --version and usage errors answer at once.
@@ -221,7 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("-k", type=_positive, default=None, help="number of hits")
     search.add_argument("--path-prefix", default="")
     search.add_argument("--language", default="")
-    search.add_argument("--kind", default="", choices=("", *KINDS))
+    _add_kind_argument(search)
     search.add_argument("--mode", default="hybrid", choices=MODES)
     _add_tests_argument(search)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
@@ -279,8 +280,18 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("cases", type=Path)
     ev.add_argument("-k", type=_positive, default=10)
     ev.add_argument("--mode", default="hybrid", choices=MODES)
+    _add_kind_argument(ev)
     ev.add_argument("--json", action="store_true")
     return parser
+
+
+def _add_kind_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kind",
+        default="",
+        choices=("", *KIND_FILTERS),
+        help="only chunks of this kind; code: every kind but documentation sections",
+    )
 
 
 def _positive(text: str) -> int:
@@ -823,9 +834,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     project = _answers(args).project
 
     def run(case: Any) -> list[Hit]:
-        asked = case.options  # a case's own k, mode and tests over the command's, as in --queries
+        asked = case.options  # a case's own k, mode, kind and tests over the command's
         mode, tests = asked.mode or args.mode, bool(asked.tests)
-        return project.searcher.search(case.query, asked.k or args.k, asked.filters, mode, tests)
+        filters = dataclasses.replace(asked.filters, kind=asked.filters.kind or args.kind)
+        return project.searcher.search(case.query, asked.k or args.k, filters, mode, tests)
 
     result = evaluate(cases, run)
     if args.json:

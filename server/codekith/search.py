@@ -38,7 +38,7 @@ from codekith.template import (
     search_text,
     split_identifier,
 )
-from codekith.vocabulary import KINDS, MODES
+from codekith.vocabulary import KIND_FILTERS, MODES
 
 # Chosen with the default model's code adapter on flask and axios (docstring plus fix -> files
 # MRR@10, tuning means: 0.5/0.5 and NAME_WEIGHT 0.25, the old choice, .698 + .425; 0.7/0.3
@@ -158,7 +158,7 @@ class SearchOptions:
         for name, value in text.items():
             if not isinstance(value, str):
                 raise ValueError(f"{where}: '{name}' must be text, not {value!r}")
-        _check_word(where, "kind", text["kind"], ("", *KINDS))
+        _check_word(where, "kind", text["kind"], ("", *KIND_FILTERS))
         mode, k, tests = data.get("mode"), data.get("k"), data.get("tests")
         if mode is not None:
             _check_word(where, "mode", mode, MODES)

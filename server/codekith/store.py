@@ -36,6 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from codekith import deferred
+from codekith.vocabulary import KIND_GROUPS
 
 SCHEMA_VERSION = "1"
 ANN_MIN_ROWS = 50_000
@@ -244,7 +245,8 @@ def in_list(column: str, values: Iterable[str]) -> str:
 @dataclass(frozen=True)
 class Filters:
     """Which chunks a search may return. The path prefix matches whole path components
-    (`src/a` never matches `src/ab.py`); empty fields do not filter."""
+    (`src/a` never matches `src/ab.py`); the kind may name a group of kinds (`code`);
+    empty fields do not filter."""
 
     path_prefix: str = ""
     language: str = ""
@@ -258,7 +260,9 @@ class Filters:
             clauses.append(f"(path = {quote(prefix)} OR starts_with(path, {quote(prefix + '/')}))")
         if self.language:
             clauses.append(f"language = {quote(self.language)}")
-        if self.kind:
+        if self.kind in KIND_GROUPS:
+            clauses.append(in_list("kind", KIND_GROUPS[self.kind]))
+        elif self.kind:
             clauses.append(f"kind = {quote(self.kind)}")
         return " AND ".join(clauses)
 

@@ -12,7 +12,7 @@ import typing
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from codekith.vocabulary import KINDS, MODES
+from codekith.vocabulary import KIND_FILTERS, MODES
 
 
 class ArgumentError(ValueError):
@@ -39,7 +39,7 @@ class SearchArgs:
     def check(self) -> None:
         _require(bool(self.query.strip()), "query must not be empty")
         _require(self.k is None or 1 <= self.k <= 500, "k must be between 1 and 500")
-        _require(self.kind in ("", *KINDS), f"kind must be one of {', '.join(KINDS)}")
+        _require(self.kind in ("", *KIND_FILTERS), f"kind must be one of {', '.join(KIND_FILTERS)}")
         _require(self.mode in MODES, f"mode must be one of {', '.join(MODES)}")
 
 

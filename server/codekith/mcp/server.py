@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 STALE_SHOWN = 20
 T = TypeVar("T")
 Kind = Literal["", "module", "class", "function", "method", "section"]  # vocabulary.KINDS
+SearchKind = Literal["", "module", "class", "function", "method", "section", "code"]  # KIND_FILTERS
 Mode = Literal["hybrid", "vector", "text"]  # vocabulary.MODES
 
 INSTRUCTIONS = """\
@@ -48,7 +49,8 @@ PATH:LINE or a qualified name), follow up with get_code (by path and lines, or b
 an earlier answer), find_symbol and call_graph. Paths are relative to the repository root.
 Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
 they were cut to the token budget (`truncated`). Tests rank below the code they test: pass
-`tests: true` to search_code or related_code when you look for tests."""
+`tests: true` to search_code or related_code when you look for tests. Documentation sections
+rank with the code: pass `kind: "code"` to search_code when only code will do."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES_INDEX = ToolAnnotations(
@@ -193,7 +195,10 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         k: Annotated[int, Field(ge=1, le=50, description="number of hits")] = 10,
         path_prefix: Annotated[str, Field(description="only under this directory or file")] = "",
         language: Annotated[str, Field(description="e.g. python, typescript, markdown")] = "",
-        kind: Annotated[Kind, Field(description="only chunks of this kind")] = "",
+        kind: Annotated[
+            SearchKind,
+            Field(description="only chunks of this kind; code: all but documentation sections"),
+        ] = "",
         mode: Annotated[Mode, Field(description="hybrid (default), vector or text")] = "hybrid",
         tests: Tests = False,
         repos: Repos = None,
