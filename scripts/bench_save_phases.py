@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench_lsp import words_for
 from codekith import indexer as indexer_module
 from codekith import store as store_module
 from codekith.answers import Answers
@@ -82,17 +83,19 @@ def main() -> int:
     saves: list[tuple[float, float, dict[str, tuple[float, int]]]] = []
     for number in range(options.saves + WARM_UP):
         log.clear()
+        a, b, c = words_for(number)  # saves alike crowded the top 5 past ~50 of them
+        function = f"blend_{a}_{b}_{c}_{number}"
         with target.open("a") as handle:
-            handle.write(f'\n\ndef blend_{number}(value):\n    """Blend number {number}."""\n')
-            handle.write("    return value\n")
+            handle.write(f"\n\ndef {function}(value):\n")
+            handle.write(f'    """Blend {a} {b} and {c} into a gradient."""\n    return value\n')
         started = time.perf_counter()
         answers.reindex(paths=[options.file], refine=False, edges_later=True)
         run_ms = (time.perf_counter() - started) * 1000
         started = time.perf_counter()
-        hits = project.searcher.search(f"blend number {number}", 5)
+        hits = project.searcher.search(f"blend {a} {b} and {c} gradient", 5)
         search_ms = (time.perf_counter() - started) * 1000
-        if not any(hit.symbol == f"blend_{number}" for hit in hits):
-            raise SystemExit(f"blend_{number} was not found after its save")
+        if not any(hit.symbol == function for hit in hits):
+            raise SystemExit(f"{function} was not found after its save")
         steps = {name: (sum(times), len(times)) for name, times in log.items()}
         if number >= WARM_UP:
             saves.append((run_ms, search_ms, steps))
