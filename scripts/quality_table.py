@@ -491,17 +491,21 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     corpus = Corpus(project, paths.bare)
     questions = load_cases(paths.case_file("docstring"))
     is_side = side_answers(project.read_store, questions)
+    hybrid = partial(_search_in_mode, project.searcher, "hybrid")
+    singles: dict[str, Callable[[Case], list[Hit]]] = {  # SINGLE_MODES, in order
+        "BM25": lambda c: corpus.bm25(c.query),
+        "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
+        "codekith text": partial(_search_in_mode, project.searcher, "text"),
+        "codekith vector": partial(_search_in_mode, project.searcher, "vector"),
+    }
     docstring, doc_reciprocal = search_sets(
         questions,
         {
-            "BM25": lambda c: corpus.bm25(c.query),
-            "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
-            "codekith text": partial(_search_in_mode, project.searcher, "text"),
-            "codekith vector": partial(_search_in_mode, project.searcher, "vector"),
+            **singles,
             RULED_MODES[0]: partial(_in_mode_under_test_rule, project.searcher, "text"),
             RULED_MODES[1]: partial(_in_mode_under_test_rule, project.searcher, "vector"),
             "old hybrid": partial(old_hybrid, project),
-            "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
+            "codekith hybrid": hybrid,
             TOLD: partial(_hybrid_told_about_tests, project.searcher, is_side),
         },
     )
@@ -511,20 +515,13 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             "grep": lambda c: corpus.grep(paths.workspace, c.query),
             "BM25": lambda c: corpus.bm25(c.query),
             "old hybrid": partial(old_hybrid, project),
-            "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
+            "codekith hybrid": hybrid,
         },
     )
-    sections = {}
+    sections: dict[str, Any] = {}
     if paths.case_file("section").exists():
         sections, _ = search_sets(
-            load_cases(paths.case_file("section")),
-            {
-                "BM25": lambda c: corpus.bm25(c.query),
-                "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
-                "codekith text": partial(_search_in_mode, project.searcher, "text"),
-                "codekith vector": partial(_search_in_mode, project.searcher, "vector"),
-                "codekith hybrid": partial(_search_in_mode, project.searcher, "hybrid"),
-            },
+            load_cases(paths.case_file("section")), {**singles, "codekith hybrid": hybrid}
         )
     stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
     return {
