@@ -16,6 +16,7 @@ from tests.test_lsp_polyglot import WORKSPACE as GO_AND_TS
 from tests.test_related import SHOP
 
 ROOT = Path(__file__).resolve().parents[1]
+POINTS_DOC = "# Loyalty points\n\nCustomers earn loyalty points with every purchase they make.\n"
 NVIM = shutil.which("nvim", path=str(Path(sys.executable).parent)) or shutil.which("nvim")
 
 
@@ -43,7 +44,7 @@ def nvim_environment(tmp_path: Path) -> dict[str, str]:
 @pytest.mark.parametrize("flavour", ["lua", "lua-0.8"])
 def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
     root = init_repo(tmp_path / "ws")
-    write_files(root, SHOP)
+    write_files(root, {**SHOP, "docs/points.md": POINTS_DOC})
     git(root, "add", "-A")
     git(root, "commit", "-qm", "shop")
     config = tmp_path / "codekith.lua"
@@ -78,6 +79,7 @@ def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
     assert result.returncode == 0, result.stdout + result.stderr
     output = result.stdout + result.stderr  # nvim -l prints to stderr
     assert "related OK" in output and "search after save OK" in output
+    assert "search code only OK" in output
     assert "related with tests OK" in output
 
 
