@@ -38,6 +38,20 @@ export interface RelatedTargetArg {
   position?: { line: number; character: number };
 }
 
+type SearchScope = 'all' | 'tests' | 'code';
+
+const SEARCH_TITLES: Record<SearchScope, string> = {
+  all: 'codekith: Search Codebase',
+  tests: 'codekith: Search Tests and Code',
+  code: 'codekith: Search Code Only',
+};
+
+const SEARCH_SCOPES: Record<SearchScope, Partial<SearchArgs>> = {
+  all: {},
+  tests: { tests: true },
+  code: { kind: 'code' },
+};
+
 export class Commands {
   constructor(private readonly server: ServerManager) {}
 
@@ -47,7 +61,8 @@ export class Commands {
     register('codekith.findRelated', (arg?: RelatedTargetArg) => this.findRelated(arg));
     register('codekith.findRelatedTests', (arg?: RelatedTargetArg) => this.findRelated(arg, true));
     register('codekith.searchCodebase', (arg?: { query?: string }) => this.searchCodebase(arg));
-    register('codekith.searchTests', (arg?: { query?: string }) => this.searchCodebase(arg, true));
+    register('codekith.searchTests', (arg?: { query?: string }) => this.searchCodebase(arg, 'tests'));
+    register('codekith.searchCode', (arg?: { query?: string }) => this.searchCodebase(arg, 'code'));
     register('codekith.copyRelatedContext', (arg?: RelatedTargetArg) => this.copyRelatedContext(arg));
     register('codekith.reindexWorkspace', (arg?: { full?: boolean }) => this.reindex(arg?.full === true));
     register('codekith.rebuildIndex', () => this.reindex(true));
@@ -119,12 +134,15 @@ export class Commands {
 
   // -- Search Codebase --------------------------------------------------------------------
 
-  /** With `tests`, tests rank with the project's own code (by default they rank below it). */
-  async searchCodebase(arg?: { query?: string }, tests = false): Promise<Hit | undefined> {
+  /**
+   * `tests`: tests rank with the project's own code (by default they rank below it);
+   * `code`: code only, no documentation sections (the server's kind `code`).
+   */
+  async searchCodebase(arg?: { query?: string }, scope: SearchScope = 'all'): Promise<Hit | undefined> {
     const query =
       arg?.query ??
       (await vscode.window.showInputBox({
-        title: tests ? 'codekith: Search Tests and Code' : 'codekith: Search Codebase',
+        title: SEARCH_TITLES[scope],
         prompt: 'Describe the code you are looking for, in words or with names',
         placeHolder: 'e.g. where is the discount applied to a price',
         value: selectedText(),
@@ -133,7 +151,7 @@ export class Commands {
     if (!query?.trim()) {
       return undefined;
     }
-    const args: SearchArgs = tests ? { query, tests } : { query };
+    const args: SearchArgs = { query, ...SEARCH_SCOPES[scope] };
     const result = await this.run<SearchResult>(SERVER_COMMANDS.search, args, 'Searching…');
     if (!result) {
       return undefined;

@@ -60,6 +60,11 @@ from shop.pricing import apply_discount
 def test_a_tenth_off():
     assert apply_discount(200, 10) == 180
 `,
+  'docs/shipping.md': `
+# Shipping
+
+Orders ship within two business days of their payment.
+`,
 };
 
 function git(root, ...args) {

@@ -209,6 +209,24 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     stub.inputBox = () => undefined;
   });
 
+  test('Search Code Only leaves out the documentation section the plain search lists', async () => {
+    stub.inputBox = () => 'how long until orders ship';
+    const kinds = async (command, title) => {
+      const shown = stub.quickPicks.length;
+      const result = vscode.commands.executeCommand(command);
+      const pick = await newestPick(shown + 1);
+      assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, title);
+      pick.hide();
+      await result;
+      return pick.items.map((i) => i.hit.kind);
+    };
+    const plain = await kinds('codekith.searchCodebase', 'codekith: Search Codebase');
+    const code = await kinds('codekith.searchCode', 'codekith: Search Code Only');
+    assert.ok(plain.includes('section'), plain.join(', '));
+    assert.ok(code.length > 0 && !code.includes('section'), code.join(', '));
+    stub.inputBox = () => undefined;
+  });
+
   test('Copy Related Context for AI puts the markdown bundle on the clipboard', async () => {
     const line = lineOf(pricing(), 'percent = 10');
     await stub.openEditor(pricing(), new vscode.Selection(line - 1, 0, line - 1, 0));
