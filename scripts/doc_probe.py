@@ -38,6 +38,7 @@ import json
 import random
 import re
 import site
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -191,9 +192,7 @@ def auc(scores: np.ndarray, labels: np.ndarray) -> float:
 
 
 def fitted(query_side: str, vectors: np.ndarray, texts: list[str], labels: np.ndarray) -> Probe:
-    counts: dict[str, int] = {}
-    for text in texts:
-        counts[first_word(text)] = counts.get(first_word(text), 0) + 1
+    counts = Counter(first_word(text) for text in texts)
     vocabulary = sorted(w for w, n in counts.items() if w and n >= MIN_FIRST_WORD)
     weights, bias = train(features(vectors, texts, vocabulary), labels)
     width = vectors.shape[1]

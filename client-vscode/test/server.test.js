@@ -26,6 +26,16 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
   const logText = () => output.lines.join('\n');
   const newestPick = async (count) => waitFor('a quick pick', 60_000, () => stub.quickPicks.length >= count && stub.quickPicks[count - 1], 50);
   const statusItem = () => api.statusBar.item;
+  /** Runs a search command on `stub.inputBox`'s query: the hits it showed, under its input box's title. */
+  const searchedHits = async (command, title) => {
+    const shown = stub.quickPicks.length;
+    const result = vscode.commands.executeCommand(command);
+    const pick = await newestPick(shown + 1);
+    assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, title);
+    pick.hide();
+    await result;
+    return pick.items.map((i) => i.hit);
+  };
   const folderStatus = async () => (await api.server.execute('codekith.status')).folders[0];
 
   before(async () => {
@@ -192,15 +202,10 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
   test('Search Tests and Code: a test keeps the share of its score it gives up by default', async () => {
     stub.inputBox = () => 'a tenth off the amount';
     const testScore = async (command, title) => {
-      const shown = stub.quickPicks.length;
-      const result = vscode.commands.executeCommand(command);
-      const pick = await newestPick(shown + 1);
-      assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, title);
-      const test = pick.items.find((i) => i.hit.qualname === 'tests.test_pricing.test_a_tenth_off');
-      assert.ok(test, pick.items.map((i) => i.label).join('\n'));
-      pick.hide();
-      await result;
-      return test.hit.score;
+      const hits = await searchedHits(command, title);
+      const test = hits.find((hit) => hit.qualname === 'tests.test_pricing.test_a_tenth_off');
+      assert.ok(test, hits.map((hit) => hit.qualname).join('\n'));
+      return test.score;
     };
     const plain = await testScore('codekith.searchCodebase', 'codekith: Search Codebase');
     const asked = await testScore('codekith.searchTests', 'codekith: Search Tests and Code');
@@ -211,15 +216,7 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
 
   test('Search Code Only leaves out the documentation section the plain search lists', async () => {
     stub.inputBox = () => 'how long until orders ship';
-    const kinds = async (command, title) => {
-      const shown = stub.quickPicks.length;
-      const result = vscode.commands.executeCommand(command);
-      const pick = await newestPick(shown + 1);
-      assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, title);
-      pick.hide();
-      await result;
-      return pick.items.map((i) => i.hit.kind);
-    };
+    const kinds = async (command, title) => (await searchedHits(command, title)).map((hit) => hit.kind);
     const plain = await kinds('codekith.searchCodebase', 'codekith: Search Codebase');
     const code = await kinds('codekith.searchCode', 'codekith: Search Code Only');
     assert.ok(plain.includes('section'), plain.join(', '));
