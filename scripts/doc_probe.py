@@ -1,4 +1,4 @@
-"""Does a question read like documentation or like a docstring? A logistic probe.
+"""Does a question read like documentation (or like a test's docstring)? A logistic probe.
 
 Measured (scripts/eval_docs.py --variant probe) as a way for search to rank documentation
 sections below code for questions about code and keep them for questions about the docs.
@@ -28,7 +28,16 @@ Training data no quality repository is part of:
   the `fix` cases take them (`quality_cases.fix_query`).
 Classes are weighted to count equally; a fifth of each is held back and the probe's AUC on
 it printed.
+
+`--target tests` trains the same probe to say how likely a question is a test's docstring
+(scripts/eval_test_probe.py measures it as the test rule's share): its positives are the
+first sentences of the tests' docstrings in the installed packages and in the mirrors'
+Python files; its negatives everything else a question might be: the packages' and the
+mirrors' own docstrings and doc comments (as many as CODE_PER_TEST times the tests'), the
+mirrors' commit subjects about a fix and their documentation's first sentences.
+
     python scripts/doc_probe.py [--out BENCH/doc_probe.json] GIT_DIR ...
+    python scripts/doc_probe.py --target tests --out BENCH/test_probe.json GIT_DIR ...
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ from codekith.languages import language_of
 from question_openings import first_sentences, mirror_sentences
 
 CODE_PER_DOC = 3
+CODE_PER_TEST = 4
 MIN_FIRST_WORD = 3
 STEPS = 3000
 RATE = 0.5
@@ -146,6 +156,15 @@ def doc_sentences(mirror: Path) -> set[str]:
     return found
 
 
+def fix_subjects(mirrors: list[Path]) -> set[str]:
+    return {
+        query
+        for mirror in mirrors
+        for _, subject, _ in qc.commit_log(mirror)
+        if (query := qc.fix_query(subject))
+    }
+
+
 def code_sentences(mirrors: list[Path], site_packages: Path, count: int) -> list[str]:
     own = sorted({text for _, text, test, _ in first_sentences(site_packages) if not test})
     comments = {
@@ -153,14 +172,27 @@ def code_sentences(mirrors: list[Path], site_packages: Path, count: int) -> list
         for mirror in mirrors
         for _, text, _, _ in mirror_sentences(mirror, ("go", "javascript", "typescript"))
     }
-    fixes = {
-        query
-        for mirror in mirrors
-        for _, subject, _ in qc.commit_log(mirror)
-        if (query := qc.fix_query(subject))
-    }
     rng = random.Random(SEED)
-    return rng.sample(own, min(len(own), count)) + sorted(comments | fixes)
+    return rng.sample(own, min(len(own), count)) + sorted(comments | fix_subjects(mirrors))
+
+
+def labelled_docs(mirrors: list[Path], site_packages: Path) -> tuple[list[str], list[str]]:
+    """(documentation's sentences, code's)."""
+    docs = sorted({s for mirror in mirrors for s in doc_sentences(mirror)})
+    return docs, code_sentences(mirrors, site_packages, CODE_PER_DOC * len(docs))
+
+
+def labelled_tests(mirrors: list[Path], site_packages: Path) -> tuple[list[str], list[str]]:
+    """(tests' docstring sentences, everything else a question might be)."""
+    languages = ("python", "go", "javascript", "typescript")
+    sentences = first_sentences(site_packages) | {
+        s for mirror in mirrors for s in mirror_sentences(mirror, languages, tests=True)
+    }
+    tests = {text for _, text, test, _ in sentences if test}
+    own = sorted({text for _, text, test, _ in sentences if not test} - tests)
+    own = random.Random(SEED).sample(own, min(len(own), CODE_PER_TEST * len(tests)))
+    docs = {s for mirror in mirrors for s in doc_sentences(mirror)}
+    return sorted(tests), sorted((set(own) | fix_subjects(mirrors) | docs) - tests)
 
 
 def features(vectors: np.ndarray, texts: list[str], vocabulary: list[str]) -> np.ndarray:
@@ -211,14 +243,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("mirrors", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=Path("/work/bench/doc_probe.json"))
     parser.add_argument("--site-packages", type=Path, default=Path(site.getsitepackages()[0]))
+    parser.add_argument("--target", choices=("docs", "tests"), default="docs")
     args = parser.parse_args(argv)
-    docs = sorted({s for mirror in args.mirrors for s in doc_sentences(mirror)})
-    code = code_sentences(args.mirrors, args.site_packages, CODE_PER_DOC * len(docs))
-    print(f"{len(docs)} documentation sentences, {len(code)} code sentences", flush=True)
+    labelled = labelled_docs if args.target == "docs" else labelled_tests
+    positives, negatives = labelled(args.mirrors, args.site_packages)
+    print(f"{len(positives)} {args.target} sentences, {len(negatives)} others", flush=True)
     embedder = FastEmbedder(DEFAULT_MODEL)
-    texts = docs + code
+    texts = positives + negatives
     vectors = np.vstack([embedder.embed_query(text) for text in texts]).astype(np.float32)
-    labels = np.array([1.0] * len(docs) + [0.0] * len(code), dtype=np.float32)
+    labels = np.array([1.0] * len(positives) + [0.0] * len(negatives), dtype=np.float32)
     order = np.random.default_rng(SEED).permutation(len(labels))
     cut = int(len(order) * HELD_BACK)
     back, kept = order[:cut], order[cut:]

@@ -96,15 +96,19 @@ def report_tests(labelled: set[Sentence]) -> None:
         )
 
 
-def mirror_sentences(git_dir: Path, languages: tuple[str, ...]) -> Iterator[Sentence]:
-    """(repository, first sentence, False, whether a class's or type's) of every documented
-    definition in the mirror's HEAD files of these languages, tests and built copies left
-    out. A Go doc comment's opening name is taken off, as the quality cases take it."""
+def mirror_sentences(
+    git_dir: Path, languages: tuple[str, ...], tests: bool = False
+) -> Iterator[Sentence]:
+    """(repository, first sentence, a test's, whether a class's or type's) of every
+    documented definition in the mirror's HEAD files of these languages, built copies (and
+    tests, unless `tests`) left out. A Go doc comment's opening name is taken off, as the
+    quality cases take it."""
     listed = git(git_dir, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
     for rel in listed:
         language = language_of(rel)
         skipped = any(f"/{part}/" in f"/{rel}" for part in ("vendor", "dist", "node_modules"))
-        if language not in languages or is_test_path(rel) or skipped:
+        test = is_test_path(rel)
+        if language not in languages or (test and not tests) or skipped:
             continue
         source = git(git_dir, "show", f"HEAD:{rel}")
         for chunk in chunk_file(rel, language, source).chunks:
@@ -112,7 +116,7 @@ def mirror_sentences(git_dir: Path, languages: tuple[str, ...]) -> Iterator[Sent
                 continue
             sentence = without_go_name(language, first_sentence(chunk.docstring), chunk.symbol)
             if len(sentence.split()) >= MIN_WORDS:
-                yield git_dir.parent.name, sentence, False, chunk.kind == "class"
+                yield git_dir.parent.name, sentence, test, chunk.kind == "class"
 
 
 def class_shares(labelled: set[Sentence]) -> dict[str, object]:
