@@ -43,9 +43,7 @@ mirrors' commit subjects about a fix and their documentation's first sentences.
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import re
 import site
 from collections import Counter
 from pathlib import Path
@@ -56,6 +54,7 @@ import quality_cases as qc
 from codekith.config import DEFAULT_MODEL
 from codekith.embedding import FastEmbedder
 from codekith.languages import language_of
+from codekith.question_probe import Probe, first_word, shape
 from question_openings import first_sentences, mirror_sentences
 
 CODE_PER_DOC = 3
@@ -66,83 +65,6 @@ RATE = 0.5
 DECAY = 1e-3  # L2 on the weights
 HELD_BACK = 0.2
 SEED = 7
-WORD = re.compile(r"[A-Za-z]+")
-IDENTIFIER = re.compile(r"\b[a-z]+[A-Z_][A-Za-z_]*\b|\w+\(\)")
-PERSONAL = frozenset({"you", "your", "we", "our", "us", "let"})
-LONG = 40  # words: the length feature's 1.0
-
-
-def first_word(text: str) -> str:
-    found = WORD.search(text)
-    return found.group().lower() if found else ""
-
-
-def shape(text: str) -> np.ndarray:
-    """How a question is written, apart from its words' meaning."""
-    words = WORD.findall(text)
-    lowered = {word.lower() for word in words}
-    opening = words[0] if words else ""
-    return np.array(
-        [
-            min(len(text.split()), LONG) / LONG,
-            bool(lowered & PERSONAL),
-            "`" in text,
-            bool(IDENTIFIER.search(text)),
-            text.rstrip().endswith("."),
-            opening[:1].isupper() and opening.endswith("s"),
-            "?" in text,
-            ":" in text,
-        ],
-        dtype=np.float32,
-    )
-
-
-class Probe:
-    """How much a question reads like documentation: its vector, first word and shape."""
-
-    def __init__(
-        self,
-        query_side: str,
-        vector_weights: np.ndarray,
-        first_words: dict[str, float],
-        shape_weights: np.ndarray,
-        bias: float,
-    ):
-        self.query_side = query_side
-        self.vector_weights = vector_weights
-        self.first_words = first_words
-        self.shape_weights = shape_weights
-        self.bias = bias
-
-    @classmethod
-    def load(cls, path: Path) -> Probe:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return cls(
-            data["query_side"],
-            np.array(data["vector"], dtype=np.float32),
-            data["first_words"],
-            np.array(data["shape"], dtype=np.float32),
-            float(data["bias"]),
-        )
-
-    def save(self, path: Path) -> None:
-        data = {
-            "query_side": self.query_side,
-            "bias": round(self.bias, 6),
-            "vector": [round(float(w), 6) for w in self.vector_weights],
-            "first_words": {word: round(w, 6) for word, w in sorted(self.first_words.items())},
-            "shape": [round(float(w), 6) for w in self.shape_weights],
-        }
-        path.write_text(json.dumps(data) + "\n", encoding="utf-8")
-
-    def likelihood(self, vector: np.ndarray, question: str) -> float:
-        logit = (
-            float(vector @ self.vector_weights)
-            + self.first_words.get(first_word(question), 0.0)
-            + float(shape(question) @ self.shape_weights)
-            + self.bias
-        )
-        return float(1 / (1 + np.exp(-logit)))
 
 
 def doc_sentences(mirror: Path) -> set[str]:

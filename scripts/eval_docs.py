@@ -100,8 +100,8 @@ def section_share(kept: Callable[[Any, str], float]) -> Iterator[None]:
     original_kept, original_search = search.kept_share, search.Searcher.search
     factor = [1.0]
 
-    def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:
-        share = original_kept(row, tests_wanted)
+    def kept_share(row: dict[str, Any], shares: search.Shares = search.NO_QUESTION) -> float:
+        share = original_kept(row, shares)
         return share * factor[0] if row["kind"] == "section" else share
 
     def searched(self: Any, query: str, k: int = 10, *args: Any, **kwargs: Any) -> Any:

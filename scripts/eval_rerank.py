@@ -36,7 +36,7 @@ import numpy as np
 
 from codekith import search
 from codekith.evaluation import is_answer
-from codekith.search import Searcher, fuse, is_side_code, kept_share
+from codekith.search import Searcher, Shares, fuse, is_side_code, kept_share
 from codekith.template import name_phrase, split_identifier
 from eval_fusion import KINDS, ReplaySearcher, ReplayStore, measure, replay
 from eval_quality import Paths, load_repos
@@ -65,11 +65,11 @@ class StageInput:
         scores: dict[str, float],
         rows: dict[str, Row],
         depth: int,
-        tests_wanted: bool,
+        shares: Shares,
     ):
         self.searcher, self.query, self.scores, self.rows = searcher, query, scores, rows
         self.depth = depth  # candidates the stage re-ranks (NAME_DEPTH, or 3k)
-        self.tests_wanted = tests_wanted
+        self.shares = shares
         self.record = searcher.replay.record
 
     @cached_property
@@ -89,7 +89,7 @@ class StageInput:
     @cached_property
     def lead(self) -> dict[str, float]:
         """What the symbol and fragment leads added to each fused score."""
-        unled, _ = fuse([], self._vector, self.record["text"], (), self.tests_wanted)
+        unled, _ = fuse([], self._vector, self.record["text"], (), self.shares)
         return {i: score - unled.get(i, 0.0) for i, score in self.scores.items()}
 
     def best(self) -> list[str]:
@@ -112,7 +112,7 @@ class StageInput:
             lines = max(0, (row["end_line"] or 0) - (row["start_line"] or 0))
             kinds = (row["kind"] == "class", row["kind"] == "module", row["kind"] == "method")
             both = chunk_id in self.cosine and chunk_id in self.bm25
-            side = is_side_code(row["path"], self.tests_wanted)
+            side = is_side_code(row["path"], self.shares.tests_wanted)
             relative = (cosine / top_v, bm25 / top_t, name / top_n)
             table.append([*relative, cosine, name, *kinds, side, np.log1p(lines), both])
         return np.array(table, dtype=float).reshape(len(ids), len(FEATURES))
@@ -131,12 +131,12 @@ class StageSearcher(ReplaySearcher):
         scores: dict[str, float],
         rows: dict[str, Row],
         depth: int,
-        tests_wanted: bool,
+        shares: Shares,
     ) -> None:
         if self.stage is None:
-            super()._rerank_by_name(query, scores, rows, depth, tests_wanted)
+            super()._rerank_by_name(query, scores, rows, depth, shares)
         else:
-            self.stage(StageInput(self, query, scores, rows, depth, tests_wanted))
+            self.stage(StageInput(self, query, scores, rows, depth, shares))
 
 
 def name_cover(weight: float) -> Stage:
@@ -152,14 +152,14 @@ def name_cover(weight: float) -> Stage:
 
     def stage(seen: StageInput) -> None:
         Searcher._rerank_by_name(
-            seen.searcher, seen.query, seen.scores, seen.rows, seen.depth, seen.tests_wanted
+            seen.searcher, seen.query, seen.scores, seen.rows, seen.depth, seen.shares
         )
         asked = words(seen.query)
         for chunk_id, row in seen.rows.items():
             name = words(row["symbol"] or row["qualname"].rpartition(".")[2])
             if name:
                 cover = len(asked & name) / len(name)
-                seen.scores[chunk_id] += weight * cover * kept_share(row, seen.tests_wanted)
+                seen.scores[chunk_id] += weight * cover * kept_share(row, seen.shares)
 
     return stage
 

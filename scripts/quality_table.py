@@ -50,7 +50,7 @@ import numpy as np
 
 from benchstats import bootstrap_interval, stratified_interval
 from codekith.evaluation import Case, evaluate, load_cases, matches
-from codekith.search import SIDE_SHARE, Hit, asks_for_tests, hit_from_row, is_side_code
+from codekith.search import Hit, Shares, asks_for_tests, hit_from_row, is_side_code, side_share
 from codekith.template import code_of, search_text
 
 FILE_DEPTH = 50  # chunks read to rank files
@@ -250,24 +250,20 @@ def _search_in_mode(searcher: Any, mode: str, case: Case) -> list[Hit]:
 
 def _in_mode_under_test_rule(searcher: Any, mode: str, case: Case) -> list[Hit]:
     """A single mode's 50 best with the fusion's rule applied (tests and vendored copies
-    give up SIDE_SHARE of their score unless the question asks for tests), the ten best
-    of them kept: hybrid against its inputs under one ranking policy."""
-    wanted = asks_for_tests(case.query)
+    give up their shares unless the question asks for tests), the ten best of them kept:
+    hybrid against its inputs under one ranking policy."""
+    shares = Shares(asks_for_tests(case.query), searcher.test_share(case.query))
     hits = searcher.search(case.query, 50, None, mode)
-
-    def kept(hit: Hit) -> float:
-        return 1 - SIDE_SHARE if is_side_code(hit.path, wanted) else 1.0
-
-    return sorted(hits, key=lambda hit: -hit.score * kept(hit))[:10]
+    return sorted(hits, key=lambda hit: -hit.score * (1 - side_share(hit.path, shares)))[:10]
 
 
 def _hybrid_told_about_tests(
     searcher: Any, is_side: Callable[[Case], bool], case: Case
 ) -> list[Hit]:
     """Hybrid as an asker who says when it looks for a test runs it (`--tests`, the MCP
-    and LSP `tests` argument): set on the cases whose answer is a test. Nothing in a question
-    tells a test's docstring from a bug report (docs/DESIGN.md), so this is the figure of the
-    flag, next to the default's."""
+    and LSP `tests` argument): set on the cases whose answer is a test. A question's wording
+    tells a test's docstring from a bug report only so far (docs/DESIGN.md), so this is the
+    figure of the flag, next to the default's."""
     return list(searcher.search(case.query, 10, None, "hybrid", tests=is_side(case)))
 
 

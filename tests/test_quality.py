@@ -261,9 +261,10 @@ def test_a_question_that_asks_for_the_test_gets_the_test(
 def test_an_asker_who_wants_tests_gets_them_for_a_question_that_does_not_say_test(
     workspace: Callable[[dict[str, str]], Path], project_for: Callable[..., Project]
 ) -> None:
-    """A test's docstring reads like a bug report ("no attempt waits longer than the cap"), so
-    only the asker can say a test is wanted (`tests=True`, the CLI's `--tests`): then the
-    test keeps its whole score and comes first; without it the code does."""
+    """A test's docstring can read like a bug report ("no attempt waits longer than the
+    cap"): the test gives up less for it than for a bug report, but only the asker can say a
+    test is wanted (`tests=True`, the CLI's `--tests`): then the test keeps its whole score
+    and comes first; without it the code does."""
     test_module = """
         from pkg.backoff import retry_delay
 
@@ -281,4 +282,6 @@ def test_an_asker_who_wants_tests_gets_them_for_a_question_that_does_not_say_tes
     assert wanted[0].qualname == test, wanted
     scores = {h.qualname: h.score for h in wanted}
     lift = (scores[test] / scores[own]) / (default[test] / default[own])
-    assert lift == pytest.approx(1 / (1 - SIDE_SHARE), rel=0.02), (default, scores)
+    given_up = project.searcher.test_share(question)  # the probe's: ~0.155
+    assert lift == pytest.approx(1 / (1 - given_up), rel=0.02), (default, scores, given_up)
+    assert abs(given_up - SIDE_SHARE) > 0.03  # so the lift tells the two apart

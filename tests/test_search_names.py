@@ -7,17 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from codekith import search
 from codekith.search import (
     CLASS_WEIGHT,
     FRAGMENT_LEAD,
     NAME_WEIGHT,
+    NO_QUESTION,
     SIDE_LEAD_GAP,
     SIDE_SHARE,
     SYMBOL_LEAD,
+    TEST_SHARE,
     TEXT_WEIGHT,
     Searcher,
+    Shares,
     asks_for_tests,
     class_lean,
     fuse,
@@ -74,7 +78,9 @@ def test_of_two_tied_candidates_the_one_whose_name_the_question_paraphrases_wins
     searcher = Searcher(store=None, embedder_factory=lambda: counting)  # type: ignore[arg-type]
     rows = {r["id"]: r for r in map(_row, ("app.render_page_header", "app.purge_stale_sessions"))}
     scores = dict.fromkeys(rows, 1.0)
-    searcher._rerank_by_name("Delete the sessions that have expired.", scores, rows, 30, False)
+    searcher._rerank_by_name(
+        "Delete the sessions that have expired.", scores, rows, 30, NO_QUESTION
+    )
     assert scores["app.purge_stale_sessions"] == 1.0 + NAME_WEIGHT  # the closest name
     assert 1.0 <= scores["app.render_page_header"] < 1.0 + NAME_WEIGHT / 2
     assert sorted(counting.embedded) == ["purge stale sessions", "render page header"]
@@ -87,10 +93,10 @@ def test_name_vectors_are_embedded_once_per_process_and_only_for_the_best_candid
     searcher = Searcher(store=None, embedder_factory=lambda: counting)  # type: ignore[arg-type]
     rows = {r["id"]: r for r in map(_row, [f"m.helper_{n}" for n in range(40)])}
     scores = {chunk_id: 40.0 - n for n, chunk_id in enumerate(rows)}
-    searcher._rerank_by_name("a helper", scores, rows, 30, False)
+    searcher._rerank_by_name("a helper", scores, rows, 30, NO_QUESTION)
     assert len(counting.embedded) == 30  # the 30 best, not all 40
     assert "helper 39" not in counting.embedded
-    searcher._rerank_by_name("another helper", scores, rows, 30, False)
+    searcher._rerank_by_name("another helper", scores, rows, 30, NO_QUESTION)
     assert len(counting.embedded) == 30  # the same names: nothing embedded again
 
 
@@ -160,11 +166,46 @@ def test_a_question_that_names_tests_lets_tests_keep_their_share() -> None:
     rows = [own, test, vendored]
     behaviour, _ = fuse([], rows, rows)
     assert behaviour[test["id"]] == behaviour[vendored["id"]] == (1 - SIDE_SHARE) * 1.0
-    asking, _ = fuse([], rows, rows, tests_wanted=True)
+    reads_like_a_test, _ = fuse([], rows, rows, shares=Shares(test_share=0.05))
+    assert reads_like_a_test[test["id"]] == pytest.approx(0.95)
+    assert reads_like_a_test[vendored["id"]] == (1 - SIDE_SHARE) * 1.0  # copies: the same
+    asking, _ = fuse([], rows, rows, shares=Shares(tests_wanted=True))
     assert asking[test["id"]] == asking[own["id"]] == 1.0
     assert asking[vendored["id"]] == (1 - SIDE_SHARE) * 1.0  # a copy stays a copy
     assert asks_for_tests("the test for the retry delay") and asks_for_tests("Tested paths")
     assert not asks_for_tests("test_client") and not asks_for_tests("attest the delay")
+
+
+def test_tests_give_up_less_the_more_a_question_reads_like_a_tests_docstring(
+    embedder: Any,
+) -> None:
+    """The shipped probe reads the real model's question vectors, first words and shape."""
+    searcher = Searcher(store=None, embedder_factory=lambda: embedder)  # type: ignore[arg-type]
+    share = searcher.test_share
+    like_a_test = share("Test that the delay is capped.")
+    ensure = share("Ensure the retry delay never exceeds the cap.")
+    docstring = share("Return the delay before the next attempt, capped.")
+    bug_report = share("fix retry delay exceeding the cap")
+    assert like_a_test < ensure < docstring < bug_report <= TEST_SHARE, (
+        like_a_test,
+        ensure,
+        docstring,
+        bug_report,
+    )
+    assert like_a_test < 0.05 and bug_report > SIDE_SHARE
+
+
+def test_a_probe_trained_on_another_models_questions_is_not_asked() -> None:
+    """Its weights mean nothing for other vectors: every question keeps the flat share."""
+
+    class OtherModel:
+        query_id = "another/model"
+
+        def embed_query(self, text: str) -> np.ndarray:
+            raise AssertionError("the probe needs no vector when it is not asked")
+
+    searcher = Searcher(store=None, embedder_factory=OtherModel)  # type: ignore[arg-type]
+    assert searcher.test_share("Test that the delay is capped.") == SIDE_SHARE
 
 
 def test_tests_and_copies_are_side_code_wherever_they_live() -> None:

@@ -4,8 +4,9 @@ Each list's scores are divided by its best score and summed with per-list weight
 chunk far ahead in one list keeps its lead (rank fusion lost such answers); rest-of-file
 module chunks, test code and vendored copies give up a share of their score, since a
 question about behaviour wants the definition (a question that asks for tests keeps tests
-whole). A question worded like a class's docstring ("A loader that ...") lifts classes,
-one worded like a function's ("Return the ...") lowers them. The best fused candidates are
+whole, and tests give up less for one that reads like a test's docstring). A question
+worded like a class's docstring ("A loader that ...") lifts classes, one worded like a
+function's ("Return the ...") lowers them. The best fused candidates are
 then re-ranked by how close the question is to each one's name as words (the model
 compares a sentence with a short phrase far better than with code: a docstring's first
 sentence often paraphrases the name). The weights, the candidate depth and the shares were
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from codekith.embedding import Embedder
+from codekith.question_probe import test_probe
 from codekith.store import NO_FILTERS, Filters, Store
 from codekith.template import (
     TEMPLATE_VERSION,
@@ -51,7 +53,11 @@ FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in 
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
 FRAGMENT_MATCHES = 20  # names looked up per fragment
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
-SIDE_SHARE = 0.2  # share of its score test or vendored code gives up
+SIDE_SHARE = 0.2  # share of its score vendored code (and test code, with no probe) gives up
+# Most a test gives up, for a question that does not read at all like a test's docstring:
+# it gives up TEST_SHARE x (1 - p), p the test probe's likelihood (chosen from 0.2, 0.3,
+# 0.4 on the tuning repositories by scripts/eval_test_probe.py; docs/DESIGN.md).
+TEST_SHARE = 0.3
 SIDE_LEAD_GAP = 0.5  # taken from a side definition's name lead: the project's own comes first
 NAME_WEIGHT = 0.1  # of the name's similarity to the query, relative to the best candidate
 NAME_DEPTH = 30  # fused candidates re-ranked by name (for k = 10)
@@ -132,9 +138,10 @@ def asks_for_tests(query: str) -> bool:
 
 def wants_tests(query: str, asked: bool = False) -> bool:
     """Whether tests rank with the project's own code: the asker said so (`--tests`, the
-    MCP and LSP `tests` argument) or the question names tests. Nothing in a question tells a
-    bug report from a test's docstring ("hooks don't work with callable classes"), so a
-    question that wants a test and does not say "test" needs the asker's word (see
+    MCP and LSP `tests` argument) or the question names tests. A question's wording tells a
+    bug report from a test's docstring only so far ("hooks don't work with callable
+    classes"): it lowers the tests' share (`Searcher.test_share`), and a question that wants
+    a test and does not say "test" needs the asker's word to keep them whole (see
     docs/DESIGN.md)."""
     return asked or asks_for_tests(query)
 
@@ -292,21 +299,31 @@ class Searcher:
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = wants_tests(query, tests)
+        shares = Shares(tests_wanted, self.test_share(query) if mode == "hybrid" else SIDE_SHARE)
         scores, rows = fuse(
             found.get("symbols", []),
             found.get("vector", []),
             found.get("text", []),
             found.get("fragments", []),
-            tests_wanted,
+            shares,
         )
         if mode == "hybrid":
             if not named:
                 lean_to_classes(query, scores, rows)
             depth = max(k * 3, NAME_DEPTH)
-            self._rerank_by_name(query, scores, rows, depth, tests_wanted)
+            self._rerank_by_name(query, scores, rows, depth, shares)
         self._apply_feedback(query, scores, rows, chosen)
         best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
+
+    def test_share(self, query: str) -> float:
+        """What a test gives up of its fused score for this question, unless tests are
+        wanted: less the more the question reads like a test's docstring. SIDE_SHARE for
+        every question when the probe was trained on another model's questions."""
+        probe = test_probe()
+        if probe.query_side != self.query_id():
+            return SIDE_SHARE
+        return TEST_SHARE * (1 - probe.likelihood(self._query_vectors(query), query))
 
     def _with_stored_cosines(
         self, query: str, vector: list[dict[str, Any]], text: list[dict[str, Any]]
@@ -334,7 +351,7 @@ class Searcher:
         scores: dict[str, float],
         rows: dict[str, dict[str, Any]],
         depth: int,
-        tests_wanted: bool,
+        shares: Shares,
     ) -> None:
         """The best `depth` candidates gain up to NAME_WEIGHT by their name's similarity to
         the query, relative to the closest name among them, less the shares that module
@@ -351,7 +368,7 @@ class Searcher:
             return
         for chunk_id, value in zip(phrases, similarity, strict=True):
             bonus = NAME_WEIGHT * max(float(value), 0.0) / top
-            scores[chunk_id] += bonus * kept_share(rows[chunk_id], tests_wanted)
+            scores[chunk_id] += bonus * kept_share(rows[chunk_id], shares)
 
     def name_vectors(self, phrases: list[str]) -> np.ndarray:
         """Vectors of name phrases, embedded once per process (names recur across queries;
@@ -443,10 +460,29 @@ def lean_to_classes(
             scores[chunk_id] += CLASS_WEIGHT * leans[language]
 
 
-def kept_share(row: dict[str, Any], tests_wanted: bool = False) -> float:
+@dataclass(frozen=True)
+class Shares:
+    """How one question ranks side code: whether tests rank as the project's own code,
+    and the share of its score a test gives up when they do not (Searcher.test_share)."""
+
+    tests_wanted: bool = False
+    test_share: float = SIDE_SHARE
+
+
+NO_QUESTION = Shares()  # the shares with no question to go by
+
+
+def side_share(path: str, shares: Shares = NO_QUESTION) -> float:
+    """The share of its score the file's code gives up as side code (0 for own code)."""
+    if not is_side_code(path, shares.tests_wanted):
+        return 0.0
+    return SIDE_SHARE if is_side_code(path, tests_wanted=True) else shares.test_share
+
+
+def kept_share(row: dict[str, Any], shares: Shares = NO_QUESTION) -> float:
     """What a fused score keeps: module chunks and side code give up their shares."""
     share = 1 - MODULE_SHARE if row["kind"] == "module" else 1.0
-    return share * (1 - SIDE_SHARE) if is_side_code(row["path"], tests_wanted) else share
+    return share * (1 - side_share(row["path"], shares))
 
 
 def holds_parts(name: list[str], parts: list[str]) -> bool:
@@ -460,7 +496,7 @@ def fuse(
     vector: list[dict[str, Any]],
     text: list[dict[str, Any]],
     fragments: Sequence[tuple[dict[str, Any], float]] = (),
-    tests_wanted: bool = False,
+    shares: Shares = NO_QUESTION,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Scores of the fused lists (see the module docstring); a single list keeps its order
     (the module and test shares were tuned for the fusion only). Exact names lead, then the
@@ -479,11 +515,11 @@ def fuse(
             scores[row["id"]] = scores.get(row["id"], 0.0) + scale * value
             rows.setdefault(row["id"], row)
     for chunk_id, row in rows.items() if vector and text else ():
-        scores[chunk_id] *= kept_share(row, tests_wanted)
+        scores[chunk_id] *= kept_share(row, shares)
     leads: dict[str, float] = {}
     for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *fragments]:
         rows.setdefault(row["id"], row)
-        if is_side_code(row["path"], tests_wanted) or row["kind"] == "section":
+        if is_side_code(row["path"], shares.tests_wanted) or row["kind"] == "section":
             lead -= SIDE_LEAD_GAP  # a name asks for its definition: docs titled so come after
         leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
     for chunk_id, lead in leads.items():
