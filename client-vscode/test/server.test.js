@@ -209,8 +209,10 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     };
     const plain = await testScore('codekith.searchCodebase', 'codekith: Search Codebase');
     const asked = await testScore('codekith.searchTests', 'codekith: Search Tests and Code');
-    // a test gives up 20% of its search score unless tests are asked for
-    assert.ok(Math.abs(asked / plain - 1 / 0.8) < 0.03, JSON.stringify({ plain, asked }));
+    // unless tests are asked for, a test gives up a share of its search score: at most 30%
+    // (the server's TEST_SHARE), less the more the question reads like a test's docstring
+    const lift = asked / plain;
+    assert.ok(lift > 1.05 && lift < 1 / 0.7 + 0.03, JSON.stringify({ plain, asked, lift }));
     stub.inputBox = () => undefined;
   });
 
