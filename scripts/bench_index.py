@@ -503,10 +503,11 @@ def bench_scale(
     writes: list[float] = []
     original = store.write_files
 
-    def timed_write(updates: Any, vectors: Any) -> None:
+    def timed_write(updates: Any, vectors: Any) -> int:
         started = time.perf_counter()
-        original(updates, vectors)
+        gained = original(updates, vectors)
         writes.append(time.perf_counter() - started)
+        return gained
 
     store.write_files = timed_write  # type: ignore[method-assign]
     editor = FunctionEditor(root)

@@ -149,11 +149,12 @@ def build(
         commit_s = 0.0
         write_files = project.store.write_files
 
-        def timed_write(*args: Any, **kwargs: Any) -> None:
+        def timed_write(*args: Any, **kwargs: Any) -> int:
             nonlocal commit_s
             started = time.perf_counter()
-            write_files(*args, **kwargs)
+            gained = write_files(*args, **kwargs)
             commit_s += time.perf_counter() - started
+            return gained
 
         project.store.write_files = timed_write  # type: ignore[method-assign]
         started = time.perf_counter()

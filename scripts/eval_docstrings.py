@@ -251,7 +251,7 @@ def experiments(searcher: Searcher, cases: list[Case], deep: int = 100) -> dict[
         )
     results = {name: run(make) for name, make in variants.items()}
     # How often each list alone has the answer, and how deep.
-    coverage = {"vector": [], "text": []}
+    coverage: dict[str, list[int | None]] = {"vector": [], "text": []}
     for case in cases:
         vector, text, _ = lists[case.query]
         for name, ranking in (("vector", vector), ("text", text)):
@@ -265,7 +265,7 @@ def experiments(searcher: Searcher, cases: list[Case], deep: int = 100) -> dict[
                 None,
             )
             coverage[name].append(rank)
-    found = {
+    found: dict[str, Any] = {
         name: {
             f"in_top{d}": round(sum(1 for r in ranks if r and r <= d) / len(ranks), 4)
             for d in (10, 30, 100)

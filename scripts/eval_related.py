@@ -341,12 +341,13 @@ def _with_template(project: Any, paths: Paths, template: str) -> Any:
     from types import SimpleNamespace
 
     from codekith.related import Related
-    from eval_template import VARIANTS, Embeddings, _key, chunk_of
+    from eval_template import VARIANTS, Embeddings, _key, chunk_of, class_doc_lines
 
     store = project.read_store
     cache = Embeddings(paths.root / "template-cache.npz", project.embedder().embed_documents)
     rows = store.rows("true")
-    documents = [VARIANTS[template](chunk_of(r)) for r in rows]
+    class_docs = class_doc_lines(paths)
+    documents = [VARIANTS[template](chunk_of(r), class_docs) for r in rows]
     cache.matrix(documents)  # embeds what the cache lacks
     vectors = {r["id"]: cache.cached[_key(d)] for r, d in zip(rows, documents, strict=True)}
     proxy = _TemplateVectors(store, vectors)

@@ -21,6 +21,7 @@ from typing import Any
 
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.types import TextContent
 
 SHOWN_LINES = 40
 
@@ -36,7 +37,8 @@ async def call(client: Client, name: str, arguments: dict[str, Any]) -> dict[str
     started = time.perf_counter()
     while True:
         result = await client.call_tool(name, arguments)
-        text = result.content[0].text if result.content else ""
+        first = result.content[0] if result.content else None
+        text = first.text if isinstance(first, TextContent) else ""
         if not (result.is_error and "still being built" in text):
             break
         print(f"... {text.split(': ', 1)[-1]}")

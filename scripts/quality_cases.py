@@ -191,7 +191,7 @@ def build_workspace(repo: Path, workspace: Path) -> Questions:
             and not is_vendored(rel)
             and PurePosixPath(rel).name not in PROJECT_FILES
         )
-        if language not in CODE_LANGUAGES and not documentation:
+        if language is None or (language not in CODE_LANGUAGES and not documentation):
             continue
         if source_path.is_symlink() or not source_path.is_file():
             continue

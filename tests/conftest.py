@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import textwrap
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +134,7 @@ class RecordingEmbedder:
         return self.real.model_inputs(texts)
 
 
-def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+def write_files(root: Path, files: Mapping[str, str | bytes]) -> Path:
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
