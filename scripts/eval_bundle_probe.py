@@ -18,6 +18,9 @@ The rule, written down before any figure of this run (a one-off check had shown 
 fix bundle figures gains at least .005, the held-out mean gains at least 0, and no
 repository of the fourteen loses more than .02 on either figure.
 
+Not taken: tuning +.005, held out -.001 (tenacity's fix bundles .865 -> .846); bundles keep
+the flat share (docs/DESIGN.md).
+
     python scripts/eval_bundle_probe.py [--repos ...]
 """
 
