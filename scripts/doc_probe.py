@@ -30,11 +30,13 @@ Classes are weighted to count equally; a fifth of each is held back and the prob
 it printed.
 
 `--target tests` trains the same probe to say how likely a question is a test's docstring
-(scripts/eval_test_probe.py measures it as the test rule's share): its positives are the
-first sentences of the tests' docstrings in the installed packages and in the mirrors'
-Python files; its negatives everything else a question might be: the packages' and the
-mirrors' own docstrings and doc comments (as many as CODE_PER_TEST times the tests'), the
-mirrors' commit subjects about a fix and their documentation's first sentences.
+(scripts/eval_test_probe.py measured it as the test rule's share; search ships it as
+codekith/data/test_probe.json: train it again when the query side changes). Its positives
+are the first sentences of the tests' docstrings in the installed packages and in the
+mirrors' Python files; its negatives everything else a question might be: the packages'
+and the mirrors' own docstrings and doc comments (as many as CODE_PER_TEST times the
+tests'), the mirrors' commit subjects about a fix and their documentation's first
+sentences.
 
     python scripts/doc_probe.py [--out BENCH/doc_probe.json] GIT_DIR ...
     python scripts/doc_probe.py --target tests --out BENCH/test_probe.json GIT_DIR ...
