@@ -90,7 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     repos = load_repos(args.repos)
     roles = {repo["name"]: repo["role"] for repo in repos}
     tables: dict[str, dict[float, Figures]] = {}
-    print("test SHARE (0.0: today): docstring / fix -> files / section MRR@10, identifier R@1")
+    print(
+        "test SHARE (0.0: a flat SIDE_SHARE, as before the probe):"
+        " docstring / fix -> files / section MRR@10, identifier R@1"
+    )
     for repo in repos:
         table = tables[repo["name"]] = repository_figures(Paths(args.bench, repo["name"]), probe)
         cells = "   ".join(
