@@ -6,8 +6,9 @@ them gives up `related.SIDE_SHARE` (0.4) of its score whatever the question says
 structlog, whose questions are mostly its tests' docstrings, a question's bundle held the
 answer for .620 of them where plain search of as many items held it for .680.
 
-Here, for a question (not a code target), a test in the expansion gives up SIDE_SHARE x
-(1 - p), p the shipped test probe's likelihood: no constant is chosen. Around the real
+Here, for a question (not a code target), a test (and a vendored copy: the two share the
+constant) in the expansion gives up SIDE_SHARE x (1 - p), p the shipped test probe's
+likelihood: no constant is chosen. Around the real
 `Related.bundle` (`bundle_share` patches `related.SIDE_SHARE` per question);
 `quality_table.question_bundles` measures the share of docstring questions whose
 definition the bundle holds and the share of a fix commit's files its subject's bundle

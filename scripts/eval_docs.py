@@ -62,7 +62,7 @@ from typing import Any
 
 from codekith import search
 from codekith.evaluation import evaluate, load_cases
-from doc_probe import Probe
+from codekith.question_probe import Probe
 from eval_quality import Paths, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of
 

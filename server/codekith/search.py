@@ -299,7 +299,8 @@ class Searcher:
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = wants_tests(query, tests)
-        shares = Shares(tests_wanted, self.test_share(query) if mode == "hybrid" else SIDE_SHARE)
+        asks_probe = mode == "hybrid" and not tests_wanted  # only fusion gives up shares
+        shares = Shares(tests_wanted, self.test_share(query) if asks_probe else SIDE_SHARE)
         scores, rows = fuse(
             found.get("symbols", []),
             found.get("vector", []),
