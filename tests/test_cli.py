@@ -74,6 +74,12 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     assert {h["kind"] for h in answers[1]["hits"]} == {"method"}
     assert "section" in {h["kind"] for h in answers[2]["hits"]}
     assert answers[3]["hits"] and "section" not in {h["kind"] for h in answers[3]["hits"]}
+    apart = json.loads(run("search", "session cookies", "--docs", "2", "--json", cwd=root).stdout)
+    assert apart["hits"] and "section" not in {h["kind"] for h in apart["hits"]}
+    assert [h["path"] for h in apart["docs"]] == ["docs/c.md"] and "docs" not in answers[2]
+    plain = run("search", "session cookies", "--docs", "2", cwd=root).stdout.splitlines()
+    heading = plain.index("documentation, apart from the code:")
+    assert heading > 0 and "docs/c.md:1-2  section" in plain[heading + 1]
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
         '{"query": "n-th Fibonacci", "expected": ["mathx.fibonacci"]}\n'
@@ -191,6 +197,8 @@ def test_errors_and_usage(workspace, tmp_path):
     missing = run("search", "x", cwd=root, check=False)
     assert missing.returncode == 1 and "run `codekith index" in missing.stderr
     assert run("search", "-k", "0", "x", cwd=root, check=False).returncode == 2
+    negative = run("search", "--docs", "-1", "x", cwd=root, check=False)
+    assert negative.returncode == 2 and "--docs" in negative.stderr
     assert run("bogus", cwd=root, check=False).returncode == 2
     assert run("index", str(tmp_path / "nope"), cwd=root, check=False).returncode == 1
     run("index", cwd=root)

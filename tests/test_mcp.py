@@ -19,6 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from codekith import related as related_module
+from codekith.answers import DOCS_APART
 from codekith.mcp import fit, state
 from codekith.mcp import server as mcp_server
 from codekith.project import Project
@@ -219,12 +220,12 @@ async def test_a_build_longer_than_the_wait_says_so_then_answers(server, monkeyp
 async def test_search_code_filters_budget_and_bad_arguments(ready_server):
     async with connected(ready_server) as call:
         docs = await call.ok("search_code", {"query": "ledger", "path_prefix": "docs", "k": 5})
-        assert {h["path"] for h in docs["hits"]} == {"docs/ledger.md"}
+        assert docs["hits"] == [] and {h["path"] for h in docs["docs"]} == {"docs/ledger.md"}
         code = await call.ok("search_code", {"query": "warehouse ledger", "kind": "code", "k": 50})
         assert code["hits"] and "section" not in {h["kind"] for h in code["hits"]}
         methods = await call.ok("search_code", {"query": "price", "kind": "method"})
-        assert {h["kind"] for h in methods["hits"]} == {"method"}
-        many = await call.ok("search_code", {"query": "warehouse ledger stock", "k": 50})
+        assert {h["kind"] for h in methods["hits"]} == {"method"} and methods["docs"] == []
+        many = await call.ok("search_code", {"query": "warehouse ledger stock", "k": 50, "docs": 0})
         assert many["truncated"] is True and many["tokens"] <= fit.DEFAULT_BUDGET_TOKENS
         assert 1 < len(many["hits"]) < 50 and "truncated to fit 6000 tokens" in many["_text"]
         assert "must be inside" in await call.error(
@@ -235,6 +236,34 @@ async def test_search_code_filters_budget_and_bad_arguments(ready_server):
         )
         assert "mode" in await call.error("search_code", {"query": "x", "mode": "fuzzy"})
         assert "query" in await call.error("search_code", {"query": ""})
+        assert "docs" in await call.error("search_code", {"query": "x", "docs": -1})
+        assert "docs" in await call.error("search_code", {"query": "x", "docs": "some"})
+
+
+@pytest.mark.asyncio
+async def test_search_code_lists_documentation_apart_from_the_code(ready_server):
+    """Sections that match come under `docs`, after code hits that are code only (ranked
+    together, documentation takes a code question's first places); `docs: 0` ranks them
+    together again, and documentation goes first when an answer must be cut."""
+    question = {"query": "warehouse ledger records stock moves and audits"}
+    async with connected(ready_server) as call:
+        apart = await call.ok("search_code", question)
+        assert apart["hits"] and "section" not in {h["kind"] for h in apart["hits"]}
+        assert len(apart["docs"]) == DOCS_APART
+        assert {h["path"] for h in apart["docs"]} == {"docs/ledger.md"}
+        text = apart["_text"]
+        assert text.index(apart["hits"][-1]["id"]) < text.index("Documentation, apart from")
+        assert text.index("Documentation, apart from") < text.index(apart["docs"][0]["id"])
+        together = await call.ok("search_code", {**question, "docs": 0})
+        assert together["hits"][0]["kind"] == "section" and together["docs"] == []
+        sections = await call.ok("search_code", {**question, "kind": "section"})
+        assert {h["kind"] for h in sections["hits"]} == {"section"} and sections["docs"] == []
+
+        code = await call.ok("search_code", {**question, "k": 50, "docs": 0, "kind": "code"})
+        cut = await call.ok("search_code", {**question, "k": 50, "docs": 20})
+        assert not code["truncated"] and cut["truncated"]
+        assert [h["id"] for h in cut["hits"]] == [h["id"] for h in code["hits"]]
+        assert 0 < len(cut["docs"]) < 20 and cut["tokens"] <= fit.DEFAULT_BUDGET_TOKENS
 
 
 @pytest.mark.asyncio

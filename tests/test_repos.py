@@ -44,6 +44,12 @@ WEB = {
 
         ROUTES: dict = {}
     ''',
+    "docs/routing.md": """
+        # Routing
+
+        Each view is registered for a URL path with the `route` decorator, which records
+        the view function in the table of routes.
+    """,
 }
 NUMERIC = {
     "numeric/series.py": MATH_MODULE,
@@ -80,6 +86,19 @@ def workspace(roots: tuple[Path, ...], embedder) -> Repositories:
     return Repositories(
         {n: Answers(Project(r, embedder=embedder)) for n, r in zip(names, roots, strict=True)}
     )
+
+
+def test_documentation_apart_is_fused_across_indexes_as_the_hits_are(two_repos, embedder):
+    repos = workspace(two_repos, embedder)
+    found = repos.search("how is a view registered for a URL path", k=5, docs=3)
+    assert found.hits and "section" not in {h.hit.kind for h in found.hits}
+    assert found.hits[0].hit.qualname == "web.routes.route"
+    docs = found.docs or []
+    assert (docs[0].repo, docs[0].hit.path) == ("webapp", "docs/routing.md")
+    assert {h.hit.kind for h in docs} == {"section"} and found.to_json()["docs"][0]["repo"]
+    together = repos.search("how is a view registered for a URL path", k=5)
+    assert together.docs is None and "docs" not in together.to_json()
+    assert "docs/routing.md" in {h.hit.path for h in together.hits}
 
 
 def test_hits_from_both_indexes_are_fused_and_name_their_repository(two_repos, embedder):
@@ -263,6 +282,8 @@ async def test_mcp_search_code_takes_repos_and_names_each_hit_repository(two_rep
         )
         assert data["hits"][0]["root"] == str(web)
         assert "webapp: web/routes.py:" in both.content[0].text
+        assert (data["docs"][0]["repo"], data["docs"][0]["path"]) == ("webapp", "docs/routing.md")
+        assert "section" not in {h["kind"] for h in data["hits"]}
         only = await client.call_tool(
             "search_code", {"query": "register a view for a URL", "repos": ["numeric"]}
         )

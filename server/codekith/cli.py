@@ -223,6 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--path-prefix", default="")
     search.add_argument("--language", default="")
     _add_kind_argument(search)
+    search.add_argument(
+        "--docs",
+        type=_non_negative,
+        default=0,
+        metavar="N",
+        help="list N documentation sections apart, after code-only hits (with no --kind, or "
+        "--kind code); 0, the default: sections rank among the hits",
+    )
     search.add_argument("--mode", default="hybrid", choices=MODES)
     _add_tests_argument(search)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
@@ -609,7 +617,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     repositories = _repositories(args)
     if repositories is not None:
         found = repositories.search(
-            args.query, args.k, filters, args.mode, args.repo, tests=args.tests
+            args.query, args.k, filters, args.mode, args.repo, tests=args.tests, docs=args.docs
         )
         if args.json:
             _emit(found.to_json())
@@ -617,11 +625,13 @@ def cmd_search(args: argparse.Namespace) -> int:
             _print_repo_hits(found)
         return 0
     answers = _answers(args)
-    answer = answers.search(args.query, args.k, filters, args.mode, tests=args.tests)
+    answer = answers.search(
+        args.query, args.k, filters, args.mode, tests=args.tests, docs=args.docs
+    )
     if args.json:
         _emit(answer.to_json())
     else:
-        _print_hits(answer.hits, answer.freshness)
+        _print_hits(answer.hits, answer.freshness, answer.docs)
     return 0
 
 
@@ -646,18 +656,28 @@ def _repositories(args: argparse.Namespace) -> Repositories | None:
     return open_repositories([r.resolve() for r in roots], project_of)
 
 
+DOCS_HEADING = "documentation, apart from the code:\n"
+
+
 def _print_repo_hits(found: MultiSearchAnswer) -> None:
-    for rank, item in enumerate(found.hits, 1):
-        hit = item.hit
-        mark = "  [stale]" if item.stale else ""
-        _say(
-            f"{rank:2}. {item.repo}: {hit.path}:{hit.start_line}-{hit.end_line}  "
-            f"{hit.kind} {hit.qualname}  ({hit.score:.4f}){mark}\n"
-        )
+    _print_ranked([(f"{item.repo}: ", item.hit, item.stale) for item in found.hits])
+    if found.docs:
+        _say(DOCS_HEADING)
+        _print_ranked([(f"{item.repo}: ", item.hit, item.stale) for item in found.docs])
     behind = [repo for repo, state in found.freshness.items() if not state.fresh]
     if behind:
         sys.stderr.write(
             visible(f"codekith: the index of {', '.join(behind)} is behind; run `codekith index`\n")
+        )
+
+
+def _print_ranked(hits: list[tuple[str, Hit, bool]]) -> None:
+    """`rank. [repo: ]path:lines  kind qualname  (score)`, one hit a line."""
+    for rank, (origin, hit, stale) in enumerate(hits, 1):
+        mark = "  [stale]" if stale else ""
+        _say(
+            f"{rank:2}. {origin}{hit.path}:{hit.start_line}-{hit.end_line}  "
+            f"{hit.kind} {hit.qualname}  ({hit.score:.4f}){mark}\n"
         )
 
 
@@ -673,18 +693,17 @@ def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) 
         k = asked.k or args.k
         mode = asked.mode or args.mode
         tests = args.tests if asked.tests is None else asked.tests
-        _emit(answers.search(query, k, asked.filters, mode, tests=tests).to_json())
+        found = answers.search(query, k, asked.filters, mode, tests=tests, docs=args.docs)
+        _emit(found.to_json())
     return 0
 
 
-def _print_hits(hits: list[Hit], state: Freshness) -> None:
+def _print_hits(hits: list[Hit], state: Freshness, docs: list[Hit] | None = None) -> None:
     stale = set(state.stale)
-    for rank, hit in enumerate(hits, 1):
-        mark = "  [stale]" if hit.path in stale else ""
-        _say(
-            f"{rank:2}. {hit.path}:{hit.start_line}-{hit.end_line}  "
-            f"{hit.kind} {hit.qualname}  ({hit.score:.4f}){mark}\n"
-        )
+    _print_ranked([("", hit, hit.path in stale) for hit in hits])
+    if docs:
+        _say(DOCS_HEADING)
+        _print_ranked([("", hit, hit.path in stale) for hit in docs])
     if not state.fresh:
         moved = ", HEAD moved" if state.head != state.index_head else ""
         sys.stderr.write(

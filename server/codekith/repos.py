@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from codekith.answers import Answers, NoIndexError, RelatedAnswer, SearchAnswer
+from codekith.answers import Answers, NoIndexError, RelatedAnswer, SearchAnswer, docs_apart
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
@@ -60,13 +60,19 @@ class MultiSearchAnswer:
     query: str
     hits: list[RepoHit]
     freshness: dict[str, Freshness]
+    docs: list[RepoHit] | None = None  # documentation listed apart (`Answers.search`)
 
     def to_json(self) -> dict[str, Any]:
         """The hits, and per repository how fresh its index is; `fresh` when all are."""
-        return {
+        data = {
             "query": self.query,
             "repos": list(self.freshness),
             "hits": [hit.to_json() for hit in self.hits],
+        }
+        if self.docs is not None:
+            data["docs"] = [hit.to_json() for hit in self.docs]
+        return {
+            **data,
             "fresh": all(state.fresh for state in self.freshness.values()),
             "freshness": {repo: state.to_json() for repo, state in self.freshness.items()},
         }
@@ -160,9 +166,11 @@ class Repositories:
         repos: Sequence[str] | None = None,
         states: dict[str, Freshness] | None = None,
         tests: bool = False,
+        docs: int = 0,
     ) -> MultiSearchAnswer:
-        """The k best hits over the chosen repositories (`states` gives the freshness a
-        caller keeps per repository, as the language server does)."""
+        """The k best hits over the chosen repositories, and with `docs` that many
+        documentation sections apart (`Answers.search`); `states` gives the freshness a
+        caller keeps per repository, as the language server does."""
         chosen = self.indexed(repos)
         count = k or max(a.project.settings.k for a in chosen.values())
         fusing = len(chosen) > 1
@@ -170,9 +178,10 @@ class Repositories:
         def one(item: tuple[str, Answers]) -> tuple[str, SearchAnswer, dict[str, float]]:
             name, answers = item
             state = (states or {}).get(name)
-            answer = answers.search(query, count, filters, mode, state, tests)
+            answer = answers.search(query, count, filters, mode, state, tests, docs)
             # only fusion needs them: reading the hits' vectors took a lone index ~20 ms
-            found = _similarities(answers, query, answer.hits) if fusing else {}
+            shown = answer.hits + (answer.docs or [])
+            found = _similarities(answers, query, shown) if fusing else {}
             return name, answer, found
 
         if fusing:
@@ -180,14 +189,23 @@ class Repositories:
                 results = list(pool.map(one, chosen.items()))
         else:
             results = [one(item) for item in chosen.items()]
-        candidates = [
-            RepoHit(name, chosen[name].root, answer.freshness.mark(hit.to_json())["stale"], hit)
-            for name, answer, _ in results
-            for hit in answer.hits
-        ]
         similarity = {(name, i): s for name, _, found in results for i, s in found.items()}
-        fused = fuse_across(candidates, similarity) if fusing else candidates
-        return MultiSearchAnswer(query, fused[:count], {n: a.freshness for n, a, _ in results})
+
+        def merged(hits_of: Callable[[SearchAnswer], list[Hit]]) -> list[RepoHit]:
+            candidates = [
+                RepoHit(name, chosen[name].root, answer.freshness.mark(hit.to_json())["stale"], hit)
+                for name, answer, _ in results
+                for hit in hits_of(answer)
+            ]
+            return fuse_across(candidates, similarity) if fusing else candidates
+
+        apart = docs_apart(filters, docs)
+        return MultiSearchAnswer(
+            query,
+            merged(lambda answer: answer.hits)[:count],
+            {n: a.freshness for n, a, _ in results},
+            merged(lambda answer: answer.docs or [])[:docs] if apart else None,
+        )
 
     def related(
         self,

@@ -3,13 +3,14 @@
 Both forms of an answer count: the structured content (as JSON) and the readable text. The
 budget is in tokens (estimated at four characters per token, as for bundles); whatever the
 caller asks, an answer never exceeds MAX_BUDGET_TOKENS or MAX_CHARS. Items are dropped from
-the end (the least relevant); a single item left over the budget has its code cut at a line.
+the end (the least relevant), of a secondary list first (search's documentation apart); a
+single item left over the budget has its code cut at a line.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from codekith.related import CHARS_PER_TOKEN
@@ -36,20 +37,24 @@ def fit(
     data: dict[str, Any],
     render: Render,
     budget_tokens: int,
-    items_key: str | None = None,
+    items_key: str | Sequence[str] | None = None,
     cut_field: str = "code",
 ) -> str:
     """Trim `data` in place until it and its text fit the budget; return the text.
 
-    Sets `truncated` (kept true when the answer was already cut upstream), `tokens` (the
-    answer's estimated size) and `budget_tokens`."""
+    `items_key` names the list of items to drop from, or several: the last is the main one
+    (one item of it is always kept), the others are emptied first, in order. Sets
+    `truncated` (kept true when the answer was already cut upstream), `tokens` (the answer's
+    estimated size) and `budget_tokens`."""
     limit = limit_chars(budget_tokens)
     data.setdefault("truncated", False)
     data.update(tokens=0, budget_tokens=budget_tokens)
     text = render(data)
-    items = data.get(items_key, []) if items_key else []
-    while size_of(data, text) > limit and len(items) > 1:
-        items.pop()
+    keys = [items_key] if isinstance(items_key, str) else list(items_key or [])
+    lists = [data.get(key, []) for key in keys]
+    items = lists[-1] if lists else []
+    while size_of(data, text) > limit and (droppable := _droppable(lists)) is not None:
+        droppable.pop()
         data["truncated"] = True
         text = render(data)
     if size_of(data, text) > limit:
@@ -58,6 +63,13 @@ def fit(
             text = _cut_lines(data, holder, cut_field, render, limit)
     data["tokens"] = -(-size_of(data, text) // CHARS_PER_TOKEN)
     return render(data)
+
+
+def _droppable(lists: list[list[Any]]) -> list[Any] | None:
+    """The list to drop an item from: the first secondary one that has any, else the main
+    one while it has more than one."""
+    *secondary, main = lists or [[]]
+    return next((items for items in secondary if items), main if len(main) > 1 else None)
 
 
 def _cut_lines(

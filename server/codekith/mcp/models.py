@@ -53,6 +53,10 @@ class SearchResult(Budgeted):
     query: str
     mode: str
     hits: list[SearchHit]
+    docs: list[SearchHit] = Field(
+        default_factory=list,
+        description="documentation sections that match, listed apart from the code hits",
+    )
     repos: list[str] | None = Field(
         default=None, description="the repositories searched (a workspace of several)"
     )

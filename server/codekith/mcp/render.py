@@ -43,7 +43,16 @@ def _stale(item: dict[str, Any]) -> str:
 
 def search(data: dict[str, Any]) -> str:
     lines = [f"{len(data['hits'])} hits for {data['query']!r} ({data['mode']} search)."]
-    for rank, hit in enumerate(data["hits"], 1):
+    lines += _hit_lines(data["hits"])
+    if data.get("docs"):
+        lines += ["", f"Documentation, apart from the code: {len(data['docs'])} sections."]
+        lines += _hit_lines(data["docs"])
+    return "\n".join(lines) + "\n" + _freshness_note(data) + _cut_note(data)
+
+
+def _hit_lines(hits: list[dict[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for rank, hit in enumerate(hits, 1):
         lines += [
             "",
             f"{rank}. {_repo(hit)}{hit['path']}:{hit['start_line']}-{hit['end_line']} · "
@@ -51,7 +60,7 @@ def search(data: dict[str, Any]) -> str:
             f"{_stale(hit)}",
             *_fence(hit["language"], hit["snippet"]),
         ]
-    return "\n".join(lines) + "\n" + _freshness_note(data) + _cut_note(data)
+    return lines
 
 
 def _repo(hit: dict[str, Any]) -> str:

@@ -23,7 +23,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from codekith import __version__
-from codekith.answers import Answers, NoIndexError, UnknownChunkError
+from codekith.answers import DOCS_APART, Answers, NoIndexError, UnknownChunkError
 from codekith.embedding import Embedder, ModelUnavailableError
 from codekith.freshness import Freshness
 from codekith.mcp import fit, models, render
@@ -49,8 +49,9 @@ PATH:LINE or a qualified name), follow up with get_code (by path and lines, or b
 an earlier answer), find_symbol and call_graph. Paths are relative to the repository root.
 Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
 they were cut to the token budget (`truncated`). Tests rank below the code they test: pass
-`tests: true` to search_code or related_code when you look for tests. Documentation sections
-rank with the code: pass `kind: "code"` to search_code when only code will do."""
+`tests: true` to search_code or related_code when you look for tests. search_code lists the
+documentation sections that match apart from the code hits, under `docs`: pass `docs: 0` to
+rank them among the hits instead, `kind: "section"` for documentation only."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES_INDEX = ToolAnnotations(
@@ -176,6 +177,10 @@ def _fresh_many(states: dict[str, Freshness]) -> dict[str, Any]:
     }
 
 
+def _hits_and_docs(answer: dict[str, Any]) -> dict[str, Any]:
+    return {"hits": answer["hits"], "docs": answer.get("docs", [])}
+
+
 def _in_root(answers: Answers, path: str) -> str:
     """A root-relative path, or a tool error for one outside the root."""
     try:
@@ -202,38 +207,48 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         mode: Annotated[Mode, Field(description="hybrid (default), vector or text")] = "hybrid",
         tests: Tests = False,
         repos: Repos = None,
+        docs: Annotated[
+            int,
+            Field(
+                ge=0,
+                le=20,
+                description="documentation sections listed apart under `docs`, after the "
+                "code hits (which are then code only); 0: sections rank among the hits. "
+                "Only with kind '' or 'code'",
+            ),
+        ] = DOCS_APART,
     ) -> Annotated[CallToolResult, models.SearchResult]:
-        """Search the repository's code and docs by meaning and by words; hits are chunks
-        (functions, classes, methods, sections) with a snippet and an id. In a workspace of
-        several repositories each hit names its `repo`."""
+        """Search the repository by meaning and by words: code hits (functions, classes,
+        methods, modules) with a snippet and an id, and apart from them the documentation
+        sections that match. In a workspace of several repositories each hit names its
+        `repo`."""
         prefix = _in_root(answers, path_prefix) if path_prefix.strip() else ""
         filters = Filters(prefix, language, kind)
         if len(workspace.repos) > 1 or repos:
             many = await _answer(
-                state, ctx, lambda: workspace.search(query, k, filters, mode, repos, tests=tests)
+                state,
+                ctx,
+                lambda: workspace.search(query, k, filters, mode, repos, tests=tests, docs=docs),
             )
             data = {
                 "query": query,
                 "mode": mode,
-                "hits": [hit.to_json() for hit in many.hits],
+                **_hits_and_docs(many.to_json()),
                 "repos": list(many.freshness),
                 **_fresh_many(many.freshness),
             }
-            return _result(
-                data, fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, "hits", "snippet")
+        else:
+            found = await _answer(
+                state, ctx, lambda: answers.search(query, k, filters, mode, tests=tests, docs=docs)
             )
-        found = await _answer(
-            state, ctx, lambda: answers.search(query, k, filters, mode, tests=tests)
-        )
-        data = {
-            "query": query,
-            "mode": mode,
-            "hits": found.to_json()["hits"],
-            **_fresh(found.freshness),
-        }
-        return _result(
-            data, fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, "hits", "snippet")
-        )
+            data = {
+                "query": query,
+                "mode": mode,
+                **_hits_and_docs(found.to_json()),
+                **_fresh(found.freshness),
+            }
+        text = fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, ("docs", "hits"), "snippet")
+        return _result(data, text)
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     async def related_code(
