@@ -86,6 +86,10 @@ local ok, err = pcall(function()
       fail('CodekithSearch' .. bang .. ' should ' .. (bang == '' and '' or 'not ')
         .. 'list the section:\n' .. found)
     end
+    -- the documentation comes after the code, not among it
+    if bang == '' and found:match('%[section%][^\n]*\n.*%[[fmc]%a+%]') then
+      fail('CodekithSearch should list the sections after the code:\n' .. found)
+    end
   end
   print('search code only OK')
 end)

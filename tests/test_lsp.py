@@ -112,7 +112,11 @@ async def test_search_related_status_and_progress(shared: LanguageClient):
     filtered = await command(
         client, "codekith.search", {"query": "discount", "kind": "section", "pathPrefix": "docs"}
     )
-    assert {h["path"] for h in filtered["hits"]} == {"docs/guide.md"}
+    assert {h["path"] for h in filtered["hits"]} == {"docs/guide.md"} and "docs" not in filtered
+    apart = await command(client, "codekith.search", {"query": "discount", "docs": 2})
+    assert apart["hits"] and "section" not in {h["kind"] for h in apart["hits"]}
+    assert apart["docs"][0]["uri"] == uri(client, "docs/guide.md")
+    assert {h["kind"] for h in apart["docs"]} == {"section"}
     bundle = await command(client, "codekith.related", {"query": "who calls send_receipt"})
     reasons = {i["qualname"]: i["reason"] for i in bundle["items"]}
     assert reasons["shop.mail.send_receipt"] == "seed"

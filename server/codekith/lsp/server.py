@@ -30,7 +30,7 @@ from codekith.lsp.protocol import CodekithProtocol, install_log_filter
 from codekith.lsp.session import ProgressReporter, WorkspaceSession
 from codekith.progress import Step
 from codekith.related import TargetNotFoundError
-from codekith.repos import Repositories, repository_names
+from codekith.repos import RepoHit, Repositories, repository_names
 from codekith.search import Filters
 from codekith.workspace import OutsideWorkspaceError
 
@@ -328,15 +328,28 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
     states = {name: await sessions[name].freshness() for name in chosen}
     filters = Filters(a.pathPrefix, a.language, a.kind)
     found = await asyncio.to_thread(
-        repositories.search, a.query, a.k, filters, a.mode, a.repos, states, tests=a.tests
+        repositories.search,
+        a.query,
+        a.k,
+        filters,
+        a.mode,
+        a.repos,
+        states,
+        tests=a.tests,
+        docs=a.docs,
     )
-    hits = [
-        convert.hit_json(hit.to_json(), sessions[hit.repo].root, sessions[hit.repo].dirty)
-        for hit in found.hits
-    ]
+
+    def located(hits: list[RepoHit]) -> list[dict[str, Any]]:
+        return [
+            convert.hit_json(hit.to_json(), sessions[hit.repo].root, sessions[hit.repo].dirty)
+            for hit in hits
+        ]
+
+    docs = {} if found.docs is None else {"docs": located(found.docs)}
     return {
         "query": a.query,
-        "hits": hits,
+        "hits": located(found.hits),
+        **docs,
         "repos": list(chosen),
         **_merged_state([*states.values()]),
     }
