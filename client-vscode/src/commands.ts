@@ -26,8 +26,9 @@ const KIND_ICONS: Record<string, string> = {
 };
 const MAX_QUERY_CHARS = 4000;
 
+/** A hit to pick, or (no `hit`) the separator before the documentation. */
 export interface HitPickItem extends vscode.QuickPickItem {
-  hit: Hit;
+  hit?: Hit;
 }
 
 /** What the user asked to relate: an explicit argument, the selection, or the cursor. */
@@ -46,9 +47,13 @@ const SEARCH_TITLES: Record<SearchScope, string> = {
   code: 'codekith: Search Code Only',
 };
 
+// Documentation sections listed apart, after the code hits (the server's `docs`): ranked
+// together, sections that share a question's prose take the code's first places.
+const DOCS_APART = 5;
+
 const SEARCH_SCOPES: Record<SearchScope, Partial<SearchArgs>> = {
-  all: {},
-  tests: { tests: true },
+  all: { docs: DOCS_APART },
+  tests: { tests: true, docs: DOCS_APART },
   code: { kind: 'code' },
 };
 
@@ -136,7 +141,8 @@ export class Commands {
 
   /**
    * `tests`: tests rank with the project's own code (by default they rank below it);
-   * `code`: code only, no documentation sections (the server's kind `code`).
+   * `code`: code only, no documentation sections (the server's kind `code`); otherwise the
+   * matching sections come after the code, under a separator.
    */
   async searchCodebase(arg?: { query?: string }, scope: SearchScope = 'all'): Promise<Hit | undefined> {
     const query =
@@ -156,15 +162,13 @@ export class Commands {
     if (!result) {
       return undefined;
     }
-    if (result.hits.length === 0) {
+    const docs = result.docs ?? [];
+    if (result.hits.length === 0 && docs.length === 0) {
       void vscode.window.showInformationMessage(`codekith: no results for "${query}".`);
       return undefined;
     }
-    const items = result.hits.map((hit) => ({
-      ...hitItem(hit),
-      description: location(hit),
-      detail: `score ${hit.score.toFixed(3)}${flags(hit)} · ${firstLine(hit.snippet)}`,
-    }));
+    const documentation = docs.length > 0 ? [{ label: 'Documentation', kind: vscode.QuickPickItemKind.Separator }] : [];
+    const items = [...result.hits.map(searchItem), ...documentation, ...docs.map(searchItem)];
     return pickHit(
       items,
       `Results for "${query}"${result.fresh === false ? ' (index behind HEAD)' : ''}`,
@@ -301,6 +305,14 @@ function selectedText(): string | undefined {
 
 function hitItem(hit: Hit): HitPickItem {
   return { label: `$(${KIND_ICONS[hit.kind] ?? 'symbol-misc'}) ${hit.qualname}`, hit };
+}
+
+function searchItem(hit: Hit): HitPickItem {
+  return {
+    ...hitItem(hit),
+    description: location(hit),
+    detail: `score ${hit.score.toFixed(3)}${flags(hit)} · ${firstLine(hit.snippet)}`,
+  };
 }
 
 function location(hit: Hit): string {

@@ -37,11 +37,15 @@ export interface SearchArgs {
   mode?: string;
   /** Looking for tests: they rank with the project's own code (by default below it). */
   tests?: boolean;
+  /** Documentation sections listed apart (`docs`), the hits then code only; 0: one list. */
+  docs?: number;
 }
 
 export interface SearchResult extends Freshness {
   query: string;
   hits: Hit[];
+  /** The documentation apart, when `docs` was asked for. */
+  docs?: Hit[];
 }
 
 export interface RelatedArgs {

@@ -34,7 +34,7 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     assert.equal(stub.inputBoxes[stub.inputBoxes.length - 1].title, title);
     pick.hide();
     await result;
-    return pick.items.map((i) => i.hit);
+    return pick.items.filter((i) => i.hit).map((i) => i.hit);
   };
   const folderStatus = async () => (await api.server.execute('codekith.status')).folders[0];
 
@@ -213,6 +213,23 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     // (the server's TEST_SHARE), less the more the question reads like a test's docstring
     const lift = asked / plain;
     assert.ok(lift > 1.05 && lift < 1 / 0.7 + 0.03, JSON.stringify({ plain, asked, lift }));
+    stub.inputBox = () => undefined;
+  });
+
+  test('Search Codebase lists the documentation after the code, under a separator', async () => {
+    stub.inputBox = () => 'how long until orders ship';
+    const shown = stub.quickPicks.length;
+    const result = vscode.commands.executeCommand('codekith.searchCodebase');
+    const pick = await newestPick(shown + 1);
+    pick.hide();
+    await result;
+    const labels = pick.items.map((i) => (i.hit ? i.hit.kind : `--${i.label}--`));
+    const separator = pick.items.findIndex((i) => i.kind === vscode.QuickPickItemKind.Separator);
+    assert.ok(separator > 0, labels.join(', '));
+    assert.equal(pick.items[separator].label, 'Documentation');
+    assert.ok(pick.items.slice(0, separator).every((i) => i.hit.kind !== 'section'), labels.join(', '));
+    const documentation = pick.items.slice(separator + 1);
+    assert.ok(documentation.length > 0 && documentation.every((i) => i.hit.kind === 'section'), labels.join(', '));
     stub.inputBox = () => undefined;
   });
 
