@@ -1,33 +1,37 @@
-"""A question bundle's test share by how much the question reads like a test's docstring.
+"""Variants of a question's bundle (`related QUESTION`), each against the shipped one.
 
-`related QUESTION` seeds its bundle with search hits, which since stop 46 rank tests by the
-test probe (`Searcher.test_share`), and then ranks the seeds' neighbours: a test among
-them gives up `related.SIDE_SHARE` (0.4) of its score whatever the question says. On
-structlog, whose questions are mostly its tests' docstrings, a question's bundle held the
-answer for .620 of them where plain search of as many items held it for .680.
+`quality_table.question_bundles` measures, around the real `Related.bundle`, the share of
+docstring questions whose definition the bundle holds and the share of a fix commit's
+files its subject's bundle touches (what an assistant asking for context gets). The
+variants, each with its rule written down before any figure of its run:
 
-Here, for a question (not a code target), a test (and a vendored copy: the two share the
-constant) in the expansion gives up SIDE_SHARE x (1 - p), p the shipped test probe's
-likelihood: no constant is chosen. Around the real
-`Related.bundle` (`bundle_share` patches `related.SIDE_SHARE` per question);
-`quality_table.question_bundles` measures the share of docstring questions whose
-definition the bundle holds and the share of a fix commit's files its subject's bundle
-touches.
+`probe` (stop 46). A bundle's seeds come from search, which ranks tests by the test probe
+(`Searcher.test_share`), but a test among the seeds' neighbours gives up
+`related.SIDE_SHARE` (0.4) whatever the question says: on structlog, whose questions are
+mostly its tests' docstrings, a question's bundle held the answer for .620 of them where
+plain search of as many items held it for .680. Here a test (and a vendored copy: the two
+share the constant) in the expansion gives up SIDE_SHARE x (1 - p), p the shipped test
+probe's likelihood: no constant is chosen. Rule (commit 39f6e88; a one-off check had shown
+structlog .620 -> .645 and flask equal): taken only if the tuning repositories' mean of
+docstring + fix bundle figures gains at least .005, the held-out mean gains at least 0,
+and no repository of the fourteen loses more than .02 on either figure. Not taken: tuning
++.005, held out -.001 (tenacity's fix bundles .865 -> .846).
 
-The rule, written down before any figure of this run (a one-off check had shown structlog
-.620 -> .645 and flask equal): taken only if the tuning repositories' mean of docstring +
-fix bundle figures gains at least .005, the held-out mean gains at least 0, and no
-repository of the fourteen loses more than .02 on either figure.
+`code-seeds` (stop 47). A question's seeds and its other matches come from a search of
+code only (kind `code`): documentation sections neither seed a bundle nor take its
+places, as search lists them apart for assistants since stop 47 ("Documentation apart",
+docs/DESIGN.md). Code targets (a position, a qualified name) are unchanged. No constant.
+Rule, written down before any bundle figure of it was seen: the same as `probe`'s (tuning
+mean of docstring + fix gains at least .005, held-out mean at least 0, no repository of
+the fourteen loses more than .02 on either figure).
 
-Not taken: tuning +.005, held out -.001 (tenacity's fix bundles .865 -> .846); bundles keep
-the flat share (docs/DESIGN.md).
-
-    python scripts/eval_bundle_probe.py [--repos ...]
+    python scripts/eval_bundles.py --variant code-seeds [--repos ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +41,7 @@ from typing import Any
 from codekith import related
 from codekith.evaluation import load_cases
 from codekith.question_probe import test_probe
+from codekith.store import Filters
 from eval_quality import Paths, load_repos
 from quality_table import question_bundles, side_answers
 
@@ -67,11 +72,34 @@ def bundle_share(searcher: Any) -> Iterator[None]:
         related.Related.bundle = original  # type: ignore[method-assign]
 
 
-def figures(paths: Paths) -> dict[str, dict[str, float]]:
+@contextmanager
+def code_seeds(searcher: Any) -> Iterator[None]:
+    """Question bundles seeded from a search of code only."""
+    original = related.Related._seeds
+
+    def seeds(self: Any, target: str, tests: bool) -> Any:
+        search = self.searcher.search
+        self.searcher.search = functools.partial(search, filters=Filters(kind="code"))
+        try:
+            return original(self, target, tests)
+        finally:
+            del self.searcher.search
+
+    related.Related._seeds = seeds  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        related.Related._seeds = original  # type: ignore[method-assign]
+
+
+VARIANTS = {"probe": bundle_share, "code-seeds": code_seeds}
+
+
+def figures(paths: Paths, variant: str) -> dict[str, dict[str, float]]:
     project = paths.project()
     is_side = side_answers(project.read_store, load_cases(paths.case_file("docstring")))
     before = question_bundles(project, paths, is_side)
-    with bundle_share(project.searcher):
+    with VARIANTS[variant](project.searcher):
         after = question_bundles(project, paths, is_side)
     return {
         "before": {kind: before[kind]["related"] for kind in before},
@@ -84,12 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
     parser.add_argument("--repos", nargs="*")
+    parser.add_argument("--variant", choices=tuple(VARIANTS), required=True)
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     tables: dict[str, dict[str, dict[str, float]]] = {}
     print("question bundle holds the docstring answer / touches the fix's files: before -> after")
     for repo in repos:
-        row = tables[repo["name"]] = figures(Paths(args.bench, repo["name"]))
+        row = tables[repo["name"]] = figures(Paths(args.bench, repo["name"]), args.variant)
         cells = "   ".join(
             f"{kind} {row['before'][kind]:.3f} -> {row['after'][kind]:.3f}"
             f" (search {row['search'][kind]:.3f})"
