@@ -35,14 +35,13 @@ import functools
 import statistics
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from codekith import related
 from codekith.evaluation import load_cases
 from codekith.question_probe import test_probe
 from codekith.store import Filters
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import question_bundles, side_answers
 
 KINDS = ("docstring", "fix")
@@ -110,8 +109,7 @@ def figures(paths: Paths, variant: str) -> dict[str, dict[str, float]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     parser.add_argument("--variant", choices=tuple(VARIANTS), required=True)
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)

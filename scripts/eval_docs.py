@@ -63,7 +63,7 @@ from typing import Any
 from codekith import search
 from codekith.evaluation import evaluate, load_cases
 from codekith.question_probe import Probe
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of
 
 SHARES = {"flat": (0.0, 0.2, 0.4, 0.6), "probe": (0.0, 0.2, 0.4, 0.6, 0.8), "split": (0.0, 1.0)}
@@ -197,8 +197,7 @@ def verdict(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     parser.add_argument("--variant", choices=tuple(SHARES), default="probe")
     parser.add_argument("--probe", type=Path, help="the probe's file (--variant probe)")
     args = parser.parse_args(argv)

@@ -29,7 +29,6 @@ import json
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,7 +37,7 @@ from benchstats import stratified_interval
 from codekith.answers import DOCS_APART, Answers
 from codekith.evaluation import Case, first_rank, load_cases
 from codekith.search import Hit
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import FILE_DEPTH, files_of
 
 K = 10
@@ -156,8 +155,7 @@ def pooled(results: dict[str, dict[str, Any]], kind: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     parser.add_argument("--json", action="store_true", help="the per-case ranks too")
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)

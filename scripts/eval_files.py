@@ -35,12 +35,11 @@ import argparse
 import statistics
 from collections import Counter
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from codekith.evaluation import Case, load_cases
 from codekith.search import Hit
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_by_score
 
 GRIDS = {  # ALPHA: (SHARES, DECAYS)
@@ -115,8 +114,7 @@ def print_grid(repo: dict[str, Any], row: dict[Point, float]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     roles = {repo["name"]: repo["role"] for repo in repos}

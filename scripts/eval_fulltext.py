@@ -15,11 +15,9 @@ full-text text is never embedded. The index itself is not changed.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,7 +26,7 @@ from codekith.evaluation import evaluate, load_cases
 from codekith.search import CANDIDATE_DEPTH, Hit, fuse, hit_from_row, names_a_symbol
 from codekith.store import Store
 from codekith.template import code_of, row_search_text, search_text
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 
 Row = dict[str, Any]
 
@@ -146,10 +144,9 @@ class Scorer:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
+    add_bench_arguments(parser)
     parser.add_argument("--variants", nargs="*", help="variant names (all)")
     parser.add_argument("--edge-kinds", default="call", help="comma-separated edge kinds")
-    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
     args = parser.parse_args(argv)
     from codekith.embedding import FastEmbedder
     from codekith.project import Project

@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 import pickle
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,7 +35,7 @@ from codekith.evaluation import Case, first_rank, load_cases
 from codekith.search import Hit, Searcher
 from codekith.store import NO_FILTERS
 from codekith.template import name_phrase
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of
 
 KINDS = {"docstring": 10, "identifier": 10, "fix": FILE_DEPTH}  # each kind's k, as the table
@@ -278,8 +276,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=("dump", "check", "grid"))
-    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
-    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    add_bench_arguments(parser)
     parser.add_argument("--model", default=DEFAULT_MODEL)
     parser.add_argument("--top", type=int, default=5, help="grid: the best points shown")
     parser.add_argument(

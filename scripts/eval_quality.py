@@ -54,6 +54,13 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
+    """--bench (the quality repositories' folder; $BENCH or /work/bench) and --repos (some
+    of them by name), as every quality script takes them."""
+    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
+
+
 def load_repos(names: list[str] | None) -> list[dict[str, Any]]:
     repos = json.loads(REPOS_FILE.read_text())["repos"]
     if names:
@@ -174,8 +181,7 @@ def index(repo: dict[str, Any], paths: Paths, model: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", choices=("prepare", "index", "table"))
-    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
-    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    add_bench_arguments(parser)
     parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
     parser.add_argument("--json", action="store_true", help="table: one JSON object")
     parser.add_argument("--force", action="store_true", help="prepare: rebuild case files")

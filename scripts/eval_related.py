@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,7 @@ import numpy as np
 from codekith.evaluation import Case, load_cases
 from codekith.qualnames import constructed
 from codekith.template import code_of
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 
 BUDGET = 6000
 CHARS_PER_TOKEN = 4
@@ -221,8 +220,7 @@ def grid() -> list[Ranker]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     parser.add_argument("--top", type=int, default=8)
     parser.add_argument(
         "--live",

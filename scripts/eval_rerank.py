@@ -24,12 +24,10 @@ repositories too.
 from __future__ import annotations
 
 import argparse
-import os
 import pickle
 import re
 from collections.abc import Callable
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,7 +37,7 @@ from codekith.evaluation import is_answer
 from codekith.search import Searcher, Shares, fuse, is_side_code, kept_share
 from codekith.template import name_phrase, split_identifier
 from eval_fusion import KINDS, ReplaySearcher, ReplayStore, measure, replay
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 
 Row = dict[str, Any]
 Stage = Callable[["StageInput"], None]
@@ -226,8 +224,7 @@ def learn(pairs: list[np.ndarray], l2: float = 0.001, steps: int = 3000) -> np.n
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
-    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    add_bench_arguments(parser)
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     data = {

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +31,7 @@ from codekith.evaluation import evaluate, is_answer, load_cases
 from codekith.search import Searcher
 from codekith.store import NO_FILTERS
 from codekith.template import HEADER_END, code_of, document
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_cases import code_chunks
 from quality_table import FILE_DEPTH, file_summary, files_of
 
@@ -219,9 +218,8 @@ def score_variant(project: Any, rows: list[Row], matrix: np.ndarray, paths: Path
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repos", nargs="*", help="names from quality_repos.json (all)")
+    add_bench_arguments(parser)
     parser.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
-    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
     args = parser.parse_args(argv)
     from codekith.embedding import FastEmbedder
     from codekith.project import Project

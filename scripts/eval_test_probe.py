@@ -43,7 +43,7 @@ from codekith import search
 from codekith.question_probe import TEST_PROBE, Probe
 from codekith.search import SIDE_SHARE
 from eval_docs import SUMMED, Figures, figures, verdict
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 
 SHARES = (0.2, 0.3, 0.4)
 TODAY = 0.0  # the table's key for the rule before the probe: SIDE_SHARE for every question
@@ -80,8 +80,7 @@ def repository_figures(paths: Paths, probe: Probe) -> dict[float, Figures]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     parser.add_argument(
         "--probe", type=Path, default=TEST_PROBE, help="doc_probe.py --target tests"
     )

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from pathlib import Path
 
 from codekith.evaluation import Case, evaluate, load_cases
 from codekith.search import Hit
-from eval_quality import Paths, load_repos
+from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of, side_answers
 
 COLUMNS = ("hybrid", "flag on all", "flag on tests' cases", "vector", "fix", "fix, flag on all")
@@ -53,8 +52,7 @@ def figures(paths: Paths) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bench", type=Path, default=Path("/work/bench"))
-    parser.add_argument("--repos", nargs="*")
+    add_bench_arguments(parser)
     args = parser.parse_args(argv)
     print(f"{'repository':<22}" + "".join(f"{c:>22}" for c in COLUMNS))
     for repo in load_repos(args.repos):
