@@ -438,6 +438,31 @@ def test_a_question_keeps_the_search_hits_its_seeds_were_picked_from(workspace, 
     assert list(reasons.values()).count("matches the question") == 3, reasons
 
 
+RETRY_GUIDE = "".join(
+    f"## Retrying a failed {name} request\n\nWait before retrying a failed {name} request "
+    "with backoff: the wait doubles each time.\n\n"
+    for name in RETRIED
+)
+
+
+def test_a_question_bundle_is_code_even_where_documentation_matches_it_better(
+    workspace, project_for
+):
+    """Sections that say what the question says would take the seeds' places: the bundle
+    holds code, the same seven answers; an index of documentation alone still answers."""
+    project = project_for(workspace({**RETRIES, "docs/retries.md": RETRY_GUIDE}))
+    project.indexer.run()
+    question = "wait before retrying a failed request with backoff"
+    together = [hit.kind for hit in project.searcher.search(question, 4)]
+    assert "section" in together, together  # ranked with the code, sections take seed places
+    bundle = project.related.bundle(question)
+    assert {item.hit.symbol for item in bundle.items} == {f"{n}_with_backoff" for n in RETRIED}
+    for path in RETRIES:
+        (project.root / path).unlink()
+    project.indexer.run()
+    assert {i.hit.kind for i in project.related.bundle(question).items} == {"section"}
+
+
 EIGHT_RETRIED = (*RETRIED, "search")
 RETRIES_WITH_HELPERS = {
     f"net/retry_{name}.py": f'''

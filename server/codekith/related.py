@@ -20,13 +20,13 @@ import numpy as np
 
 from codekith.qualnames import constructed, import_table, with_constructors
 from codekith.search import Hit, Searcher, hit_from_row, is_side_code, wants_tests
-from codekith.store import Store
+from codekith.store import Filters, Store
 from codekith.template import code_of
 
 SEEDS = 4
 MIN_SIMILARITY = 0.15
 CODE_TARGET_SIMILARITY = 0.2  # code against code scores higher than a question against code
-MIN_CODE_SEEDS = 2
+CODE_ONLY = Filters(kind="code")  # what a question's seeds and matches come from
 
 RELATIVE_SIMILARITY = 0.5
 SIMILAR_CANDIDATES = 30  # for a code target, its most similar chunks are candidates too
@@ -156,16 +156,6 @@ class _Seeds:
     matches: list[dict[str, Any]] = field(default_factory=list)  # a question's other hits
 
 
-def _prefer_code(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The best SEEDS hits, but at least MIN_CODE_SEEDS of code when there is any: a
-    question answered by docs still wants the code the docs describe."""
-    seeds = hits[:SEEDS]
-    code = [h for h in seeds if h["kind"] != "section"]
-    extra = [h for h in hits[SEEDS:] if h["kind"] != "section"]
-    missing = max(0, MIN_CODE_SEEDS - len(code))
-    return seeds + extra[:missing]
-
-
 def _best_expanded(expanded: list[Item], next_hits: set[str]) -> list[Item]:
     """The best EXPANDED_ITEMS, the question's next search hits among them whatever their
     score: graph context that outranks them would otherwise cost a bundle answers that plain
@@ -246,13 +236,19 @@ class Related:
             if rows:
                 vector = self.store.vectors_of([rows[0]["id"]])[rows[0]["id"]]
                 return _Seeds(rows, vector, target, code_target=True)
-        hits = [h.extra for h in self.searcher.search(target, SEEDS * 3, tests=tests)]
+        hits = [h.extra for h in self._question_hits(target, tests)]
         if not hits:
             raise TargetNotFoundError(f"nothing in the index matches {target!r}")
-        seeds = _prefer_code(hits)
-        chosen = {row["id"] for row in seeds}
-        others = [row for row in hits if row["id"] not in chosen]
-        return _Seeds(seeds, self.searcher.query_vector(target), target, matches=others)
+        vector = self.searcher.query_vector(target)
+        return _Seeds(hits[:SEEDS], vector, target, matches=hits[SEEDS:])
+
+    def _question_hits(self, target: str, tests: bool) -> list[Hit]:
+        """A question's search hits, code only: documentation sections among the seeds and
+        matches took a bundle's places from the code a change needs (docs/DESIGN.md,
+        "Question bundles of code"); every kind when no code matches at all (an index of
+        documentation alone)."""
+        code = self.searcher.search(target, SEEDS * 3, CODE_ONLY, tests=tests)
+        return code or self.searcher.search(target, SEEDS * 3, tests=tests)
 
     def definitions_of(self, qualname: str) -> list[dict[str, Any]]:
         """Chunks named `qualname`, following re-exports: `from .utils import echo` in
