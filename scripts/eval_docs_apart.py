@@ -34,9 +34,10 @@ from typing import Any
 import numpy as np
 
 from benchstats import stratified_interval
-from codekith.answers import DOCS_APART, Answers
+from codekith.answers import Answers
 from codekith.evaluation import Case, first_rank, load_cases
 from codekith.search import Hit
+from codekith.vocabulary import DOCS_APART
 from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_table import FILE_DEPTH, files_of
 

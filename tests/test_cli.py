@@ -72,12 +72,15 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     assert [a["query"] for a in answers] == asked
     assert answers[0]["hits"][0]["qualname"] == "mathx.is_prime"
     assert {h["kind"] for h in answers[1]["hits"]} == {"method"}
-    assert "section" in {h["kind"] for h in answers[2]["hits"]}
+    # by default the documentation comes apart, after code-only hits
+    assert answers[2]["hits"] and "section" not in {h["kind"] for h in answers[2]["hits"]}
+    assert [h["path"] for h in answers[2]["docs"]] == ["docs/c.md"]
     assert answers[3]["hits"] and "section" not in {h["kind"] for h in answers[3]["hits"]}
-    apart = json.loads(run("search", "session cookies", "--docs", "2", "--json", cwd=root).stdout)
-    assert apart["hits"] and "section" not in {h["kind"] for h in apart["hits"]}
-    assert [h["path"] for h in apart["docs"]] == ["docs/c.md"] and "docs" not in answers[2]
-    plain = run("search", "session cookies", "--docs", "2", cwd=root).stdout.splitlines()
+    together = json.loads(
+        run("search", "session cookies", "--docs", "0", "--json", cwd=root).stdout
+    )
+    assert "section" in {h["kind"] for h in together["hits"]} and "docs" not in together
+    plain = run("search", "session cookies", cwd=root).stdout.splitlines()
     heading = plain.index("documentation, apart from the code:")
     assert heading > 0 and "docs/c.md:1-2  section" in plain[heading + 1]
     cases = tmp_path / "cases.jsonl"
@@ -91,7 +94,7 @@ def test_batch_queries_and_eval(workspace, tmp_path):
     assert result["summary"]["cases"] == 4 and result["cases"][0]["rank"] == 1
     # a case's own k is how many hits it is judged on, as a --queries line's k is its count
     assert result["cases"][2]["rank"] is not None and result["cases"][3]["rank"] is None
-    section = next(h["qualname"] for h in answers[2]["hits"] if h["kind"] == "section")
+    section = answers[2]["docs"][0]["qualname"]
     cases.write_text(json.dumps({"query": "session cookies", "expected": [section]}) + "\n")
     for kind, found in (("", True), ("code", False)):
         judged = json.loads(run("eval", str(cases), "--kind", kind, "--json", cwd=root).stdout)

@@ -19,12 +19,11 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from codekith import related as related_module
-from codekith.answers import DOCS_APART
 from codekith.mcp import fit, state
 from codekith.mcp import server as mcp_server
 from codekith.project import Project
 from codekith.store import Store
-from codekith.vocabulary import KIND_FILTERS, KINDS, MODES
+from codekith.vocabulary import DOCS_APART, KIND_FILTERS, KINDS, MODES
 from tests.conftest import RecordingEmbedder, git, init_repo, write_files
 from tests.lsp_session import until
 from tests.test_related import CALLERS_ALIKE, SHOP

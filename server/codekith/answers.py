@@ -46,10 +46,7 @@ log = logging.getLogger(__name__)
 
 FEEDBACK_LOCK_WAIT_S = 10.0
 DEFINITION_KINDS = ("function", "method", "class")
-# Documentation sections an assistant's search lists apart from its code hits (MCP
-# `search_code`): five hold a section question's answer about as often as the mixed ten did
-# (R@5 .708 vs R@10 .716 over the fourteen quality repositories; docs/DESIGN.md).
-DOCS_APART = 5
+
 Direction = Literal["callers", "callees", "both"]
 DIRECTIONS: tuple[Direction, ...] = ("callers", "callees", "both")
 

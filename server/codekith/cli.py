@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from codekith import __version__
 from codekith.config import enclosing_root
 from codekith.progress import PHASES, Progress, Step, format_duration
-from codekith.vocabulary import KIND_FILTERS, MODES
+from codekith.vocabulary import DOCS_APART, KIND_FILTERS, MODES
 
 # The engine (LanceDB, numpy, the model) loads only in the commands that use it, so that
 # --help, --version and usage errors answer at once.
@@ -226,10 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument(
         "--docs",
         type=_non_negative,
-        default=0,
+        default=DOCS_APART,
         metavar="N",
-        help="list N documentation sections apart, after code-only hits (with no --kind, or "
-        "--kind code); 0, the default: sections rank among the hits",
+        help=f"documentation sections listed apart, after code-only hits (default {DOCS_APART}; "
+        "with no --kind, or --kind code); 0: sections rank among the hits",
     )
     search.add_argument("--mode", default="hybrid", choices=MODES)
     _add_tests_argument(search)

@@ -23,7 +23,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from codekith import __version__
-from codekith.answers import DOCS_APART, Answers, NoIndexError, UnknownChunkError
+from codekith.answers import Answers, NoIndexError, UnknownChunkError
 from codekith.embedding import Embedder, ModelUnavailableError
 from codekith.freshness import Freshness
 from codekith.mcp import fit, models, render
@@ -33,6 +33,7 @@ from codekith.repos import workspace_of
 from codekith.search import Filters
 from codekith.store import IndexLockedError, IndexMismatchError
 from codekith.template import code_of
+from codekith.vocabulary import DOCS_APART
 from codekith.workspace import OutsideWorkspaceError, relative_path
 
 log = logging.getLogger(__name__)
