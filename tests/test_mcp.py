@@ -222,6 +222,7 @@ async def test_search_code_filters_budget_and_bad_arguments(ready_server):
         assert docs["hits"] == [] and {h["path"] for h in docs["docs"]} == {"docs/ledger.md"}
         code = await call.ok("search_code", {"query": "warehouse ledger", "kind": "code", "k": 50})
         assert code["hits"] and "section" not in {h["kind"] for h in code["hits"]}
+        assert code["docs"] == []  # a kind says what to see: no documentation apart
         methods = await call.ok("search_code", {"query": "price", "kind": "method"})
         assert {h["kind"] for h in methods["hits"]} == {"method"} and methods["docs"] == []
         many = await call.ok("search_code", {"query": "warehouse ledger stock", "k": 50, "docs": 0})

@@ -89,10 +89,11 @@ class SearchAnswer:
 
 def docs_apart(filters: Filters, docs: int) -> bool:
     """Whether a search lists documentation apart from its code hits: when the asker wants
-    some (`docs` > 0) and the kind filter leaves both in (no kind, or `code`). Sections
+    some (`docs` > 0) and no kind filter chose what to see (`code` leaves documentation
+    out, `section` keeps it alone). Sections
     ranked with code take a code question's first places from it, and code takes a
     documentation question's from the sections (docs/DESIGN.md, "Documentation apart")."""
-    return docs > 0 and filters.kind in ("", "code")
+    return docs > 0 and not filters.kind
 
 
 def code_and_docs_filters(filters: Filters) -> tuple[Filters, Filters]:

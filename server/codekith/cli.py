@@ -223,14 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--path-prefix", default="")
     search.add_argument("--language", default="")
     _add_kind_argument(search)
-    search.add_argument(
-        "--docs",
-        type=_non_negative,
-        default=DOCS_APART,
-        metavar="N",
-        help=f"documentation sections listed apart, after code-only hits (default {DOCS_APART}; "
-        "with no --kind, or --kind code); 0: sections rank among the hits",
-    )
+    _add_docs_argument(search)
     search.add_argument("--mode", default="hybrid", choices=MODES)
     _add_tests_argument(search)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
@@ -289,8 +282,20 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("-k", type=_positive, default=10)
     ev.add_argument("--mode", default="hybrid", choices=MODES)
     _add_kind_argument(ev)
+    _add_docs_argument(ev, "; a case is judged on the list that holds its answer")
     ev.add_argument("--json", action="store_true")
     return parser
+
+
+def _add_docs_argument(parser: argparse.ArgumentParser, judged: str = "") -> None:
+    parser.add_argument(
+        "--docs",
+        type=_non_negative,
+        default=DOCS_APART,
+        metavar="N",
+        help=f"documentation sections listed apart, after code-only hits (default {DOCS_APART}; "
+        f"with no --kind); 0: sections rank among the hits{judged}",
+    )
 
 
 def _add_kind_argument(parser: argparse.ArgumentParser) -> None:
@@ -844,19 +849,23 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from codekith.evaluation import evaluate, load_cases
+    from codekith.evaluation import evaluate, judged_hits, load_cases
 
     try:
         cases = load_cases(args.cases)
     except OSError as exc:
         raise CliError(f"cannot read {args.cases}: {exc.strerror}") from None
-    project = _answers(args).project
+    answers = _answers(args, freshness_ttl_s=math.inf)
 
     def run(case: Any) -> list[Hit]:
-        asked = case.options  # a case's own k, mode, kind and tests over the command's
+        """What `codekith search` would answer (a case's own k, mode, kind and tests over
+        the command's), judged on the list that holds the answer."""
+        asked = case.options
         mode, tests = asked.mode or args.mode, bool(asked.tests)
         filters = dataclasses.replace(asked.filters, kind=asked.filters.kind or args.kind)
-        return project.searcher.search(case.query, asked.k or args.k, filters, mode, tests)
+        k = asked.k or args.k
+        found = answers.search(case.query, k, filters, mode, tests=tests, docs=args.docs)
+        return judged_hits(found.hits, found.docs, case.expected)
 
     result = evaluate(cases, run)
     if args.json:

@@ -48,6 +48,15 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
+def judged_hits(hits: list[Hit], docs: list[Hit] | None, expected: list[str]) -> list[Hit]:
+    """The list a case is judged on: the hits, or the documentation listed apart when it
+    holds the answer and they do not (each list is ranked on its own, as its reader sees
+    it: a section answer third among the sections ranks third)."""
+    if docs and first_rank(hits, expected) is None and first_rank(docs, expected):
+        return docs
+    return hits
+
+
 def matches(hit: Hit, expected: str) -> bool:
     return is_answer(hit.qualname, hit.path, expected)
 

@@ -215,7 +215,7 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
                 le=20,
                 description="documentation sections listed apart under `docs`, after the "
                 "code hits (which are then code only); 0: sections rank among the hits. "
-                "Only with kind '' or 'code'",
+                "Only with no kind",
             ),
         ] = DOCS_APART,
     ) -> Annotated[CallToolResult, models.SearchResult]:
