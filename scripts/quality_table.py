@@ -28,6 +28,11 @@ Per repository (tuning or held-out):
 * chunks per CPU-second of the model (the default, or `--model`), measured when the index was
   built cold.
 
+codekith's own runners answer as `codekith search` does (`AsAnswered`, since stop 47): code-only
+hits and the documentation apart, each case judged on the list that holds its answer (a
+section question on the five sections, so its Recall@10 is a Recall@5); `codekith eval
+--docs 0` gives the one-list figures of earlier stops.
+
 "hybrid >= best single mode" and the co-change ratio carry a 95% paired bootstrap interval
 over the cases (benchstats.bootstrap_interval, 2000 resamples, seeded): a margin whose
 interval spans 0 (a ratio's spanning 1) is not shown by these cases alone. After the
@@ -49,9 +54,11 @@ from typing import Any
 import numpy as np
 
 from benchstats import bootstrap_interval, stratified_interval
-from codekith.evaluation import Case, evaluate, load_cases, matches
+from codekith.answers import Answers
+from codekith.evaluation import Case, evaluate, judged_hits, load_cases, matches
 from codekith.search import Hit, Shares, asks_for_tests, hit_from_row, is_side_code, side_share
 from codekith.template import code_of, search_text
+from codekith.vocabulary import DOCS_APART
 
 FILE_DEPTH = 50  # chunks read to rank files
 OLD_RRF_K = 60
@@ -102,6 +109,26 @@ def old_hybrid(project: Any, case: Case, k: int = 10) -> list[Hit]:
 
 
 # -- baselines ---------------------------------------------------------------------------
+
+
+class AsAnswered:
+    """codekith's search as `codekith search` answers it (stop 47): code-only hits and, apart,
+    DOCS_APART documentation sections; a case is judged on the list that holds its answer
+    (`evaluation.judged_hits`)."""
+
+    def __init__(self, project: Any):
+        self.answers = Answers(project, freshness_ttl_s=float("inf"))
+        self.searcher = project.searcher
+
+    def judged(
+        self, case: Case, k: int = 10, mode: str = "hybrid", tests: bool = False
+    ) -> list[Hit]:
+        found = self.answers.search(case.query, k, mode=mode, tests=tests, docs=DOCS_APART)
+        return judged_hits(found.hits, found.docs, case.expected)
+
+    def hits(self, query: str, k: int, mode: str = "hybrid") -> list[Hit]:
+        """The code hits alone (a fix's files and a bundle's rival are code)."""
+        return self.answers.search(query, k, mode=mode, docs=DOCS_APART).hits
 
 
 class Corpus:
@@ -244,27 +271,27 @@ def search_sets(
     return summaries, reciprocal
 
 
-def _search_in_mode(searcher: Any, mode: str, case: Case) -> list[Hit]:
-    return list(searcher.search(case.query, 10, None, mode))
+def _search_in_mode(asked: AsAnswered, mode: str, case: Case) -> list[Hit]:
+    return asked.judged(case, 10, mode)
 
 
-def _in_mode_under_test_rule(searcher: Any, mode: str, case: Case) -> list[Hit]:
+def _in_mode_under_test_rule(asked: AsAnswered, mode: str, case: Case) -> list[Hit]:
     """A single mode's 50 best with the fusion's rule applied (tests and vendored copies
     give up their shares unless the question asks for tests), the ten best of them kept:
     hybrid against its inputs under one ranking policy."""
-    shares = Shares(asks_for_tests(case.query), searcher.test_share(case.query))
-    hits = searcher.search(case.query, 50, None, mode)
+    shares = Shares(asks_for_tests(case.query), asked.searcher.test_share(case.query))
+    hits = asked.judged(case, 50, mode)
     return sorted(hits, key=lambda hit: -hit.score * (1 - side_share(hit.path, shares)))[:10]
 
 
 def _hybrid_told_about_tests(
-    searcher: Any, is_side: Callable[[Case], bool], case: Case
+    asked: AsAnswered, is_side: Callable[[Case], bool], case: Case
 ) -> list[Hit]:
     """Hybrid as an asker who says when it looks for a test runs it (`--tests`, the MCP
     and LSP `tests` argument): set on the cases whose answer is a test. A question's wording
     tells a test's docstring from a bug report only so far (docs/DESIGN.md), so this is the
     figure of the flag, next to the default's."""
-    return list(searcher.search(case.query, 10, None, "hybrid", tests=is_side(case)))
+    return asked.judged(case, 10, "hybrid", tests=is_side(case))
 
 
 SINGLE_MODES = ("BM25", "MiniLM bare", "codekith text", "codekith vector")
@@ -373,7 +400,7 @@ def question_bundles(project: Any, paths: Any, is_side: Callable[[Case], bool]) 
     docstring questions whose definition the bundle holds, and of a fix commit's files
     the bundle of its subject touches (what an assistant asking for context gets)."""
     result: dict[str, Any] = {}
-    searcher, related = project.searcher, project.related
+    asked, related = AsAnswered(project), project.related
     for kind in ("docstring", "fix"):
         if not paths.case_file(kind).exists():
             continue
@@ -381,7 +408,7 @@ def question_bundles(project: Any, paths: Any, is_side: Callable[[Case], bool]) 
         share = _answer_share if kind == "docstring" else _file_share
         for case in load_cases(paths.case_file(kind)):
             bundle = [item.hit for item in related.bundle(case.query).items]
-            plain = searcher.search(case.query, len(bundle))
+            plain = asked.hits(case.query, len(bundle))
             ours.append(share(bundle, case.expected))
             theirs.append(share(plain, case.expected))
             if kind == "docstring" and is_side(case):
@@ -455,19 +482,19 @@ def fixes(corpus: Corpus, paths: Any) -> dict[str, Any]:
     if not paths.case_file("fix").exists():
         return {}
     cases = load_cases(paths.case_file("fix"))
-    searcher = corpus.project.searcher
+    asked = AsAnswered(corpus.project)
     runners: dict[str, Callable[[Case], list[str]]] = {
         "BM25 files": lambda c: corpus.bm25_files(paths.workspace, c.query),
         "BM25 chunks": lambda c: files_of(corpus.bm25(c.query, FILE_DEPTH)),
     }
 
     def mode_files(mode: str) -> Callable[[Case], list[str]]:
-        return lambda case: files_of(searcher.search(case.query, FILE_DEPTH, None, mode))
+        return lambda case: files_of(asked.hits(case.query, FILE_DEPTH, mode))
 
     for mode in ("text", "vector", "hybrid"):
         runners[f"codekith {mode}"] = mode_files(mode)
     runners["codekith hybrid, files-first"] = lambda case: files_by_score(
-        searcher.search(case.query, FILE_DEPTH)
+        asked.hits(case.query, FILE_DEPTH)
     )
     return {name: file_summary(cases, run) for name, run in runners.items()}
 
@@ -487,22 +514,23 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     corpus = Corpus(project, paths.bare)
     questions = load_cases(paths.case_file("docstring"))
     is_side = side_answers(project.read_store, questions)
-    hybrid = partial(_search_in_mode, project.searcher, "hybrid")
+    asked = AsAnswered(project)
+    hybrid = partial(_search_in_mode, asked, "hybrid")
     singles: dict[str, Callable[[Case], list[Hit]]] = {  # SINGLE_MODES, in order
         "BM25": lambda c: corpus.bm25(c.query),
         "MiniLM bare": lambda c: corpus.bare_vector_search(c.query),
-        "codekith text": partial(_search_in_mode, project.searcher, "text"),
-        "codekith vector": partial(_search_in_mode, project.searcher, "vector"),
+        "codekith text": partial(_search_in_mode, asked, "text"),
+        "codekith vector": partial(_search_in_mode, asked, "vector"),
     }
     docstring, doc_reciprocal = search_sets(
         questions,
         {
             **singles,
-            RULED_MODES[0]: partial(_in_mode_under_test_rule, project.searcher, "text"),
-            RULED_MODES[1]: partial(_in_mode_under_test_rule, project.searcher, "vector"),
+            RULED_MODES[0]: partial(_in_mode_under_test_rule, asked, "text"),
+            RULED_MODES[1]: partial(_in_mode_under_test_rule, asked, "vector"),
             "old hybrid": partial(old_hybrid, project),
             "codekith hybrid": hybrid,
-            TOLD: partial(_hybrid_told_about_tests, project.searcher, is_side),
+            TOLD: partial(_hybrid_told_about_tests, asked, is_side),
         },
     )
     identifier, _ = search_sets(
