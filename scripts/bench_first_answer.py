@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.objectstore import start_s3_server
 
@@ -106,7 +107,7 @@ def main() -> None:
                 note(f"cold run {i}: {cold[-1]:.1f} s")
     finally:
         server.stop()
-    result = {
+    result: dict[str, Any] = {
         "repo": str(args.repo),
         "publish_s": round(publish_s, 1),
         "published_first_answer_s": round(statistics.median(published), 2),

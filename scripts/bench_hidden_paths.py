@@ -13,6 +13,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -44,7 +45,7 @@ def main() -> None:
     for count in COUNTS:
         made_up = (f"zz/hidden_{n}.py" for n in range(max(0, count - len(paths))))
         hidden = frozenset(paths[:count]) | frozenset(made_up)
-        store.shadow = lambda hidden=hidden: Shadow(hidden, hidden)
+        store.shadow = partial(Shadow, hidden, hidden)
         vector_ms = median_ms(lambda: store.vector_search(vector, 10), args.repeat)
         text_ms = median_ms(lambda: store.text_search(args.query, 10), args.repeat)
         print(f"hidden {count:>6}: vector {vector_ms:8.1f} ms, text {text_ms:8.1f} ms")

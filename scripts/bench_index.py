@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -322,30 +323,30 @@ def query_latency(project: Project, queries: list[str], k: int = 10) -> dict[str
     for mode in MODES:
         samples = []
         for q in queries:
-            _, wall, _ = timed(lambda q=q, mode=mode: searcher.search(q, k, None, mode))
+            _, wall, _ = timed(partial(searcher.search, q, k, None, mode))
             samples.append(wall)
         out[f"search_{mode}"] = percentiles(samples)
     vectors, embed = [], []
     for q in queries:
-        vector, wall, _ = timed(lambda q=q: embedder.embed_query(q))
+        vector, wall, _ = timed(partial(embedder.embed_query, q))
         vectors.append(vector)
         embed.append(wall)
     out["embed_query"] = percentiles(embed)
     depth = max(k * 3, 30)
     out["store_vector_search"] = percentiles(
-        [timed(lambda v=v: store.vector_search(v, depth, ALL))[1] for v in vectors]
+        [timed(partial(store.vector_search, v, depth, ALL))[1] for v in vectors]
     )
     out["store_text_search"] = percentiles(
-        [timed(lambda q=q: store.text_search(search_text(q), depth, ALL))[1] for q in queries]
+        [timed(partial(store.text_search, search_text(q), depth, ALL))[1] for q in queries]
     )
     named = [q for q in queries if query_identifiers(q)]
     if named:
         out["symbol_matches"] = percentiles(
-            [timed(lambda q=q: searcher.symbol_matches(q, ALL))[1] for q in named]
+            [timed(partial(searcher.symbol_matches, q, ALL))[1] for q in named]
         )
     prefix = Filters(path_prefix="src/pkg001")
     out["store_vector_search_path_prefix"] = percentiles(
-        [timed(lambda v=v: store.vector_search(v, depth, prefix))[1] for v in vectors[:20]]
+        [timed(partial(store.vector_search, v, depth, prefix))[1] for v in vectors[:20]]
     )
     return out
 

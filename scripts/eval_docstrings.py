@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,22 @@ def fuse_weighted(
     return [hit_from_row(rows[i], scores[i]) for i in best]
 
 
+def search_in_mode(searcher: Searcher, k: int, mode: str, case: Case) -> list[Hit]:
+    return searcher.search(case.query, k, None, mode)
+
+
+Variant = Callable[[Rows, Rows, Rows], list[Hit]]  # (vector, text, symbols) -> hits
+
+
+def weighted_rrf(vector: float, text: float, rrf_k: int, depth: int) -> Variant:
+    """RRF of the symbol matches and the two lists, these weighted."""
+    return lambda v, t, s: fuse_weighted([(s, 1), (v, vector), (t, text)], 10, rrf_k, depth)
+
+
+def score_fusion(alpha: float) -> Variant:
+    return lambda v, t, s: fuse_scores(v, t, 10, alpha, 30)
+
+
 def fuse_scores(vector: Rows, text: Rows, k: int, alpha: float, depth: int) -> list[Hit]:
     """Convex combination of cosine similarity and max-normalised BM25."""
     vector, text = vector[:depth], text[:depth]
@@ -224,21 +241,13 @@ def experiments(searcher: Searcher, cases: list[Case], deep: int = 100) -> dict[
         "text only (depth 100)": lambda v, t, s: fuse_weighted([(t, 1)], 10, 60, 100),
     }
     for depth in (10, 20, 50, 100):
-        variants[f"rrf k=60 depth={depth} +symbols"] = lambda v, t, s, d=depth: fuse_weighted(
-            [(s, 1), (v, 1), (t, 1)], 10, 60, d
-        )
+        variants[f"rrf k=60 depth={depth} +symbols"] = weighted_rrf(1, 1, 60, depth)
     for rrf_k in (1, 5, 10, 20, 30):
-        variants[f"rrf k={rrf_k} depth=30 +symbols"] = lambda v, t, s, c=rrf_k: fuse_weighted(
-            [(s, 1), (v, 1), (t, 1)], 10, c, 30
-        )
+        variants[f"rrf k={rrf_k} depth=30 +symbols"] = weighted_rrf(1, 1, rrf_k, 30)
     for wv, wt in ((1, 0.5), (1, 0.7), (0.7, 1), (0.5, 1), (0.3, 1)):
-        variants[f"weighted rrf v={wv} t={wt} k=60 depth=30"] = lambda v, t, s, a=wv, b=wt: (
-            fuse_weighted([(s, 1), (v, a), (t, b)], 10, 60, 30)
-        )
+        variants[f"weighted rrf v={wv} t={wt} k=60 depth=30"] = weighted_rrf(wv, wt, 60, 30)
     for wv, wt in ((1, 0.5), (0.7, 1), (0.5, 1)):
-        variants[f"weighted rrf v={wv} t={wt} k=10 depth=30"] = lambda v, t, s, a=wv, b=wt: (
-            fuse_weighted([(s, 1), (v, a), (t, b)], 10, 10, 30)
-        )
+        variants[f"weighted rrf v={wv} t={wt} k=10 depth=30"] = weighted_rrf(wv, wt, 10, 30)
     variants["symbols weight 0.5, rrf k=60 depth=30"] = lambda v, t, s: fuse_weighted(
         [(s, 0.5), (v, 1), (t, 1)], 10, 60, 30
     )
@@ -246,9 +255,7 @@ def experiments(searcher: Searcher, cases: list[Case], deep: int = 100) -> dict[
         [(v, 1), (t, 0.5)], 10, 60, 30
     )
     for alpha in (0.3, 0.5, 0.6, 0.7, 0.8):
-        variants[f"score fusion alpha={alpha} (cosine vs bm25/max) depth=30"] = (
-            lambda v, t, s, a=alpha: fuse_scores(v, t, 10, a, 30)
-        )
+        variants[f"score fusion alpha={alpha} (cosine vs bm25/max) depth=30"] = score_fusion(alpha)
     results = {name: run(make) for name, make in variants.items()}
     # How often each list alone has the answer, and how deep.
     coverage: dict[str, list[int | None]] = {"vector": [], "text": []}
@@ -331,9 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         per_case: dict[str, Any] = {}
         for mode in MODES:
-            evaluation = evaluate(
-                cases, lambda c, m=mode: searcher.search(c.query, args.k, None, m)
-            )
+            evaluation = evaluate(cases, partial(search_in_mode, searcher, args.k, mode))
             results["modes"][mode] = evaluation["summary"]
             per_case[mode] = evaluation["cases"]
         if args.experiments:

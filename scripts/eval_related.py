@@ -30,7 +30,7 @@ import itertools
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -339,6 +339,7 @@ def _with_template(project: Any, paths: Paths, template: str) -> Any:
     from types import SimpleNamespace
 
     from codekith.related import Related
+    from codekith.store import Store
     from eval_template import VARIANTS, Embeddings, _key, chunk_of, class_doc_lines
 
     store = project.read_store
@@ -349,7 +350,8 @@ def _with_template(project: Any, paths: Paths, template: str) -> Any:
     cache.matrix(documents)  # embeds what the cache lacks
     vectors = {r["id"]: cache.cached[_key(d)] for r, d in zip(rows, documents, strict=True)}
     proxy = _TemplateVectors(store, vectors)
-    return SimpleNamespace(read_store=proxy, related=Related(proxy, project.searcher))
+    related = Related(cast(Store, proxy), project.searcher)  # duck-typed: reads only
+    return SimpleNamespace(read_store=proxy, related=related)
 
 
 if __name__ == "__main__":

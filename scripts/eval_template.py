@@ -21,15 +21,16 @@ import argparse
 import hashlib
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from codekith.chunking import Chunk
-from codekith.evaluation import evaluate, is_answer, load_cases
-from codekith.search import Searcher
-from codekith.store import NO_FILTERS
+from codekith.evaluation import Case, evaluate, is_answer, load_cases
+from codekith.search import Hit, Searcher
+from codekith.store import NO_FILTERS, Store
 from codekith.template import HEADER_END, code_of, document
 from eval_quality import Paths, add_bench_arguments, load_repos
 from quality_cases import code_chunks
@@ -197,15 +198,18 @@ class VariantStore:
         return []  # votes are not replayed: a quality index has none
 
 
+def search_in_mode(searcher: Searcher, mode: str, case: Case) -> list[Hit]:
+    return searcher.search(case.query, 10, None, mode)
+
+
 def score_variant(project: Any, rows: list[Row], matrix: np.ndarray, paths: Paths) -> dict:
     """Docstring MRR@10 and Recall@10 of vector mode and hybrid, and fix -> files MRR@10 of
     hybrid, as quality_table computes them, through codekith's own search."""
-    searcher = Searcher(VariantStore(project.read_store, rows, matrix), project.searcher.embedder)
+    variant = VariantStore(project.read_store, rows, matrix)
+    searcher = Searcher(cast(Store, variant), project.searcher.embedder)  # duck-typed: reads only
     cases = load_cases(paths.case_file("docstring"))
     result = {
-        mode: evaluate(cases, lambda case, mode=mode: searcher.search(case.query, 10, None, mode))[
-            "summary"
-        ]
+        mode: evaluate(cases, partial(search_in_mode, searcher, mode))["summary"]
         for mode in ("vector", "hybrid")
     }
     if paths.case_file("fix").exists():

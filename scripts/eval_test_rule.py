@@ -29,6 +29,11 @@ from quality_table import FILE_DEPTH, file_summary, files_of, side_answers
 COLUMNS = ("hybrid", "flag on all", "flag on tests' cases", "vector", "fix", "fix, flag on all")
 
 
+def fix_files(search: Callable[..., list[Hit]], tests: bool) -> Callable[[Case], list[str]]:
+    """A fix case's files in the order the search's best chunks name them."""
+    return lambda case: files_of(search(case.query, FILE_DEPTH, tests=tests))
+
+
 def figures(paths: Paths) -> dict[str, float]:
     project = paths.project()
     search = project.searcher.search
@@ -44,9 +49,7 @@ def figures(paths: Paths) -> dict[str, float]:
     if paths.case_file("fix").exists():
         fixes = load_cases(paths.case_file("fix"))
         for name, tests in (("fix", False), ("fix, flag on all", True)):
-            result[name] = file_summary(
-                fixes, lambda c, t=tests: files_of(search(c.query, FILE_DEPTH, tests=t))
-            )["mrr@10"]
+            result[name] = file_summary(fixes, fix_files(search, tests))["mrr@10"]
     return result
 
 

@@ -104,7 +104,7 @@ PER_PACKAGE = 600  # a large package (the standard library's tkinter, botocore) 
 JS_PAIRS = 3000
 GO_PAIRS = 4000  # from the Go standard library: gin, held out, is the only Go to search
 MAX_FILE_BYTES = 200_000
-ROLES = ("attention.self.query", "attention.self.key", "attention.self.value")
+ROLES: tuple[str, ...] = ("attention.self.query", "attention.self.key", "attention.self.value")
 ROLES += ("attention.output.dense", "intermediate.dense", "output.dense")
 RANK, ALPHA = 8, 16
 STEPS, BATCH, LEARNING_RATE, WARMUP = 420, 32, 1e-3, 30  # the rate falls linearly over STEPS
@@ -590,7 +590,8 @@ def blend(first: Path, second: Path, share: float, target: Path) -> None:
             factors[f"{role}.c"] = np.concatenate(
                 [(1 - share) * a[f"{role}.c"], share * b[f"{role}.c"]], axis=0
             )
-    np.savez_compressed(target, **{k: v.astype(np.float32) for k, v in factors.items()})
+    arrays = {k: v.astype(np.float32) for k, v in factors.items()}
+    np.savez_compressed(target, **arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
     print(f"{len(roles)} matrices, rank {factors[roles[0] + '.a'].shape[1]} -> {target}")
 
 
