@@ -46,7 +46,6 @@ log = logging.getLogger(__name__)
 
 FEEDBACK_LOCK_WAIT_S = 10.0
 DEFINITION_KINDS = ("function", "method", "class")
-
 Direction = Literal["callers", "callees", "both"]
 DIRECTIONS: tuple[Direction, ...] = ("callers", "callees", "both")
 
@@ -90,9 +89,9 @@ class SearchAnswer:
 def docs_apart(filters: Filters, docs: int) -> bool:
     """Whether a search lists documentation apart from its code hits: when the asker wants
     some (`docs` > 0) and no kind filter chose what to see (`code` leaves documentation
-    out, `section` keeps it alone). Sections
-    ranked with code take a code question's first places from it, and code takes a
-    documentation question's from the sections (docs/DESIGN.md, "Documentation apart")."""
+    out, `section` keeps it alone). Sections ranked with code take a code question's first
+    places from it, and code takes a documentation question's from the sections
+    (docs/DESIGN.md, "Documentation apart")."""
     return docs > 0 and not filters.kind
 
 
