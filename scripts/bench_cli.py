@@ -1,6 +1,7 @@
 """What a user waits for at the command line: `codekith index` after a one-function edit,
 after a branch switch back, and with nothing changed, and `codekith search` (a new query
-each time), each as a fresh process.
+each time; as it answers by default, the documentation apart, and `--docs 0`, one list),
+each as a fresh process.
 
     .venv/bin/python scripts/bench_cli.py --repo /work/bench/flask [--repeat 5] [--steps 50]
         [--reuse-index] [--no-daemon]
@@ -112,9 +113,9 @@ def index(root: Path) -> tuple[float, dict[str, Any]]:
     return timed(root, "index", str(root))
 
 
-def search(root: Path, query: str) -> tuple[float, dict[str, Any]]:
+def search(root: Path, query: str, *options: str) -> tuple[float, dict[str, Any]]:
     """As `index`, the hits counted as "indexed" for the summary."""
-    wall, found = timed(root, "search", query, "--root", str(root))
+    wall, found = timed(root, "search", query, "--root", str(root), *options)
     return wall, {"embedded": 0, "indexed": len(found["hits"]), "cpu_s": found["cpu_s"]}
 
 
@@ -201,10 +202,12 @@ def main() -> int:
             index(root)
             git(root, "checkout", "-q", "--detach", head)
             back.append(index(root))
-        searches = [
-            search(root, f"register a function to run after request {n}")
-            for n in range(args.repeat)
-        ]
+        searches: list[tuple[float, dict[str, Any]]] = []
+        one_list: list[tuple[float, dict[str, Any]]] = []
+        for n in range(args.repeat):  # alternating: neither gets the warmer turn throughout
+            turns = [(searches, ()), (one_list, ("--docs", "0"))]
+            for runs, options in turns if n % 2 == 0 else turns[::-1]:
+                runs.append(search(root, f"register a function to run after request {n}", *options))
         result = {
             "repo": str(args.repo),
             "file": args.file,
@@ -216,6 +219,7 @@ def main() -> int:
             "one_function_edit": summary(edits),
             "switch_back": summary(back),
             "search": summary(searches),
+            "search_one_list": summary(one_list),
             "daemon": not args.no_daemon,
             "load_average": os.getloadavg(),
         }
