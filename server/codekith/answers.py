@@ -14,7 +14,6 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -93,11 +92,6 @@ def docs_apart(filters: Filters, docs: int) -> bool:
     places from it, and code takes a documentation question's from the sections
     (docs/DESIGN.md, "Documentation apart")."""
     return docs > 0 and not filters.kind
-
-
-def code_and_docs_filters(filters: Filters) -> tuple[Filters, Filters]:
-    """The filters of the code hits and of the documentation listed apart."""
-    return dataclasses.replace(filters, kind="code"), dataclasses.replace(filters, kind="section")
 
 
 @dataclass
@@ -314,17 +308,12 @@ class Answers:
         """The k best hits; with `docs` (see `docs_apart`) code only, and that many
         documentation sections in a list of their own."""
         k = k or self.project.settings.k
-        search = self.project.searcher.search
+        searcher = self.project.searcher
         if not docs_apart(filters, docs):
-            hits = search(query, k, filters, mode, tests=tests)
+            hits = searcher.search(query, k, filters, mode, tests=tests)
             return SearchAnswer(query, hits, state or self.freshness())
-        code, sections = code_and_docs_filters(filters)
-        if mode != "text":
-            self.project.searcher.query_vector(query)  # embedded once, for both lists
-        with ThreadPoolExecutor(2, thread_name_prefix="codekith-apart") as pool:
-            found_docs = pool.submit(search, query, docs, sections, mode, tests=tests)
-            hits = search(query, k, code, mode, tests=tests)
-            return SearchAnswer(query, hits, state or self.freshness(), found_docs.result())
+        hits, found_docs = searcher.search_apart(query, k, docs, filters, mode, tests)
+        return SearchAnswer(query, hits, state or self.freshness(), found_docs)
 
     def related(
         self,

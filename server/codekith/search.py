@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -277,10 +277,36 @@ class Searcher:
     ) -> list[Hit]:
         """The k best chunks for the query. Tests rank below the project's own code unless
         `tests` is set or the query says "test" (`wants_tests`)."""
+        self._check(mode)
+        return self._ranked(query, k, filters or NO_FILTERS, mode, tests)
+
+    def search_apart(
+        self,
+        query: str,
+        k: int,
+        docs: int,
+        filters: Filters | None = None,
+        mode: str = "hybrid",
+        tests: bool = False,
+    ) -> tuple[list[Hit], list[Hit]]:
+        """The k best chunks of code and, apart, the `docs` best documentation sections,
+        each ranked among its own kind (`answers.docs_apart` says why): two searches of one
+        question, the index checked and the question embedded once, run side by side."""
+        self._check(mode)
+        chosen = filters or NO_FILTERS
+        if mode != "text":
+            self._query_vectors(query)  # cached here, so the two searches do not both embed it
+        code, sections = (replace(chosen, kind=kind) for kind in ("code", "section"))
+        with ThreadPoolExecutor(1, thread_name_prefix="codekith-docs") as pool:
+            found_docs = pool.submit(self._ranked, query, docs, sections, mode, tests)
+            return self._ranked(query, k, code, mode, tests), found_docs.result()
+
+    def _check(self, mode: str) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.check_compatible()  # once: the lookups and re-rankers below embed unchecked
-        chosen = filters or NO_FILTERS
+
+    def _ranked(self, query: str, k: int, chosen: Filters, mode: str, tests: bool) -> list[Hit]:
         depth = max(k * 5, CANDIDATE_DEPTH)
         lookups: dict[str, Callable[[], list[Any]]] = {}
         named = mode == "hybrid" and names_a_symbol(query)
