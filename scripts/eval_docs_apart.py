@@ -39,7 +39,7 @@ from codekith.evaluation import Case, first_rank, load_cases
 from codekith.search import Hit
 from codekith.vocabulary import DOCS_APART
 from eval_quality import Paths, add_bench_arguments, load_repos
-from quality_table import FILE_DEPTH, files_of
+from quality_table import FILE_DEPTH, file_rank, files_of
 
 K = 10
 Ranks = list[int | None]
@@ -58,11 +58,12 @@ def ranks_of(cases: list[Case], hits_of: Callable[[Case], list[Hit]]) -> Ranks:
 
 
 def file_ranks(cases: list[Case], answers: Answers, docs: int) -> Ranks:
-    ranks: Ranks = []
-    for case in cases:
-        files = files_of(answers.search(case.query, FILE_DEPTH, docs=docs).hits)[:K]
-        ranks.append(next((i for i, f in enumerate(files, 1) if f in set(case.expected)), None))
-    return ranks
+    return [
+        file_rank(
+            files_of(answers.search(case.query, FILE_DEPTH, docs=docs).hits), set(case.expected)
+        )
+        for case in cases
+    ]
 
 
 def timed(answers: Answers, cases: list[Case]) -> dict[str, float]:

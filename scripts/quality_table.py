@@ -458,13 +458,18 @@ def files_by_score(
     return sorted(scores, key=lambda path: -scores[path])
 
 
+def file_rank(files: list[str], expected: set[str]) -> int | None:
+    """The rank of the first expected file among the first ten."""
+    return next((i for i, path in enumerate(files[:10], 1) if path in expected), None)
+
+
 def file_summary(cases: list[Case], run: Callable[[Case], list[str]]) -> dict[str, Any]:
     """MRR@10 over distinct files, Recall@5 (share of the answer's files in the first five)
     and Hit@5 (any of them)."""
     mrr = recall = hit = 0.0
     for case in cases:
         files, expected = run(case), set(case.expected)
-        rank = next((i for i, path in enumerate(files[:10], 1) if path in expected), None)
+        rank = file_rank(files, expected)
         mrr += 1 / rank if rank else 0.0
         recall += len(expected & set(files[:5])) / len(expected)
         hit += bool(expected & set(files[:5]))

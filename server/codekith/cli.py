@@ -34,8 +34,10 @@ if TYPE_CHECKING:
     from codekith.freshness import Freshness
     from codekith.indexer import IndexReport
     from codekith.project import Project
-    from codekith.repos import MultiRelatedAnswer, MultiSearchAnswer, Repositories
+    from codekith.repos import MultiRelatedAnswer, MultiSearchAnswer, RepoHit, Repositories
     from codekith.search import Hit
+
+    Ranked = list[tuple[str, Hit, bool]]  # (origin: "repo: " or "", hit, stale)
 
 REFINE_LOCK_WAIT_S = 600.0  # how long a background Jedi pass waits to store its edges
 REFINER_STORE_WAIT_S = 120.0  # how long an index run waits for that pass's store to end
@@ -665,10 +667,10 @@ DOCS_HEADING = "documentation, apart from the code:\n"
 
 
 def _print_repo_hits(found: MultiSearchAnswer) -> None:
-    _print_ranked([(f"{item.repo}: ", item.hit, item.stale) for item in found.hits])
-    if found.docs:
-        _say(DOCS_HEADING)
-        _print_ranked([(f"{item.repo}: ", item.hit, item.stale) for item in found.docs])
+    def rows(items: list[RepoHit]) -> Ranked:
+        return [(f"{item.repo}: ", item.hit, item.stale) for item in items]
+
+    _print_ranked(rows(found.hits), rows(found.docs or []))
     behind = [repo for repo, state in found.freshness.items() if not state.fresh]
     if behind:
         sys.stderr.write(
@@ -676,9 +678,17 @@ def _print_repo_hits(found: MultiSearchAnswer) -> None:
         )
 
 
-def _print_ranked(hits: list[tuple[str, Hit, bool]]) -> None:
+def _print_ranked(hits: Ranked, docs: Ranked) -> None:
+    """The hits, then the documentation apart under its heading."""
+    _print_rows(hits)
+    if docs:
+        _say(DOCS_HEADING)
+        _print_rows(docs)
+
+
+def _print_rows(rows: Ranked) -> None:
     """`rank. [repo: ]path:lines  kind qualname  (score)`, one hit a line."""
-    for rank, (origin, hit, stale) in enumerate(hits, 1):
+    for rank, (origin, hit, stale) in enumerate(rows, 1):
         mark = "  [stale]" if stale else ""
         _say(
             f"{rank:2}. {origin}{hit.path}:{hit.start_line}-{hit.end_line}  "
@@ -705,10 +715,11 @@ def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) 
 
 def _print_hits(hits: list[Hit], state: Freshness, docs: list[Hit] | None = None) -> None:
     stale = set(state.stale)
-    _print_ranked([("", hit, hit.path in stale) for hit in hits])
-    if docs:
-        _say(DOCS_HEADING)
-        _print_ranked([("", hit, hit.path in stale) for hit in docs])
+
+    def rows(listed: list[Hit]) -> Ranked:
+        return [("", hit, hit.path in stale) for hit in listed]
+
+    _print_ranked(rows(hits), rows(docs or []))
     if not state.fresh:
         moved = ", HEAD moved" if state.head != state.index_head else ""
         sys.stderr.write(
