@@ -40,7 +40,7 @@ from codekith.chunking import Chunk, chunk_file
 from codekith.chunking.text import RST_UNDERLINE  # the chunker's own reST heading rule
 from codekith.languages import DOC_LANGUAGES, PYTHON, language_of
 from codekith.qualnames import PROJECT_FILES
-from codekith.search import is_test_path
+from codekith.sidecode import is_test_path
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS, content_reason
 from eval_docstrings import (
@@ -89,7 +89,7 @@ def is_code(path: str) -> bool:
 
 def is_source(path: str) -> bool:
     """Code that the cases may point at: not a test as search ranks tests
-    (`search.is_test_path`), so the answers are the project's own code as the product
+    (`sidecode.is_test_path`), so the answers are the project's own code as the product
     sees it."""
     return is_code(path) and not is_test_path(path)
 

@@ -124,7 +124,7 @@ class AsAnswered:
         self, case: Case, k: int = 10, mode: str = "hybrid", tests: bool = False
     ) -> list[Hit]:
         found = self.answers.search(case.query, k, mode=mode, tests=tests, docs=DOCS_APART)
-        return judged_hits(found.hits, found.docs, case.expected)
+        return judged_hits(found.hits, (found.tests, found.docs), case.expected)
 
     def hits(self, query: str, k: int, mode: str = "hybrid") -> list[Hit]:
         """The code hits alone (a fix's files and a bundle's rival are code)."""

@@ -6,7 +6,7 @@ at least MIN_WORDS words counts once per (package, sentence). Packages that are 
 repositories (scripts/quality_repos.json) are left out.
 
 `tests`: for each opening rule, how many first sentences match and the share of them that
-are tests' (`search.is_test_path` of the file inside site-packages), pooled, and the
+are tests' (`sidecode.is_test_path` of the file inside site-packages), pooled, and the
 median over packages with at least 5 matches.
 
 `kinds`: the share of classes among the definitions whose first sentence opens with a
@@ -38,7 +38,8 @@ from pathlib import Path
 
 from codekith.chunking import chunk_file
 from codekith.languages import language_of
-from codekith.search import CLASS_OPENINGS, is_test_path, opening_word
+from codekith.search import CLASS_OPENINGS, opening_word
+from codekith.sidecode import is_test_path
 from eval_docstrings import MIN_WORDS, first_sentence
 from eval_quality import load_repos
 from quality_cases import git, without_go_name

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from codekith import store as store_module
+from codekith.sidecode import is_test_path
 from codekith.store import FileRecord, FileUpdate, Filters, Store
 from tests.conftest import write_files
 
@@ -397,3 +398,43 @@ def test_a_snapshot_read_spoiled_by_a_writer_is_tried_again_damage_is_not(
     with pytest.raises(RuntimeError, match="corrupt"):
         Store(project.settings.db_location(root)).snapshot()
     assert len(reads) == 1
+
+
+def test_the_test_path_filter_selects_what_the_ranking_calls_tests(tmp_path):
+    """LanceDB reads `sidecode.TEST_PATH` (Rust's regex) as Python does: the store's test
+    filter and the ranking's `is_test_path` must never disagree, or a test listed apart
+    would also rank among the hits, or vanish from both."""
+    paths = [
+        "tests/test_app.py",
+        "src/pkg/test_utils.py",
+        "pkg/conftest.py",
+        "pkg/io_test.py",
+        "server/handler_test.go",
+        "web/src/button.test.tsx",
+        "lib/client.spec.mjs",
+        "e2e-tests/run.py",
+        "pkg/testdata/sample.go",
+        "src/__tests__/view.js",
+        "src/testing.py",
+        "src/contest/entry.py",
+        "src/latest/attest.py",
+        "docs/tests.md",
+        "src/app.py",
+    ]
+    store = Store(str(tmp_path / "db"))
+    store.create("fake", 16, "1")
+    for seed, path in enumerate(paths):
+        rows = [{**row, "path": path} for row in _fake_rows(2, 16, seed)]
+        record = FileRecord(path, "x", 0, 0, "python", "indexed", chunks=2)
+        store.write_files([FileUpdate(record, rows)], {})
+    tests = {row["path"] for row in store.rows(Filters(test_paths=True).where())}
+    others = {row["path"] for row in store.rows(Filters(test_paths=False).where())}
+    assert tests == {path for path in paths if is_test_path(path)}
+    assert others == set(paths) - tests
+    assert len(tests) == 10 and others == {
+        "src/testing.py",
+        "src/contest/entry.py",
+        "src/latest/attest.py",
+        "docs/tests.md",
+        "src/app.py",
+    }

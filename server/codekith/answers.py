@@ -25,7 +25,7 @@ from codekith.progress import Progress
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
-from codekith.search import Hit
+from codekith.search import Apart, Hit, lists_tests_apart
 from codekith.secrets import load_scanner
 from codekith.store import NO_FILTERS, Filters, IndexLockedError, IndexMismatchError
 from codekith.workspace import (
@@ -67,18 +67,20 @@ class NotServedError(ValueError):
 
 @dataclass
 class SearchAnswer:
-    """The hits; `docs` the documentation sections listed apart when asked for (None when
-    not: then sections, unless filtered out, rank among the hits)."""
+    """The hits; `tests` and `docs` the tests and documentation sections listed apart when
+    asked for (None when not: then they rank among the hits, unless filtered out)."""
 
     query: str
     hits: list[Hit]
     freshness: Freshness
     docs: list[Hit] | None = None
+    tests: list[Hit] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = {"query": self.query, "hits": self._marked(self.hits)}
-        if self.docs is not None:
-            data["docs"] = self._marked(self.docs)
+        for name, apart in (("tests", self.tests), ("docs", self.docs)):
+            if apart is not None:
+                data[name] = self._marked(apart)
         return {**data, **self.freshness.to_json()}
 
     def _marked(self, hits: list[Hit]) -> list[dict[str, Any]]:
@@ -304,16 +306,18 @@ class Answers:
         state: Freshness | None = None,
         tests: bool = False,
         docs: int = 0,
+        tests_apart: int = 0,
     ) -> SearchAnswer:
         """The k best hits; with `docs` (see `docs_apart`) code only, and that many
-        documentation sections in a list of their own."""
+        documentation sections in a list of their own; with `tests_apart` (see
+        `lists_tests_apart`) no tests, and that many tests in a list of their own."""
         k = k or self.project.settings.k
-        searcher = self.project.searcher
-        if not docs_apart(filters, docs):
-            hits = searcher.search(query, k, filters, mode, tests=tests)
-            return SearchAnswer(query, hits, state or self.freshness())
-        hits, found_docs = searcher.search_apart(query, k, docs, filters, mode, tests)
-        return SearchAnswer(query, hits, state or self.freshness(), found_docs)
+        apart = Apart(
+            tests_apart if lists_tests_apart(query, filters, tests, tests_apart) else 0,
+            docs if docs_apart(filters, docs) else 0,
+        )
+        found = self.project.searcher.search_apart(query, k, filters, mode, tests, apart)
+        return SearchAnswer(query, found.hits, state or self.freshness(), found.docs, found.tests)
 
     def related(
         self,

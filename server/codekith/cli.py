@@ -876,7 +876,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         filters = dataclasses.replace(asked.filters, kind=asked.filters.kind or args.kind)
         k = asked.k or args.k
         found = answers.search(case.query, k, filters, mode, tests=tests, docs=args.docs)
-        return judged_hits(found.hits, found.docs, case.expected)
+        return judged_hits(found.hits, (found.tests, found.docs), case.expected)
 
     result = evaluate(cases, run)
     if args.json:

@@ -6,7 +6,7 @@ path, so cases stay valid when a package is moved under `src/`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,12 +48,16 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
-def judged_hits(hits: list[Hit], docs: list[Hit] | None, expected: list[str]) -> list[Hit]:
-    """The list a case is judged on: the hits, or the documentation listed apart when it
-    holds the answer and they do not (each list is ranked on its own, as its reader sees
-    it: a section answer third among the sections ranks third)."""
-    if docs and first_rank(hits, expected) is None and first_rank(docs, expected):
-        return docs
+def judged_hits(
+    hits: list[Hit], apart: Sequence[list[Hit] | None], expected: list[str]
+) -> list[Hit]:
+    """The list a case is judged on: the hits, or the first list apart from them (tests,
+    documentation) that holds the answer when they do not (each list is ranked on its own,
+    as its reader sees it: a section answer third among the sections ranks third)."""
+    if first_rank(hits, expected) is None:
+        for listed in apart:
+            if listed and first_rank(listed, expected):
+                return listed
     return hits
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from codekith.embedding import Embedder
 from codekith.question_probe import test_probe
+from codekith.sidecode import is_test_path, is_vendored_path
 from codekith.store import NO_FILTERS, Filters, Store
 from codekith.template import (
     TEMPLATE_VERSION,
@@ -65,15 +66,6 @@ NAME_CACHE = 1 << 15  # name phrases' vectors kept per process
 FEEDBACK_MIN_SIMILARITY = 0.8
 CLASS_WEIGHT = 0.2  # of how much likelier than usual a question's opening says "a class"
 CLASS_OPENINGS = Path(__file__).parent / "data" / "class_openings.json"
-# Tests and their fixtures: test folders (`e2e-tests/`, Go's `testdata/` too), pytest's
-# `test_*.py`, `*_test.py` and `conftest.py`, Go's `_test.go`, JS/TS `.test.`/`.spec.` files.
-_TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing|__tests__|spec|testdata|[\w.-]+-tests?)/"
-    r"|(^|/)(test_[^/]*|[^/]+_test\.py|conftest\.py)$|_test\.go$|\.(test|spec)\.[cm]?[jt]sx?$"
-)
-# Copies of other projects that stay indexed (the walk skips vendor/ and third_party/):
-# pip's _vendor/, requests/packages/ (a top-level packages/ is a monorepo's own code).
-_VENDORED_PATH = re.compile(r"(^|/)(_vendor|vendored|_vendored)/|[^/]/packages/")
 _ASKS_FOR_TESTS = re.compile(r"\btest(s|ed|ing)?\b", re.IGNORECASE)
 SNIPPET_LINES = 12
 # dotted names, a JavaScript class's private members too (`Ky.#retry`)
@@ -101,6 +93,28 @@ class Hit:
         return data
 
 
+@dataclass(frozen=True)
+class Apart:
+    """How many tests and documentation sections a search lists apart from its hits (0:
+    none apart, they rank among the hits unless filtered out)."""
+
+    tests: int = 0
+    docs: int = 0
+
+
+NOTHING_APART = Apart()
+
+
+@dataclass
+class Found:
+    """A search's hits, and the tests and documentation sections listed apart from them
+    (None when not asked for apart)."""
+
+    hits: list[Hit]
+    tests: list[Hit] | None = None
+    docs: list[Hit] | None = None
+
+
 def hit_from_row(row: dict[str, Any], score: float) -> Hit:
     snippet = "\n".join(code_of(row["document"]).split("\n")[:SNIPPET_LINES])
     return Hit(
@@ -121,12 +135,7 @@ def hit_from_row(row: dict[str, Any], score: float) -> Hit:
 def is_side_code(path: str, tests_wanted: bool = False) -> bool:
     """Tests and vendored copies: a question about behaviour wants the project's own code.
     Tests are not side code to a question that asks for tests (`wants_tests`)."""
-    return bool(_VENDORED_PATH.search(path) or (not tests_wanted and is_test_path(path)))
-
-
-def is_test_path(path: str) -> bool:
-    """Tests and their fixtures, by path (`_TEST_PATH`)."""
-    return bool(_TEST_PATH.search(path))
+    return is_vendored_path(path) or (not tests_wanted and is_test_path(path))
 
 
 def asks_for_tests(query: str) -> bool:
@@ -144,6 +153,23 @@ def wants_tests(query: str, asked: bool = False) -> bool:
     a test and does not say "test" needs the asker's word to keep them whole (see
     docs/DESIGN.md)."""
     return asked or asks_for_tests(query)
+
+
+def lists_tests_apart(query: str, filters: Filters, tests: bool, count: int) -> bool:
+    """Whether a search lists tests apart from its hits: when the asker wants some, and
+    neither the asker nor the question wants tests among the hits (`wants_tests`) nor did a
+    filter choose them already (a path inside tests, documentation only). Ranked with the
+    project's code, tests must give up a share of their score, which costs the questions a
+    test answers; apart, each is ranked among its own (docs/DESIGN.md, "Tests apart")."""
+    prefix = filters.path_prefix.strip().strip("/")
+    inside_tests = bool(prefix) and (is_test_path(prefix) or is_test_path(prefix + "/"))
+    return (
+        count > 0
+        and not wants_tests(query, tests)
+        and filters.test_paths is None
+        and filters.kind != "section"
+        and not inside_tests
+    )
 
 
 @dataclass(frozen=True)
@@ -284,22 +310,39 @@ class Searcher:
         self,
         query: str,
         k: int,
-        docs: int,
         filters: Filters | None = None,
         mode: str = "hybrid",
         tests: bool = False,
-    ) -> tuple[list[Hit], list[Hit]]:
-        """The k best chunks of code and, apart, the `docs` best documentation sections,
-        each ranked among its own kind (`answers.docs_apart` says why): two searches of one
-        question, the index checked and the question embedded once, run side by side."""
+        apart: Apart = NOTHING_APART,
+    ) -> Found:
+        """The k best chunks and, apart from them, the best documentation sections (the
+        hits are then code only: `answers.docs_apart` says why) and the best tests (the
+        hits then hold none: `lists_tests_apart`), each list ranked among its own kind.
+        The searches of one question check the index and embed the question once, and run
+        side by side."""
         self._check(mode)
         chosen = filters or NO_FILTERS
+        if not apart.docs and not apart.tests:
+            return Found(self._ranked(query, k, chosen, mode, tests))
         if mode != "text":
-            self._query_vectors(query)  # cached here, so the two searches do not both embed it
-        code, sections = (replace(chosen, kind=kind) for kind in ("code", "section"))
-        with ThreadPoolExecutor(1, thread_name_prefix="codekith-docs") as pool:
-            found_docs = pool.submit(self._ranked, query, docs, sections, mode, tests)
-            return self._ranked(query, k, code, mode, tests), found_docs.result()
+            self._query_vectors(query)  # cached here, so the searches do not each embed it
+        code = replace(chosen, kind="code") if apart.docs else chosen
+        asked: dict[str, tuple[Filters, int, bool]] = {}
+        if apart.docs:
+            asked["docs"] = (replace(chosen, kind="section"), apart.docs, tests)
+        if apart.tests:
+            asked["tests"] = (replace(code, test_paths=True), apart.tests, True)
+            code = replace(code, test_paths=False)
+        with ThreadPoolExecutor(len(asked), thread_name_prefix="codekith-apart") as pool:
+            listed = {
+                name: pool.submit(self._ranked, query, count, where, mode, whole)
+                for name, (where, count, whole) in asked.items()
+            }
+            hits = self._ranked(query, k, code, mode, tests)
+            return Found(
+                hits,
+                *(listed[name].result() if name in listed else None for name in ("tests", "docs")),
+            )
 
     def _check(self, mode: str) -> None:
         if mode not in MODES:

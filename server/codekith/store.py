@@ -36,6 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from codekith import deferred
+from codekith.sidecode import TEST_PATH
 from codekith.vocabulary import KIND_GROUPS
 
 SCHEMA_VERSION = "1"
@@ -246,11 +247,13 @@ def in_list(column: str, values: Iterable[str]) -> str:
 class Filters:
     """Which chunks a search may return. The path prefix matches whole path components
     (`src/a` never matches `src/ab.py`); the kind may name a group of kinds (`code`);
+    `test_paths` keeps tests alone (True) or leaves them out (False), by `TEST_PATH`;
     empty fields do not filter."""
 
     path_prefix: str = ""
     language: str = ""
     kind: str = ""
+    test_paths: bool | None = None
 
     def where(self) -> str:
         """The filter as the store's SQL; only the store uses it."""
@@ -264,6 +267,9 @@ class Filters:
             clauses.append(in_list("kind", KIND_GROUPS[self.kind]))
         elif self.kind:
             clauses.append(f"kind = {quote(self.kind)}")
+        if self.test_paths is not None:
+            negation = "" if self.test_paths else "NOT "
+            clauses.append(f"{negation}regexp_like(path, {quote(TEST_PATH.pattern)})")
         return " AND ".join(clauses)
 
 
