@@ -58,7 +58,7 @@ from codekith.answers import Answers
 from codekith.evaluation import Case, evaluate, judged_hits, load_cases, matches
 from codekith.search import Hit, Shares, asks_for_tests, hit_from_row, is_side_code, side_share
 from codekith.template import code_of, search_text
-from codekith.vocabulary import DOCS_APART
+from codekith.vocabulary import DOCS_APART, TESTS_APART
 
 FILE_DEPTH = 50  # chunks read to rank files
 OLD_RRF_K = 60
@@ -112,9 +112,9 @@ def old_hybrid(project: Any, case: Case, k: int = 10) -> list[Hit]:
 
 
 class AsAnswered:
-    """codekith's search as `codekith search` answers it (stop 47): code-only hits and, apart,
-    DOCS_APART documentation sections; a case is judged on the list that holds its answer
-    (`evaluation.judged_hits`)."""
+    """codekith's search as `codekith search` answers it (stop 48): code-only hits without
+    tests and, apart, TESTS_APART tests and DOCS_APART documentation sections; a case is
+    judged on the list that holds its answer (`evaluation.judged_hits`)."""
 
     def __init__(self, project: Any):
         self.answers = Answers(project, freshness_ttl_s=float("inf"))
@@ -123,12 +123,16 @@ class AsAnswered:
     def judged(
         self, case: Case, k: int = 10, mode: str = "hybrid", tests: bool = False
     ) -> list[Hit]:
-        found = self.answers.search(case.query, k, mode=mode, tests=tests, docs=DOCS_APART)
+        found = self.answers.search(
+            case.query, k, mode=mode, tests=tests, docs=DOCS_APART, tests_apart=TESTS_APART
+        )
         return judged_hits(found.hits, (found.tests, found.docs), case.expected)
 
     def hits(self, query: str, k: int, mode: str = "hybrid") -> list[Hit]:
         """The code hits alone (a fix's files and a bundle's rival are code)."""
-        return self.answers.search(query, k, mode=mode, docs=DOCS_APART).hits
+        return self.answers.search(
+            query, k, mode=mode, docs=DOCS_APART, tests_apart=TESTS_APART
+        ).hits
 
 
 class Corpus:

@@ -90,6 +90,12 @@ local ok, err = pcall(function()
     if bang == '' and found:match('%[section%][^\n]*\n.*%[[fmc]%a+%]') then
       fail('CodekithSearch should list the sections after the code:\n' .. found)
     end
+    -- the tests come apart too: after the code, before the documentation
+    local code_at, test_at = found:find('shop.', 1, true), found:find('tests.test_points.', 1, true)
+    if bang == '' and not (code_at and test_at and code_at < test_at
+        and test_at < found:find('[section]', 1, true)) then
+      fail('CodekithSearch should list the tests after the code, before the sections:\n' .. found)
+    end
   end
   print('search code only OK')
 end)

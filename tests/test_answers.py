@@ -211,3 +211,45 @@ def test_status_and_a_missing_index(shop_answers, tmp_path, project_for):
     }
     with pytest.raises(NoIndexError, match="run `codekith index"):
         empty.require_index()
+
+
+PRICING_TESTS = '''
+from shop.pricing import apply_discount, compute_price
+
+
+def test_a_tenth_off():
+    """A tenth off the amount leaves nine tenths of it."""
+    assert apply_discount(200, 10) == 180
+
+
+def test_volume_discount():
+    """Buying more than a hundred items takes a tenth off the price."""
+    assert compute_price(1, 200) == 180
+'''
+
+
+def test_tests_come_apart_from_the_hits_unless_tests_are_wanted(workspace, project_for):
+    """With `tests_apart`, the hits hold no test and the tests that match come in a list of
+    their own, ranked among themselves at their whole score (among the hits they give up a
+    share of it); a question, a flag or a path prefix that wants tests keeps one list."""
+    answers = Answers(project_for(workspace({**SHOP, "tests/test_pricing.py": PRICING_TESTS})))
+    answers.reindex()
+    question = "a tenth off the amount"
+    apart = answers.search(question, k=10, tests_apart=5)
+    assert apart.hits and not any(h.path.startswith("tests/") for h in apart.hits)
+    assert apart.tests is not None and {h.path for h in apart.tests} == {"tests/test_pricing.py"}
+    assert apart.tests[0].qualname == "tests.test_pricing.test_a_tenth_off"
+    assert apart.to_json()["tests"][0]["qualname"] == apart.tests[0].qualname
+    together = answers.search(question, k=10)
+    assert together.tests is None and "tests" not in together.to_json()
+    shared = next(h for h in together.hits if h.qualname == apart.tests[0].qualname)
+    assert shared.score < apart.tests[0].score  # apart, a test gives up no share
+    for wanted in (
+        answers.search("the test of a tenth off the amount", k=10, tests_apart=5),
+        answers.search(question, k=10, tests=True, tests_apart=5),
+        answers.search(question, k=10, filters=Filters(path_prefix="tests"), tests_apart=5),
+    ):
+        assert wanted.tests is None
+        assert wanted.hits[0].qualname == "tests.test_pricing.test_a_tenth_off"
+    documented = answers.search(question, k=10, docs=5, tests_apart=5)
+    assert documented.tests == apart.tests and documented.docs == []

@@ -162,7 +162,8 @@ def test_a_line_without_a_usable_query_or_answers_is_a_usage_error(workspace, tm
 
 def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
     """`--tests` (or "tests": true in a batch line or an eval case): a test's copy of the
-    code keeps its whole score; without it the copy gives up its share and comes after."""
+    code keeps its whole score; with `--tests-apart 0` the copy gives up its share and
+    comes after, and by default it is listed apart, after the hits."""
     root = workspace({"mathx.py": MATH_MODULE, "tests/test_mathx.py": MATH_MODULE})
     run("index", cwd=root)
     query = ["search", "n-th Fibonacci number", "-k", "2", "--json"]
@@ -171,7 +172,13 @@ def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
         hits = json.loads(run(*query, *extra, cwd=root).stdout)["hits"]
         return {hit["path"]: hit["score"] for hit in hits}
 
-    default, wanted = scores(), scores("--tests")
+    apart = json.loads(run(*query, cwd=root).stdout)
+    assert {h["path"] for h in apart["hits"]} == {"mathx.py"}
+    assert {h["path"] for h in apart["tests"]} == {"tests/test_mathx.py"}
+    plain = run("search", "n-th Fibonacci number", "-k", "2", cwd=root).stdout.splitlines()
+    heading = plain.index("tests, apart from the code:")
+    assert heading > 0 and "tests/test_mathx.py" in plain[heading + 1]
+    default, wanted = scores("--tests-apart", "0"), scores("--tests")
     assert default["tests/test_mathx.py"] < 0.85 * default["mathx.py"], default
     assert wanted["tests/test_mathx.py"] == pytest.approx(wanted["mathx.py"], rel=0.02), wanted
     lines = tmp_path / "q.jsonl"
@@ -188,7 +195,9 @@ def test_tests_flag_lets_tests_rank_with_the_code(workspace, tmp_path):
         c["rank"] for c in json.loads(run("eval", str(cases), "--json", cwd=root).stdout)["cases"]
     ]
     flagged = list(wanted).index("tests/test_mathx.py") + 1  # as search ranks it with --tests
-    assert ranks == [2, flagged], ranks
+    assert ranks == [1, flagged], ranks  # judged on the tests apart, where it comes first
+    together = json.loads(run("eval", str(cases), "--tests-apart", "0", "--json", cwd=root).stdout)
+    assert [c["rank"] for c in together["cases"]] == [2, flagged]
     cases.write_text(json.dumps({**case, "tests": "yes"}) + "\n")
     unclear = run("eval", str(cases), cwd=root, check=False)
     assert unclear.returncode == 2

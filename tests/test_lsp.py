@@ -116,7 +116,10 @@ async def test_search_related_status_and_progress(shared: LanguageClient):
     apart = await command(client, "codekith.search", {"query": "discount", "docs": 2})
     assert apart["hits"] and "section" not in {h["kind"] for h in apart["hits"]}
     assert apart["docs"][0]["uri"] == uri(client, "docs/guide.md")
-    assert {h["kind"] for h in apart["docs"]} == {"section"}
+    assert {h["kind"] for h in apart["docs"]} == {"section"} and "tests" not in apart
+    asked = {"query": "apply a percentage discount", "k": 3, "testsApart": 2}
+    no_tests = await command(client, "codekith.search", asked)  # none in this workspace
+    assert no_tests["tests"] == [] and no_tests["hits"] == result["hits"]
     bundle = await command(client, "codekith.related", {"query": "who calls send_receipt"})
     reasons = {i["qualname"]: i["reason"] for i in bundle["items"]}
     assert reasons["shop.mail.send_receipt"] == "seed"

@@ -33,6 +33,8 @@ MALFORMED = [
     ("codekith.search", {"query": "x", "k": 0}, "k must be between 1 and 500"),
     ("codekith.search", {"query": "x", "docs": -1}, "docs must be between 0 and 50"),
     ("codekith.search", {"query": "x", "docs": "five"}, "docs must be int, not str"),
+    ("codekith.search", {"query": "x", "testsApart": 51}, "testsApart must be between 0 and 50"),
+    ("codekith.search", {"query": "x", "testsApart": True}, "testsApart must be int, not bool"),
     ("codekith.search", {"query": "x", "bogus": 1}, "unknown field(s) bogus"),
     ("codekith.search", ["not", "an", "object"], "must be a JSON object, not list"),
     ("codekith.search", {}, "missing required field 'query'"),

@@ -26,6 +26,7 @@ from codekith.store import Store
 from codekith.vocabulary import DOCS_APART, KIND_FILTERS, KINDS, MODES
 from tests.conftest import RecordingEmbedder, git, init_repo, write_files
 from tests.lsp_session import until
+from tests.test_answers import PRICING_TESTS
 from tests.test_related import CALLERS_ALIKE, SHOP
 
 BIG_LINES = 600  # ~50k characters: more than a default answer may hold
@@ -47,7 +48,13 @@ def shop_repo(base: Path) -> Path:
         f"Line {n}: the warehouse ledger records stock moves, returns and audits here."
         for n in range(BIG_LINES)
     )
-    files = {**SHOP, **CALLERS_ALIKE, ".env": "TOKEN=abc\n", "docs/ledger.md": f"# Ledger\n{big}\n"}
+    files = {
+        **SHOP,
+        **CALLERS_ALIKE,
+        ".env": "TOKEN=abc\n",
+        "docs/ledger.md": f"# Ledger\n{big}\n",
+        "tests/test_pricing.py": PRICING_TESTS,
+    }
     write_files(root, files)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "start")
@@ -238,6 +245,10 @@ async def test_search_code_filters_budget_and_bad_arguments(ready_server):
         assert "query" in await call.error("search_code", {"query": ""})
         assert "docs" in await call.error("search_code", {"query": "x", "docs": -1})
         assert "docs" in await call.error("search_code", {"query": "x", "docs": "some"})
+        assert "tests_apart" in await call.error("search_code", {"query": "x", "tests_apart": 21})
+        assert "tests_apart" in await call.error(
+            "search_code", {"query": "x", "tests_apart": "some"}
+        )
 
 
 @pytest.mark.asyncio
@@ -264,6 +275,36 @@ async def test_search_code_lists_documentation_apart_from_the_code(ready_server)
         assert not code["truncated"] and cut["truncated"]
         assert [h["id"] for h in cut["hits"]] == [h["id"] for h in code["hits"]]
         assert 0 < len(cut["docs"]) < 20 and cut["tokens"] <= fit.DEFAULT_BUDGET_TOKENS
+
+
+@pytest.mark.asyncio
+async def test_search_code_lists_tests_apart_unless_tests_are_wanted(ready_server):
+    """Tests that match come under `tests`, after hits that hold none and before the
+    documentation; `tests_apart: 0`, `tests: true` or a query that says "test" rank them
+    among the hits, and cut to the budget, tests go after the documentation, before hits."""
+    question = {"query": "a tenth off the amount"}
+    async with connected(ready_server) as call:
+        apart = await call.ok("search_code", question)
+        assert apart["hits"] and not any(h["path"].startswith("tests/") for h in apart["hits"])
+        assert apart["tests"][0]["qualname"] == "tests.test_pricing.test_a_tenth_off"
+        assert all(h["path"].startswith("tests/") for h in apart["tests"])
+        text = apart["_text"]
+        assert text.index(apart["hits"][-1]["id"]) < text.index("Tests, apart from the code")
+        assert text.index(apart["tests"][-1]["id"]) < text.index("Documentation, apart from")
+        for wanted in ({**question, "tests_apart": 0}, {**question, "tests": True}):
+            together = await call.ok("search_code", wanted)
+            assert together["tests"] == [], wanted
+            assert "tests.test_pricing.test_a_tenth_off" in {
+                h["qualname"] for h in together["hits"]
+            }
+        said = await call.ok("search_code", {"query": "the test of a tenth off the amount"})
+        assert said["tests"] == [] and said["hits"][0]["path"] == "tests/test_pricing.py"
+        many = {**question, "k": 50, "tests_apart": 20}
+        whole = await call.ok("search_code", {**many, "kind": "code"})
+        cut = await call.ok("search_code", {**many, "docs": 20})
+        assert not whole["truncated"] and cut["truncated"] and 0 < len(cut["docs"]) < 20
+        for listed in ("tests", "hits"):  # the documentation goes first
+            assert [h["id"] for h in cut[listed]] == [h["id"] for h in whole[listed]], listed
 
 
 @pytest.mark.asyncio
@@ -311,10 +352,14 @@ async def test_an_assistant_that_wants_tests_gets_them_at_full_score(ready_serve
         question = {"query": "invoice with a discount applied", "k": 3}
         found = {}
         for wanted in (False, True):
-            hits = (await call.ok("search_code", {**question, "tests": wanted}))["hits"]
+            asked = {**question, "tests": wanted, "tests_apart": 0}
+            hits = (await call.ok("search_code", asked))["hits"]
             found[wanted] = {h["path"]: h["score"] for h in hits}
         test = "tests/test_invoice.py"
         assert found[True][test] > found[False][test], found
+        apart = await call.ok("search_code", question)  # by default, tests come apart
+        assert test in {h["path"] for h in apart["tests"]}
+        assert not any(h["path"].startswith("tests/") for h in apart["hits"])
         assert "tests" in await call.error("search_code", {**question, "tests": "maybe"})
 
 

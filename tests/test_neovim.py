@@ -16,6 +16,11 @@ from tests.test_lsp_polyglot import WORKSPACE as GO_AND_TS
 from tests.test_related import SHOP
 
 ROOT = Path(__file__).resolve().parents[1]
+POINTS_TEST = '''
+def test_points_earned():
+    """A customer earns a point for every ten spent."""
+    assert 25 // 10 == 2
+'''
 POINTS_DOC = "# Loyalty points\n\nCustomers earn loyalty points with every purchase they make.\n"
 NVIM = shutil.which("nvim", path=str(Path(sys.executable).parent)) or shutil.which("nvim")
 
@@ -44,7 +49,7 @@ def nvim_environment(tmp_path: Path) -> dict[str, str]:
 @pytest.mark.parametrize("flavour", ["lua", "lua-0.8"])
 def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
     root = init_repo(tmp_path / "ws")
-    write_files(root, {**SHOP, "docs/points.md": POINTS_DOC})
+    write_files(root, {**SHOP, "docs/points.md": POINTS_DOC, "tests/test_points.py": POINTS_TEST})
     git(root, "add", "-A")
     git(root, "commit", "-qm", "shop")
     config = tmp_path / "codekith.lua"

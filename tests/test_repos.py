@@ -44,6 +44,14 @@ WEB = {
 
         ROUTES: dict = {}
     ''',
+    "tests/test_routes.py": '''
+        from web.routes import ROUTES, route
+
+        def test_a_view_is_registered_for_its_path():
+            """A view registered for a URL path is found in the table of routes."""
+            route("/")(print)
+            assert ROUTES["/"] is print
+    ''',
     "docs/routing.md": """
         # Routing
 
@@ -57,6 +65,13 @@ NUMERIC = {
         def mean(values: list[float]) -> float:
             """The arithmetic mean of a list of numbers."""
             return sum(values) / len(values)
+    ''',
+    "tests/test_stats.py": '''
+        from numeric.stats import mean
+
+        def test_mean_of_numbers():
+            """The mean of a list of numbers is their sum over their count."""
+            assert mean([1.0, 2.0, 3.0]) == 2.0
     ''',
     "pyproject.toml": '[tool.codekith]\nrepos = ["../webapp"]\n',
 }
@@ -99,6 +114,23 @@ def test_documentation_apart_is_fused_across_indexes_as_the_hits_are(two_repos, 
     together = repos.search("how is a view registered for a URL path", k=5)
     assert together.docs is None and "docs" not in together.to_json()
     assert "docs/routing.md" in {h.hit.path for h in together.hits}
+
+
+def test_tests_apart_are_fused_across_indexes_as_the_hits_are(two_repos, embedder):
+    repos = workspace(two_repos, embedder)
+    question = "the mean of a list of numbers"
+    found = repos.search(question, k=5, tests_apart=2)
+    assert found.hits[0].hit.qualname == "numeric.stats.mean"
+    assert not any(h.hit.path.startswith("tests/") for h in found.hits)
+    tests = found.tests or []
+    assert [(h.repo, h.hit.path) for h in tests] == [
+        ("numeric", "tests/test_stats.py"),
+        ("webapp", "tests/test_routes.py"),
+    ]
+    assert found.to_json()["tests"][0]["repo"] == "numeric"
+    together = repos.search(question, k=5)
+    assert together.tests is None and "tests" not in together.to_json()
+    assert "tests/test_stats.py" in {h.hit.path for h in together.hits}
 
 
 def test_hits_from_both_indexes_are_fused_and_name_their_repository(two_repos, embedder):

@@ -50,9 +50,12 @@ const SEARCH_TITLES: Record<SearchScope, string> = {
 // Documentation sections listed apart, after the code hits (the server's `docs`): ranked
 // together, sections that share a question's prose take the code's first places.
 const DOCS_APART = 5;
+// Tests listed apart, after the code hits (the server's `testsApart`): ranked together, a
+// test gives up a share of its score, which costs the questions a test answers.
+const TESTS_APART = 5;
 
 const SEARCH_SCOPES: Record<SearchScope, Partial<SearchArgs>> = {
-  all: { docs: DOCS_APART },
+  all: { docs: DOCS_APART, testsApart: TESTS_APART },
   tests: { tests: true, docs: DOCS_APART },
   code: { kind: 'code' },
 };
@@ -162,13 +165,13 @@ export class Commands {
     if (!result) {
       return undefined;
     }
-    const docs = result.docs ?? [];
-    if (result.hits.length === 0 && docs.length === 0) {
+    const apart = (label: string, hits: Hit[] = []): HitPickItem[] =>
+      hits.length > 0 ? [{ label, kind: vscode.QuickPickItemKind.Separator }, ...hits.map(searchItem)] : [];
+    const items = [...result.hits.map(searchItem), ...apart('Tests', result.tests), ...apart('Documentation', result.docs)];
+    if (items.length === 0) {
       void vscode.window.showInformationMessage(`codekith: no results for "${query}".`);
       return undefined;
     }
-    const documentation = docs.length > 0 ? [{ label: 'Documentation', kind: vscode.QuickPickItemKind.Separator }] : [];
-    const items = [...result.hits.map(searchItem), ...documentation, ...docs.map(searchItem)];
     return pickHit(
       items,
       `Results for "${query}"${result.fresh === false ? ' (index behind HEAD)' : ''}`,

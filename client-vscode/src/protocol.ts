@@ -39,11 +39,15 @@ export interface SearchArgs {
   tests?: boolean;
   /** Documentation sections listed apart (`docs`), the hits then code only; 0: one list. */
   docs?: number;
+  /** Tests listed apart (`tests`), the hits then hold none; 0: one list. */
+  testsApart?: number;
 }
 
 export interface SearchResult extends Freshness {
   query: string;
   hits: Hit[];
+  /** The tests apart, when `testsApart` was asked for and the question did not want tests. */
+  tests?: Hit[];
   /** The documentation apart, when `docs` was asked for. */
   docs?: Hit[];
 }

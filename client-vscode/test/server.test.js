@@ -199,20 +199,26 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     stub.inputBox = () => undefined;
   });
 
-  test('Search Tests and Code: a test keeps the share of its score it gives up by default', async () => {
+  test('Search Codebase lists tests apart, under a separator; Search Tests and Code among the hits', async () => {
     stub.inputBox = () => 'a tenth off the amount';
-    const testScore = async (command, title) => {
-      const hits = await searchedHits(command, title);
-      const test = hits.find((hit) => hit.qualname === 'tests.test_pricing.test_a_tenth_off');
-      assert.ok(test, hits.map((hit) => hit.qualname).join('\n'));
-      return test.score;
+    const picked = async (command) => {
+      const shown = stub.quickPicks.length;
+      const result = vscode.commands.executeCommand(command);
+      const pick = await newestPick(shown + 1);
+      pick.hide();
+      await result;
+      const labels = pick.items.map((i) => (i.hit ? i.hit.qualname : `--${i.label}--`));
+      const separator = pick.items.findIndex((i) => i.label === 'Tests' && i.kind === vscode.QuickPickItemKind.Separator);
+      const rank = pick.items.findIndex((i) => i.hit && i.hit.qualname === 'tests.test_pricing.test_a_tenth_off');
+      return { items: pick.items, labels: labels.join('\n'), separator, rank };
     };
-    const plain = await testScore('codekith.searchCodebase', 'codekith: Search Codebase');
-    const asked = await testScore('codekith.searchTests', 'codekith: Search Tests and Code');
-    // unless tests are asked for, a test gives up a share of its search score: at most 30%
-    // (the server's TEST_SHARE), less the more the question reads like a test's docstring
-    const lift = asked / plain;
-    assert.ok(lift > 1.05 && lift < 1 / 0.7 + 0.03, JSON.stringify({ plain, asked, lift }));
+    const plain = await picked('codekith.searchCodebase');
+    // unless tests are asked for, the hits hold none and the tests come after them, apart
+    assert.ok(plain.separator > 0 && plain.rank > plain.separator, plain.labels);
+    assert.ok(plain.items.slice(0, plain.separator).every((i) => !i.hit.path.startsWith('tests/')), plain.labels);
+    const asked = await picked('codekith.searchTests');
+    assert.equal(asked.separator, -1, asked.labels);
+    assert.ok(asked.rank >= 0 && asked.rank < plain.rank, asked.labels);
     stub.inputBox = () => undefined;
   });
 
@@ -224,10 +230,9 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     pick.hide();
     await result;
     const labels = pick.items.map((i) => (i.hit ? i.hit.kind : `--${i.label}--`));
-    const separator = pick.items.findIndex((i) => i.kind === vscode.QuickPickItemKind.Separator);
+    const separator = pick.items.findIndex((i) => i.label === 'Documentation' && i.kind === vscode.QuickPickItemKind.Separator);
     assert.ok(separator > 0, labels.join(', '));
-    assert.equal(pick.items[separator].label, 'Documentation');
-    assert.ok(pick.items.slice(0, separator).every((i) => i.hit.kind !== 'section'), labels.join(', '));
+    assert.ok(pick.items.slice(0, separator).every((i) => !i.hit || i.hit.kind !== 'section'), labels.join(', '));
     const documentation = pick.items.slice(separator + 1);
     assert.ok(documentation.length > 0 && documentation.every((i) => i.hit.kind === 'section'), labels.join(', '));
     stub.inputBox = () => undefined;

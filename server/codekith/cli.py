@@ -23,15 +23,14 @@ from typing import TYPE_CHECKING, Any
 from codekith import __version__
 from codekith.config import enclosing_root
 from codekith.progress import PHASES, Progress, Step, format_duration
-from codekith.vocabulary import DOCS_APART, KIND_FILTERS, MODES
+from codekith.vocabulary import DOCS_APART, KIND_FILTERS, MODES, TESTS_APART
 
 # The engine (LanceDB, numpy, the model) loads only in the commands that use it, so that
 # --help, --version and usage errors answer at once.
 if TYPE_CHECKING:
-    from codekith.answers import Answers, RelatedAnswer
+    from codekith.answers import Answers, RelatedAnswer, SearchAnswer
     from codekith.daemon import ProjectSource
     from codekith.distributed import Distribution
-    from codekith.freshness import Freshness
     from codekith.indexer import IndexReport
     from codekith.project import Project
     from codekith.repos import MultiRelatedAnswer, MultiSearchAnswer, RepoHit, Repositories
@@ -225,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--path-prefix", default="")
     search.add_argument("--language", default="")
     _add_kind_argument(search)
-    _add_docs_argument(search)
+    _add_apart_arguments(search)
     search.add_argument("--mode", default="hybrid", choices=MODES)
     _add_tests_argument(search)
     search.add_argument("--queries", type=Path, help="JSON lines of queries, one result each")
@@ -284,20 +283,30 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("-k", type=_positive, default=10)
     ev.add_argument("--mode", default="hybrid", choices=MODES)
     _add_kind_argument(ev)
-    _add_docs_argument(ev, "; a case is judged on the list that holds its answer")
+    _add_apart_arguments(ev, "; a case is judged on the list that holds its answer")
     ev.add_argument("--json", action="store_true")
     return parser
 
 
-def _add_docs_argument(parser: argparse.ArgumentParser, judged: str = "") -> None:
-    parser.add_argument(
-        "--docs",
-        type=_non_negative,
-        default=DOCS_APART,
-        metavar="N",
-        help=f"documentation sections listed apart, after code-only hits (default {DOCS_APART}; "
-        f"with no --kind); 0: sections rank among the hits{judged}",
-    )
+def _add_apart_arguments(parser: argparse.ArgumentParser, judged: str = "") -> None:
+    """--docs and --tests-apart: what a search lists apart from its hits."""
+    for flag, default, what in (
+        (
+            "--docs",
+            DOCS_APART,
+            "documentation sections listed apart, after code-only hits (default {n}; with no "
+            "--kind); 0: sections rank among the hits",
+        ),
+        (
+            "--tests-apart",
+            TESTS_APART,
+            "tests listed apart, after hits that hold none (default {n}; unless tests are "
+            "wanted: --tests, a question that says 'test', a --path-prefix in tests); 0: "
+            "tests rank among the hits, below the project's own code",
+        ),
+    ):
+        help_text = what.format(n=default) + judged
+        parser.add_argument(flag, type=_non_negative, default=default, metavar="N", help=help_text)
 
 
 def _add_kind_argument(parser: argparse.ArgumentParser) -> None:
@@ -624,7 +633,14 @@ def cmd_search(args: argparse.Namespace) -> int:
     repositories = _repositories(args)
     if repositories is not None:
         found = repositories.search(
-            args.query, args.k, filters, args.mode, args.repo, tests=args.tests, docs=args.docs
+            args.query,
+            args.k,
+            filters,
+            args.mode,
+            args.repo,
+            tests=args.tests,
+            docs=args.docs,
+            tests_apart=args.tests_apart,
         )
         if args.json:
             _emit(found.to_json())
@@ -633,12 +649,18 @@ def cmd_search(args: argparse.Namespace) -> int:
         return 0
     answers = _answers(args)
     answer = answers.search(
-        args.query, args.k, filters, args.mode, tests=args.tests, docs=args.docs
+        args.query,
+        args.k,
+        filters,
+        args.mode,
+        tests=args.tests,
+        docs=args.docs,
+        tests_apart=args.tests_apart,
     )
     if args.json:
         _emit(answer.to_json())
     else:
-        _print_hits(answer.hits, answer.freshness, answer.docs)
+        _print_hits(answer)
     return 0
 
 
@@ -663,6 +685,7 @@ def _repositories(args: argparse.Namespace) -> Repositories | None:
     return open_repositories([r.resolve() for r in roots], project_of)
 
 
+TESTS_HEADING = "tests, apart from the code:\n"
 DOCS_HEADING = "documentation, apart from the code:\n"
 
 
@@ -670,7 +693,7 @@ def _print_repo_hits(found: MultiSearchAnswer) -> None:
     def rows(items: list[RepoHit]) -> Ranked:
         return [(f"{item.repo}: ", item.hit, item.stale) for item in items]
 
-    _print_ranked(rows(found.hits), rows(found.docs or []))
+    _print_ranked(rows(found.hits), rows(found.tests or []), rows(found.docs or []))
     behind = [repo for repo, state in found.freshness.items() if not state.fresh]
     if behind:
         sys.stderr.write(
@@ -678,12 +701,13 @@ def _print_repo_hits(found: MultiSearchAnswer) -> None:
         )
 
 
-def _print_ranked(hits: Ranked, docs: Ranked) -> None:
-    """The hits, then the documentation apart under its heading."""
+def _print_ranked(hits: Ranked, tests: Ranked, docs: Ranked) -> None:
+    """The hits, then the tests and the documentation apart, each under its heading."""
     _print_rows(hits)
-    if docs:
-        _say(DOCS_HEADING)
-        _print_rows(docs)
+    for heading, apart in ((TESTS_HEADING, tests), (DOCS_HEADING, docs)):
+        if apart:
+            _say(heading)
+            _print_rows(apart)
 
 
 def _print_rows(rows: Ranked) -> None:
@@ -708,18 +732,21 @@ def _search_batch(answers: Answers, args: argparse.Namespace, lines: list[str]) 
         k = asked.k or args.k
         mode = asked.mode or args.mode
         tests = args.tests if asked.tests is None else asked.tests
-        found = answers.search(query, k, asked.filters, mode, tests=tests, docs=args.docs)
+        found = answers.search(
+            query, k, asked.filters, mode, tests=tests, docs=args.docs, tests_apart=args.tests_apart
+        )
         _emit(found.to_json())
     return 0
 
 
-def _print_hits(hits: list[Hit], state: Freshness, docs: list[Hit] | None = None) -> None:
+def _print_hits(answer: SearchAnswer) -> None:
+    state = answer.freshness
     stale = set(state.stale)
 
-    def rows(listed: list[Hit]) -> Ranked:
-        return [("", hit, hit.path in stale) for hit in listed]
+    def rows(listed: list[Hit] | None) -> Ranked:
+        return [("", hit, hit.path in stale) for hit in listed or []]
 
-    _print_ranked(rows(hits), rows(docs or []))
+    _print_ranked(rows(answer.hits), rows(answer.tests), rows(answer.docs))
     if not state.fresh:
         moved = ", HEAD moved" if state.head != state.index_head else ""
         sys.stderr.write(
@@ -732,8 +759,8 @@ def _add_tests_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tests",
         action="store_true",
-        help="looking for tests: rank them with the project's own code (by default they "
-        "rank below it unless the question says 'test')",
+        help="looking for tests: rank them with the project's own code (by default a search "
+        "lists them apart and a bundle ranks them below it, unless the question says 'test')",
     )
 
 
@@ -875,7 +902,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         mode, tests = asked.mode or args.mode, bool(asked.tests)
         filters = dataclasses.replace(asked.filters, kind=asked.filters.kind or args.kind)
         k = asked.k or args.k
-        found = answers.search(case.query, k, filters, mode, tests=tests, docs=args.docs)
+        found = answers.search(
+            case.query, k, filters, mode, tests=tests, docs=args.docs, tests_apart=args.tests_apart
+        )
         return judged_hits(found.hits, (found.tests, found.docs), case.expected)
 
     result = evaluate(cases, run)

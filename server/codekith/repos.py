@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from codekith.answers import Answers, NoIndexError, RelatedAnswer, SearchAnswer, docs_apart
+from codekith.answers import Answers, NoIndexError, RelatedAnswer, SearchAnswer
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
@@ -61,6 +61,7 @@ class MultiSearchAnswer:
     hits: list[RepoHit]
     freshness: dict[str, Freshness]
     docs: list[RepoHit] | None = None  # documentation listed apart (`Answers.search`)
+    tests: list[RepoHit] | None = None  # tests listed apart
 
     def to_json(self) -> dict[str, Any]:
         """The hits, and per repository how fresh its index is; `fresh` when all are."""
@@ -69,8 +70,9 @@ class MultiSearchAnswer:
             "repos": list(self.freshness),
             "hits": [hit.to_json() for hit in self.hits],
         }
-        if self.docs is not None:
-            data["docs"] = [hit.to_json() for hit in self.docs]
+        for name, apart in (("tests", self.tests), ("docs", self.docs)):
+            if apart is not None:
+                data[name] = [hit.to_json() for hit in apart]
         return {
             **data,
             "fresh": all(state.fresh for state in self.freshness.values()),
@@ -167,10 +169,12 @@ class Repositories:
         states: dict[str, Freshness] | None = None,
         tests: bool = False,
         docs: int = 0,
+        tests_apart: int = 0,
     ) -> MultiSearchAnswer:
-        """The k best hits over the chosen repositories, and with `docs` that many
-        documentation sections apart (`Answers.search`); `states` gives the freshness a
-        caller keeps per repository, as the language server does."""
+        """The k best hits over the chosen repositories, and with `docs` and `tests_apart`
+        that many documentation sections and tests apart (`Answers.search`), each list
+        fused on its own; `states` gives the freshness a caller keeps per repository, as
+        the language server does."""
         chosen = self.indexed(repos)
         count = k or max(a.project.settings.k for a in chosen.values())
         fusing = len(chosen) > 1
@@ -178,9 +182,9 @@ class Repositories:
         def one(item: tuple[str, Answers]) -> tuple[str, SearchAnswer, dict[str, float]]:
             name, answers = item
             state = (states or {}).get(name)
-            answer = answers.search(query, count, filters, mode, state, tests, docs)
+            answer = answers.search(query, count, filters, mode, state, tests, docs, tests_apart)
             # only fusion needs them: reading the hits' vectors took a lone index ~20 ms
-            shown = answer.hits + (answer.docs or [])
+            shown = answer.hits + (answer.tests or []) + (answer.docs or [])
             found = _similarities(answers, query, shown) if fusing else {}
             return name, answer, found
 
@@ -199,12 +203,20 @@ class Repositories:
             ]
             return fuse_across(candidates, similarity) if fusing else candidates
 
-        apart = docs_apart(filters, docs)
+        def apart(
+            hits_of: Callable[[SearchAnswer], list[Hit] | None], limit: int
+        ) -> list[RepoHit] | None:
+            """A list apart, fused across indexes, when the indexes listed it apart."""
+            if all(hits_of(answer) is None for _, answer, _ in results):
+                return None
+            return merged(lambda answer: hits_of(answer) or [])[:limit]
+
         return MultiSearchAnswer(
             query,
             merged(lambda answer: answer.hits)[:count],
             {n: a.freshness for n, a, _ in results},
-            merged(lambda answer: answer.docs or [])[:docs] if apart else None,
+            apart(lambda answer: answer.docs, docs),
+            apart(lambda answer: answer.tests, tests_apart),
         )
 
     def related(

@@ -12,3 +12,7 @@ KIND_FILTERS = (*KINDS, *KIND_GROUPS)
 # question's answer about as often as ten ranked with the code did (R@5 .708 vs R@10 .716
 # over the fourteen quality repositories; docs/DESIGN.md, "Documentation apart").
 DOCS_APART = 5
+# Tests a search lists apart from its hits unless tests are wanted among them (CLI
+# `--tests-apart`, MCP `tests_apart`; VS Code and Neovim ask for as many): as many as
+# documentation, chosen before measuring (docs/DESIGN.md, "Tests apart").
+TESTS_APART = 5

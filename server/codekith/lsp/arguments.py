@@ -36,11 +36,13 @@ class SearchArgs:
     tests: bool = False  # looking for tests: they rank with the project's own code
     repos: tuple[str, ...] | None = None  # workspace folder names; none: every folder
     docs: int = 0  # documentation sections listed apart, after code-only hits (answers.py)
+    testsApart: int = 0  # tests listed apart, after hits that hold none (answers.py)
 
     def check(self) -> None:
         _require(bool(self.query.strip()), "query must not be empty")
         _require(self.k is None or 1 <= self.k <= 500, "k must be between 1 and 500")
         _require(0 <= self.docs <= 50, "docs must be between 0 and 50")
+        _require(0 <= self.testsApart <= 50, "testsApart must be between 0 and 50")
         _require(self.kind in ("", *KIND_FILTERS), f"kind must be one of {', '.join(KIND_FILTERS)}")
         _require(self.mode in MODES, f"mode must be one of {', '.join(MODES)}")
 

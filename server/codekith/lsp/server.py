@@ -337,6 +337,7 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
         states,
         tests=a.tests,
         docs=a.docs,
+        tests_apart=a.testsApart,
     )
 
     def located(hits: list[RepoHit]) -> list[dict[str, Any]]:
@@ -345,11 +346,15 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
             for hit in hits
         ]
 
-    docs = {} if found.docs is None else {"docs": located(found.docs)}
+    apart = {
+        name: located(listed)
+        for name, listed in (("tests", found.tests), ("docs", found.docs))
+        if listed is not None
+    }
     return {
         "query": a.query,
         "hits": located(found.hits),
-        **docs,
+        **apart,
         "repos": list(chosen),
         **_merged_state([*states.values()]),
     }

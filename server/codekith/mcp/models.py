@@ -53,6 +53,9 @@ class SearchResult(Budgeted):
     query: str
     mode: str
     hits: list[SearchHit]
+    tests: list[SearchHit] = Field(
+        default_factory=list, description="tests that match, listed apart from the code hits"
+    )
     docs: list[SearchHit] = Field(
         default_factory=list,
         description="documentation sections that match, listed apart from the code hits",

@@ -44,6 +44,9 @@ def _stale(item: dict[str, Any]) -> str:
 def search(data: dict[str, Any]) -> str:
     lines = [f"{len(data['hits'])} hits for {data['query']!r} ({data['mode']} search)."]
     lines += _hit_lines(data["hits"])
+    if data.get("tests"):
+        lines += ["", f"Tests, apart from the code: {len(data['tests'])}."]
+        lines += _hit_lines(data["tests"])
     if data.get("docs"):
         lines += ["", f"Documentation, apart from the code: {len(data['docs'])} sections."]
         lines += _hit_lines(data["docs"])

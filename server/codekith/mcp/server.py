@@ -33,7 +33,7 @@ from codekith.repos import workspace_of
 from codekith.search import Filters
 from codekith.store import IndexLockedError, IndexMismatchError
 from codekith.template import code_of
-from codekith.vocabulary import DOCS_APART
+from codekith.vocabulary import DOCS_APART, TESTS_APART
 from codekith.workspace import OutsideWorkspaceError, relative_path
 
 log = logging.getLogger(__name__)
@@ -51,8 +51,9 @@ an earlier answer), find_symbol and call_graph. Paths are relative to the reposi
 Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
 they were cut to the token budget (`truncated`). Tests rank below the code they test: pass
 `tests: true` to search_code or related_code when you look for tests. search_code lists the
-documentation sections that match apart from the code hits, under `docs`: pass `docs: 0` to
-rank them among the hits instead, `kind: "section"` for documentation only."""
+tests and the documentation sections that match apart from the code hits, under `tests` and
+`docs`: pass `tests_apart: 0` or `docs: 0` to rank them among the hits instead, `kind:
+"section"` for documentation only."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES_INDEX = ToolAnnotations(
@@ -178,8 +179,12 @@ def _fresh_many(states: dict[str, Freshness]) -> dict[str, Any]:
     }
 
 
-def _hits_and_docs(answer: dict[str, Any]) -> dict[str, Any]:
-    return {"hits": answer["hits"], "docs": answer.get("docs", [])}
+def _hits_and_apart(answer: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "hits": answer["hits"],
+        "tests": answer.get("tests", []),
+        "docs": answer.get("docs", []),
+    }
 
 
 def _in_root(answers: Answers, path: str) -> str:
@@ -218,37 +223,55 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
                 "Only with no kind",
             ),
         ] = DOCS_APART,
+        tests_apart: Annotated[
+            int,
+            Field(
+                ge=0,
+                le=20,
+                description="tests listed apart under `tests`, after the code hits (which "
+                "then hold none); 0: tests rank among the hits, below the project's own "
+                "code. Not when tests are wanted: `tests: true`, a query that says 'test'",
+            ),
+        ] = TESTS_APART,
     ) -> Annotated[CallToolResult, models.SearchResult]:
         """Search the repository by meaning and by words: code hits (functions, classes,
-        methods, modules) with a snippet and an id, and apart from them the documentation
-        sections that match. In a workspace of several repositories each hit names its
-        `repo`."""
+        methods, modules) with a snippet and an id, and apart from them the tests and the
+        documentation sections that match. In a workspace of several repositories each
+        hit names its `repo`."""
         prefix = _in_root(answers, path_prefix) if path_prefix.strip() else ""
         filters = Filters(prefix, language, kind)
         if len(workspace.repos) > 1 or repos:
             many = await _answer(
                 state,
                 ctx,
-                lambda: workspace.search(query, k, filters, mode, repos, tests=tests, docs=docs),
+                lambda: workspace.search(
+                    query, k, filters, mode, repos, tests=tests, docs=docs, tests_apart=tests_apart
+                ),
             )
             data = {
                 "query": query,
                 "mode": mode,
-                **_hits_and_docs(many.to_json()),
+                **_hits_and_apart(many.to_json()),
                 "repos": list(many.freshness),
                 **_fresh_many(many.freshness),
             }
         else:
             found = await _answer(
-                state, ctx, lambda: answers.search(query, k, filters, mode, tests=tests, docs=docs)
+                state,
+                ctx,
+                lambda: answers.search(
+                    query, k, filters, mode, tests=tests, docs=docs, tests_apart=tests_apart
+                ),
             )
             data = {
                 "query": query,
                 "mode": mode,
-                **_hits_and_docs(found.to_json()),
+                **_hits_and_apart(found.to_json()),
                 **_fresh(found.freshness),
             }
-        text = fit.fit(data, render.search, fit.DEFAULT_BUDGET_TOKENS, ("docs", "hits"), "snippet")
+        text = fit.fit(
+            data, render.search, fit.DEFAULT_BUDGET_TOKENS, ("docs", "tests", "hits"), "snippet"
+        )
         return _result(data, text)
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
