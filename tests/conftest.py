@@ -21,6 +21,10 @@ from codekith.embedding import FastEmbedder
 from codekith.project import Project
 from tests.objectstore import S3Server, start_s3_server
 
+# Fixture repositories hold tests of their own (tests/fixtures/quality_repo/tests): data
+# to index, not tests to run.
+collect_ignore_glob = ["fixtures/*"]
+
 WriteFiles = Callable[[dict[str, str]], Path]
 # CLI calls in tests run on their own: a warm daemon (codekith.daemon) would outlive its test
 # and serve the next one's calls. tests/test_daemon.py turns it on where it is tested, and

@@ -4,7 +4,10 @@ tests/fixtures/quality_repo is indexed with its function and class docstrings re
 first sentence of each docstring must find its definition (MRR@10 of hybrid search), and
 `related` on a function must bring the functions a change to it would also touch (recall of
 hand-made co-change groups), and code names (a name, `Class.method`, a piece of a longer
-name) must find their definition first (Recall@1). All are compared with the figures recorded in
+name) must find their definition first (Recall@1). With the shop's tests indexed too
+(tests/fixtures/quality_tests), the docstring questions are also answered as users get
+them, tests and documentation apart, each judged on the list that holds its answer. All are
+compared with the figures recorded in
 tests/fixtures/quality_baseline.json: a drop of more than 0.02 fails. When a change improves
 them, record the new figures (the failure message prints them).
 """
@@ -21,14 +24,17 @@ from typing import Any
 
 import pytest
 
-from codekith.evaluation import Case, evaluate
+from codekith.answers import Answers
+from codekith.evaluation import Case, evaluate, judged_hits
 from codekith.project import Project
 from codekith.qualnames import join, module_name
-from codekith.search import SIDE_SHARE, holds_parts
+from codekith.search import SIDE_SHARE, Hit, holds_parts
 from codekith.template import split_identifier
+from codekith.vocabulary import DOCS_APART, TESTS_APART
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = FIXTURES / "quality_repo"
+TESTS_OF_REPO = FIXTURES / "quality_tests"  # tests/test_shop.py, of quality_repo's shop
 BASELINE = FIXTURES / "quality_baseline.json"
 TOLERANCE = 0.02
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -71,19 +77,24 @@ def strip_docstrings(source: str) -> tuple[str, list[Case]]:
     return "".join(line for i, line in enumerate(lines) if i not in drop), cases
 
 
+def _stripped_copy(root: Path, sources: list[Path]) -> tuple[Path, list[Case]]:
+    """The sources' Python files without docstrings under `root`, with their cases."""
+    cases: list[Case] = []
+    for source_root in sources:
+        for path in sorted(source_root.rglob("*.py")):
+            rel = path.relative_to(source_root).as_posix()
+            source, found = strip_docstrings(path.read_text(encoding="utf-8"))
+            module = module_name(rel)
+            cases += [Case(c.query, [join(module, c.expected[0])]) for c in found]
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source, encoding="utf-8")
+    return root, cases
+
+
 @pytest.fixture(scope="module")
 def stripped(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Case]]:
-    root = tmp_path_factory.mktemp("quality") / "repo"
-    cases: list[Case] = []
-    for path in sorted(REPO.rglob("*.py")):
-        rel = path.relative_to(REPO).as_posix()
-        source, found = strip_docstrings(path.read_text(encoding="utf-8"))
-        module = module_name(rel)
-        cases += [Case(c.query, [join(module, c.expected[0])]) for c in found]
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(source, encoding="utf-8")
-    return root, cases
+    return _stripped_copy(tmp_path_factory.mktemp("quality") / "repo", [REPO])
 
 
 def _baseline() -> dict[str, Any]:
@@ -109,6 +120,35 @@ def test_docstring_queries_find_their_definitions(
     project.indexer.run()
     result = evaluate(cases, lambda c: project.searcher.search(c.query, 10))
     _guard("docstring_mrr@10", result["summary"]["mrr@10"])
+
+
+def test_questions_find_their_answers_as_users_are_answered(
+    tmp_path: Path, project_for: Callable[..., Project]
+) -> None:
+    """With the shop's tests indexed too (their docstrings ask for them in the words of the
+    code they test), as `codekith search` answers (tests and documentation apart) and
+    `codekith eval` judges (on the list that holds the answer): the questions a test
+    answers must rank it higher than one list that makes tests give up a share does."""
+    root, cases = _stripped_copy(tmp_path / "repo", [REPO, TESTS_OF_REPO])
+    of_tests = [c for c in cases if answered_by_a_test(c)]
+    assert len(cases) >= 50 and len(of_tests) >= 15
+    project = project_for(root)
+    project.indexer.run()
+    answers = Answers(project)
+
+    def answered(case: Case, tests_apart: int = TESTS_APART) -> list[Hit]:
+        found = answers.search(case.query, 10, docs=DOCS_APART, tests_apart=tests_apart)
+        return judged_hits(found.hits, (found.tests, found.docs), case.expected)
+
+    _guard("answered_mrr@10", evaluate(cases, answered)["summary"]["mrr@10"])
+    apart = evaluate(of_tests, answered)["summary"]["mrr@10"]
+    _guard("answered_test_mrr@10", apart)
+    together = evaluate(of_tests, lambda c: answered(c, 0))["summary"]["mrr@10"]
+    assert apart > together + 0.05, (apart, together)
+
+
+def answered_by_a_test(case: Case) -> bool:
+    return case.expected[0].startswith("tests.")  # the fixture's tests/test_shop.py
 
 
 def _pieces(name: str) -> list[str]:
