@@ -1,6 +1,7 @@
 """What a user waits for at the command line: `codekith index` after a one-function edit,
 after a branch switch back, and with nothing changed, and `codekith search` (a new query
-each time; as it answers by default, the documentation apart, and `--docs 0`, one list),
+each time; as it answers by default, tests and documentation apart, with `--tests-apart 0`,
+the documentation apart only, and with `--docs 0` too, one list),
 each as a fresh process.
 
     .venv/bin/python scripts/bench_cli.py --repo /work/bench/flask [--repeat 5] [--steps 50]
@@ -203,10 +204,15 @@ def main() -> int:
             git(root, "checkout", "-q", "--detach", head)
             back.append(index(root))
         searches: list[tuple[float, dict[str, Any]]] = []
+        docs_apart: list[tuple[float, dict[str, Any]]] = []
         one_list: list[tuple[float, dict[str, Any]]] = []
-        for n in range(args.repeat):  # alternating: neither gets the warmer turn throughout
-            turns = [(searches, ()), (one_list, ("--docs", "0"))]
-            for runs, options in turns if n % 2 == 0 else turns[::-1]:
+        turns = [
+            (searches, ()),
+            (docs_apart, ("--tests-apart", "0")),
+            (one_list, ("--tests-apart", "0", "--docs", "0")),
+        ]
+        for n in range(args.repeat):  # rotating: none gets the warmer turn throughout
+            for runs, options in turns[n % 3 :] + turns[: n % 3]:
                 runs.append(search(root, f"register a function to run after request {n}", *options))
         result = {
             "repo": str(args.repo),
@@ -219,6 +225,7 @@ def main() -> int:
             "one_function_edit": summary(edits),
             "switch_back": summary(back),
             "search": summary(searches),
+            "search_docs_apart_only": summary(docs_apart),
             "search_one_list": summary(one_list),
             "daemon": not args.no_daemon,
             "load_average": os.getloadavg(),
