@@ -25,7 +25,7 @@ from codekith.progress import Progress
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
-from codekith.search import Apart, Hit, lists_tests_apart
+from codekith.search import Apart, Hit
 from codekith.secrets import load_scanner
 from codekith.store import NO_FILTERS, Filters, IndexLockedError, IndexMismatchError
 from codekith.workspace import (
@@ -85,15 +85,6 @@ class SearchAnswer:
 
     def _marked(self, hits: list[Hit]) -> list[dict[str, Any]]:
         return [self.freshness.mark(hit.to_json()) for hit in hits]
-
-
-def docs_apart(filters: Filters, docs: int) -> bool:
-    """Whether a search lists documentation apart from its code hits: when the asker wants
-    some (`docs` > 0) and no kind filter chose what to see (`code` leaves documentation
-    out, `section` keeps it alone). Sections ranked with code take a code question's first
-    places from it, and code takes a documentation question's from the sections
-    (docs/DESIGN.md, "Documentation apart")."""
-    return docs > 0 and not filters.kind
 
 
 @dataclass
@@ -308,14 +299,11 @@ class Answers:
         docs: int = 0,
         tests_apart: int = 0,
     ) -> SearchAnswer:
-        """The k best hits; with `docs` (see `docs_apart`) code only, and that many
-        documentation sections in a list of their own; with `tests_apart` (see
-        `lists_tests_apart`) no tests, and that many tests in a list of their own."""
+        """The k best hits and, apart from them, up to `tests_apart` tests and `docs`
+        documentation sections, when the question and filters let them come apart
+        (`Apart.asked`)."""
         k = k or self.project.settings.k
-        apart = Apart(
-            tests_apart if lists_tests_apart(query, filters, tests, tests_apart) else 0,
-            docs if docs_apart(filters, docs) else 0,
-        )
+        apart = Apart.asked(query, filters, tests, tests_apart, docs)
         found = self.project.searcher.search_apart(query, k, filters, mode, tests, apart)
         return SearchAnswer(query, found.hits, state or self.freshness(), found.docs, found.tests)
 

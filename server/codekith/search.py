@@ -101,6 +101,27 @@ class Apart:
     tests: int = 0
     docs: int = 0
 
+    @classmethod
+    def asked(cls, query: str, filters: Filters, tests: bool, tests_apart: int, docs: int) -> Apart:
+        """What comes apart of what the asker wants apart.
+
+        Documentation comes apart when no kind filter chose what to see (`code` leaves it
+        out, `section` keeps it alone): ranked with code, sections take a code question's
+        first places, and code a documentation question's (docs/DESIGN.md, "Documentation
+        apart"). Tests come apart unless they are wanted among the hits (`wants_tests`: the
+        asker or the question says so) or a filter chose them already (a path inside
+        tests, documentation only): ranked with the project's code, a test gives up a share
+        of its score, which costs the questions a test answers ("Tests apart")."""
+        prefix = filters.path_prefix.strip().strip("/")
+        inside_tests = bool(prefix) and (is_test_path(prefix) or is_test_path(prefix + "/"))
+        tests_listed = not (
+            wants_tests(query, tests)
+            or filters.test_paths is not None
+            or filters.kind == "section"
+            or inside_tests
+        )
+        return cls(tests_apart if tests_listed else 0, 0 if filters.kind else docs)
+
 
 NOTHING_APART = Apart()
 
@@ -153,23 +174,6 @@ def wants_tests(query: str, asked: bool = False) -> bool:
     a test and does not say "test" needs the asker's word to keep them whole (see
     docs/DESIGN.md)."""
     return asked or asks_for_tests(query)
-
-
-def lists_tests_apart(query: str, filters: Filters, tests: bool, count: int) -> bool:
-    """Whether a search lists tests apart from its hits: when the asker wants some, and
-    neither the asker nor the question wants tests among the hits (`wants_tests`) nor did a
-    filter choose them already (a path inside tests, documentation only). Ranked with the
-    project's code, tests must give up a share of their score, which costs the questions a
-    test answers; apart, each is ranked among its own (docs/DESIGN.md, "Tests apart")."""
-    prefix = filters.path_prefix.strip().strip("/")
-    inside_tests = bool(prefix) and (is_test_path(prefix) or is_test_path(prefix + "/"))
-    return (
-        count > 0
-        and not wants_tests(query, tests)
-        and filters.test_paths is None
-        and filters.kind != "section"
-        and not inside_tests
-    )
 
 
 @dataclass(frozen=True)
@@ -316,8 +320,8 @@ class Searcher:
         apart: Apart = NOTHING_APART,
     ) -> Found:
         """The k best chunks and, apart from them, the best documentation sections (the
-        hits are then code only: `answers.docs_apart` says why) and the best tests (the
-        hits then hold none: `lists_tests_apart`), each list ranked among its own kind.
+        hits are then code only) and the best tests (the hits then hold none), each list
+        ranked among its own kind (`Apart.asked` says when and why).
         The searches of one question check the index and embed the question once, and run
         side by side."""
         self._check(mode)
