@@ -155,12 +155,18 @@ def pooled(results: dict[str, dict[str, Any]], kind: str) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parse_arguments(doc: str, argv: list[str] | None) -> tuple[Any, list[dict[str, Any]]]:
+    """The bench arguments and --json of the scripts that measure lists apart (this one and
+    eval_tests_apart.py), and the repositories they choose."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     add_bench_arguments(parser)
     parser.add_argument("--json", action="store_true", help="the per-case ranks too")
     args = parser.parse_args(argv)
-    repos = load_repos(args.repos)
+    return args, load_repos(args.repos)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, repos = parse_arguments(__doc__, argv)
     print(
         "together / apart: docstring MRR@10, fix -> files MRR@10, identifier R@1, "
         f"section MRR@10, section R@10 / R@{DOCS_APART}, ms a search (median)"

@@ -34,7 +34,6 @@ judged by the rule. Verdict: taken (stop 48, docs/DESIGN.md "Tests apart").
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import time
@@ -47,8 +46,8 @@ from benchstats import stratified_interval
 from codekith.answers import Answers, SearchAnswer
 from codekith.evaluation import Case, first_rank, judged_hits, load_cases
 from codekith.vocabulary import DOCS_APART, TESTS_APART
-from eval_docs_apart import Ranks, reciprocal
-from eval_quality import Paths, add_bench_arguments, load_repos
+from eval_docs_apart import Ranks, parse_arguments, reciprocal
+from eval_quality import Paths
 from quality_table import FILE_DEPTH, file_rank, files_of
 
 K = 10
@@ -204,11 +203,7 @@ def verdict(results: dict[str, dict[str, Any]], roles: dict[str, str]) -> dict[s
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_bench_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="the per-case ranks too")
-    args = parser.parse_args(argv)
-    repos = load_repos(args.repos)
+    args, repos = parse_arguments(__doc__, argv)
     roles = {repo["name"]: repo["role"] for repo in repos}
     print(
         "before / after: docstring MRR@10 hybrid, vector; docstring answer shown; "
