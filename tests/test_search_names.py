@@ -20,6 +20,7 @@ from codekith.search import (
     SYMBOL_LEAD,
     TEST_SHARE,
     TEXT_WEIGHT,
+    Apart,
     Searcher,
     Shares,
     asks_for_tests,
@@ -32,6 +33,7 @@ from codekith.search import (
     opening_word,
     query_identifiers,
 )
+from codekith.store import Filters
 from codekith.template import name_phrase
 
 
@@ -338,3 +340,18 @@ def test_a_search_leans_by_the_question_but_not_by_a_name(
     grown = lead(question, 0.2) - lead(question, 0.0)
     assert abs(grown - 0.2 * class_lean(question)) < 1e-6 and grown > 0
     assert lead("ErrorCollector", 0.2) == lead("ErrorCollector", 0.0)
+
+
+def test_tests_and_documentation_come_apart_unless_the_question_or_a_filter_chose_them():
+    asked = Apart.asked  # (query, filters, tests flag, tests apart, docs apart)
+    plain = Filters()
+    assert asked("retry delay", plain, False, 5, 5) == Apart(tests=5, docs=5)
+    assert asked("the test of the retry delay", plain, False, 5, 5) == Apart(docs=5)
+    assert asked("retry delay", plain, True, 5, 5) == Apart(docs=5)
+    assert asked("retry delay", Filters(kind="code"), False, 5, 5) == Apart(tests=5)
+    assert asked("retry delay", Filters(kind="section"), False, 5, 5) == Apart()
+    for prefix in ("tests", "tests/", "pkg/tests/unit", "src/test_retry.py", "web/a.test.ts"):
+        assert asked("retry delay", Filters(path_prefix=prefix), False, 5, 5).tests == 0, prefix
+    assert asked("retry delay", Filters(path_prefix="src/latest"), False, 5, 5).tests == 5
+    assert asked("retry delay", Filters(test_paths=False), False, 5, 5).tests == 0
+    assert asked("retry delay", plain, False, 0, 0) == Apart()
