@@ -49,11 +49,11 @@ and full-text search, a call graph). Start with search_code or related_code (a q
 PATH:LINE or a qualified name), follow up with get_code (by path and lines, or by an id from
 an earlier answer), find_symbol and call_graph. Paths are relative to the repository root.
 Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
-they were cut to the token budget (`truncated`). Tests rank below the code they test: pass
-`tests: true` to search_code or related_code when you look for tests. search_code lists the
-tests and the documentation sections that match apart from the code hits, under `tests` and
-`docs`: pass `tests_apart: 0` or `docs: 0` to rank them among the hits instead, `kind:
-"section"` for documentation only."""
+they were cut to the token budget (`truncated`). search_code lists the tests and the
+documentation sections that match apart from the code hits, under `tests` and `docs`: pass
+`tests_apart: 0` or `docs: 0` to rank them among the hits instead, `kind: "section"` for
+documentation only. related_code ranks tests below the code they test. Pass `tests: true`
+to either when you look for tests: they then rank with the project's own code."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITES_INDEX = ToolAnnotations(
@@ -89,7 +89,8 @@ Tests = Annotated[
     bool,
     Field(
         description="true when looking for tests: they then rank with the project's own "
-        "code (by default below it, unless the question says 'test')"
+        "code (by default search_code lists them apart and related_code ranks them below "
+        "it, unless the question says 'test')"
     ),
 ]
 
