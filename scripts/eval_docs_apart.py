@@ -28,7 +28,8 @@ import argparse
 import json
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -66,19 +67,20 @@ def file_ranks(cases: list[Case], answers: Answers, docs: int) -> Ranks:
     ]
 
 
-def timed(answers: Answers, cases: list[Case]) -> dict[str, float]:
-    """Median ms of one search together and apart, each question embedded afresh."""
-    searcher = answers.project.searcher
-    spent: dict[int, list[float]] = {0: [], DOCS_APART: []}
+def timed(
+    answers: Answers, cases: list[Case], settings: Mapping[str, Callable[[str], Any]]
+) -> dict[str, float]:
+    """Median ms of one search in each setting (`{label}_ms`), each question embedded
+    afresh; the settings take turns going first, so none gets the warmer turn throughout."""
+    spent: dict[str, list[float]] = {label: [] for label in settings}
+    labels = list(settings)
     for number, case in enumerate(cases):
-        order = (0, DOCS_APART) if number % 2 == 0 else (DOCS_APART, 0)
-        for docs in order:
-            searcher._query_vectors.cache_clear()  # type: ignore[attr-defined]
+        for label in labels[number % len(labels) :] + labels[: number % len(labels)]:
+            answers.project.searcher.forget_questions()
             started = time.perf_counter()
-            answers.search(case.query, K, docs=docs)
-            spent[docs].append((time.perf_counter() - started) * 1000)
-    together, apart = (statistics.median(spent[d]) for d in (0, DOCS_APART))
-    return {"together_ms": round(together, 1), "apart_ms": round(apart, 1)}
+            settings[label](case.query)
+            spent[label].append((time.perf_counter() - started) * 1000)
+    return {f"{label}_ms": round(statistics.median(spent[label]), 1) for label in settings}
 
 
 def measure(paths: Paths) -> dict[str, Any]:
@@ -105,7 +107,11 @@ def measure(paths: Paths) -> dict[str, Any]:
         ranks["section apart"] = ranks_of(
             cases["section"], lambda c: answers.search(c.query, K, docs=DOCS_APART).docs or []
         )
-    return {"ranks": ranks, **timed(answers, cases["docstring"])}
+    settings = {
+        label: partial(answers.search, k=K, docs=docs)
+        for label, docs in (("together", 0), ("apart", DOCS_APART))
+    }
+    return {"ranks": ranks, **timed(answers, cases["docstring"], settings)}
 
 
 def row(name: str, role: str, result: dict[str, Any]) -> str:

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import json
 import statistics
-import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -46,7 +46,7 @@ from benchstats import stratified_interval
 from codekith.answers import Answers, SearchAnswer
 from codekith.evaluation import Case, first_rank, judged_hits, load_cases
 from codekith.vocabulary import DOCS_APART, TESTS_APART
-from eval_docs_apart import Ranks, parse_arguments, reciprocal
+from eval_docs_apart import Ranks, parse_arguments, reciprocal, timed
 from eval_quality import Paths
 from quality_table import FILE_DEPTH, file_rank, files_of
 
@@ -68,20 +68,6 @@ def judged_rank(found: SearchAnswer, case: Case) -> int | None:
 def present(found: SearchAnswer, case: Case) -> bool:
     shown = found.hits + (found.tests or []) + (found.docs or [])
     return first_rank(shown, case.expected) is not None
-
-
-def timed(answers: Answers, cases: list[Case]) -> dict[str, float]:
-    """Median ms of one search before and after, each question embedded afresh."""
-    searcher = answers.project.searcher
-    spent: dict[str, list[float]] = {label: [] for label in SETTINGS}
-    for number, case in enumerate(cases):
-        order = list(SETTINGS) if number % 2 == 0 else list(reversed(SETTINGS))
-        for label in order:
-            searcher._query_vectors.cache_clear()  # type: ignore[attr-defined]
-            started = time.perf_counter()
-            searched(answers, case.query, "hybrid", SETTINGS[label])
-            spent[label].append((time.perf_counter() - started) * 1000)
-    return {f"{label}_ms": round(statistics.median(spent[label]), 1) for label in SETTINGS}
 
 
 def measure(paths: Paths) -> dict[str, Any]:
@@ -114,7 +100,11 @@ def measure(paths: Paths) -> dict[str, Any]:
                 )
                 for c in cases["fix"]
             ]
-    return {"ranks": ranks, "present": shown, **timed(answers, cases["docstring"])}
+    settings = {
+        label: partial(searched, answers, mode="hybrid", tests_apart=tests_apart)
+        for label, tests_apart in SETTINGS.items()
+    }
+    return {"ranks": ranks, "present": shown, **timed(answers, cases["docstring"], settings)}
 
 
 def mrr(ranks: Ranks) -> float:

@@ -287,6 +287,11 @@ class Searcher:
         self.check_compatible()
         return self._query_vectors(text)
 
+    def forget_questions(self) -> None:
+        """Forget the questions embedded so far: a benchmark then times each search as a
+        new question's, embedding included."""
+        self._query_vectors.cache_clear()  # type: ignore[attr-defined]
+
     def query_id(self) -> str:
         """What embeds this searcher's questions (Embedder.query_id)."""
         return self.embedder().query_id
