@@ -112,7 +112,7 @@ class Apart:
         asker or the question says so) or a filter chose them already (a path inside
         tests, documentation only): ranked with the project's code, a test gives up a share
         of its score, which costs the questions a test answers ("Tests apart")."""
-        prefix = filters.path_prefix.strip().strip("/")
+        prefix = filters.prefix()
         inside_tests = bool(prefix) and (is_test_path(prefix) or is_test_path(prefix + "/"))
         tests_listed = not (
             wants_tests(query, tests)

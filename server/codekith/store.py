@@ -255,11 +255,16 @@ class Filters:
     kind: str = ""
     test_paths: bool | None = None
 
+    def prefix(self) -> str:
+        """The path prefix as a root-relative path, "" for the whole root."""
+        prefix = self.path_prefix.strip().strip("/")
+        return "" if prefix == "." else prefix
+
     def where(self) -> str:
         """The filter as the store's SQL; only the store uses it."""
         clauses = ["deleted = false"]
-        prefix = self.path_prefix.strip().strip("/")
-        if prefix and prefix != ".":
+        prefix = self.prefix()
+        if prefix:
             clauses.append(f"(path = {quote(prefix)} OR starts_with(path, {quote(prefix + '/')}))")
         if self.language:
             clauses.append(f"language = {quote(self.language)}")
