@@ -25,7 +25,7 @@ from codekith.progress import Progress
 from codekith.project import Project
 from codekith.qualnames import constructed, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
-from codekith.search import Apart, Hit
+from codekith.search import Apart, Hit, listed_apart
 from codekith.secrets import load_scanner
 from codekith.store import NO_FILTERS, Filters, IndexLockedError, IndexMismatchError
 from codekith.workspace import (
@@ -77,10 +77,9 @@ class SearchAnswer:
     tests: list[Hit] | None = None
 
     def to_json(self) -> dict[str, Any]:
+        apart = listed_apart(self.tests, self.docs)
         data = {"query": self.query, "hits": self._marked(self.hits)}
-        for name, apart in (("tests", self.tests), ("docs", self.docs)):
-            if apart is not None:
-                data[name] = self._marked(apart)
+        data |= {name: self._marked(listed) for name, listed in apart.items()}
         return {**data, **self.freshness.to_json()}
 
     def _marked(self, hits: list[Hit]) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ from codekith.embedding import Embedder, FastEmbedder
 from codekith.freshness import Freshness
 from codekith.project import Project
 from codekith.related import Item, fit_to_budget, markdown_of
-from codekith.search import Hit
+from codekith.search import Hit, listed_apart
 from codekith.store import NO_FILTERS, Filters
 
 RRF_K = 60  # reciprocal rank fusion's constant: ranks past the first few weigh alike
@@ -70,9 +70,8 @@ class MultiSearchAnswer:
             "repos": list(self.freshness),
             "hits": [hit.to_json() for hit in self.hits],
         }
-        for name, apart in (("tests", self.tests), ("docs", self.docs)):
-            if apart is not None:
-                data[name] = [hit.to_json() for hit in apart]
+        apart = listed_apart(self.tests, self.docs)
+        data |= {name: [hit.to_json() for hit in listed] for name, listed in apart.items()}
         return {
             **data,
             "fresh": all(state.fresh for state in self.freshness.values()),

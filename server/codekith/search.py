@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -134,6 +134,16 @@ class Found:
     hits: list[Hit]
     tests: list[Hit] | None = None
     docs: list[Hit] | None = None
+
+
+Listed = TypeVar("Listed")
+
+
+def listed_apart(tests: list[Listed] | None, docs: list[Listed] | None) -> dict[str, list[Listed]]:
+    """The lists an answer holds apart from its hits, under their JSON names and in the
+    order they are read (tests, then documentation); one not listed apart is left out."""
+    named = (("tests", tests), ("docs", docs))
+    return {name: listed for name, listed in named if listed is not None}
 
 
 def hit_from_row(row: dict[str, Any], score: float) -> Hit:

@@ -31,7 +31,7 @@ from codekith.lsp.session import ProgressReporter, WorkspaceSession
 from codekith.progress import Step
 from codekith.related import TargetNotFoundError
 from codekith.repos import RepoHit, Repositories, repository_names
-from codekith.search import Filters
+from codekith.search import Filters, listed_apart
 from codekith.workspace import OutsideWorkspaceError
 
 log = logging.getLogger(__name__)
@@ -347,9 +347,7 @@ async def _search(ls: CodekithServer, a: args.SearchArgs) -> dict[str, Any]:
         ]
 
     apart = {
-        name: located(listed)
-        for name, listed in (("tests", found.tests), ("docs", found.docs))
-        if listed is not None
+        name: located(listed) for name, listed in listed_apart(found.tests, found.docs).items()
     }
     return {
         "query": a.query,
