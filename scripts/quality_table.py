@@ -28,10 +28,11 @@ Per repository (tuning or held-out):
 * chunks per CPU-second of the model (the default, or `--model`), measured when the index was
   built cold.
 
-codekith's own runners answer as `codekith search` does (`AsAnswered`, since stop 47): code-only
-hits and the documentation apart, each case judged on the list that holds its answer (a
-section question on the five sections, so its Recall@10 is a Recall@5); `codekith eval
---docs 0` gives the one-list figures of earlier stops.
+codekith's own runners answer as `codekith search` does (`AsAnswered`): code-only hits
+without tests, and apart the tests (since stop 48) and the documentation (since stop 47),
+each case judged on the list that holds its answer (a test or section question on its five,
+so its Recall@10 is a Recall@5); `codekith eval --docs 0 --tests-apart 0` gives the
+one-list figures of earlier stops.
 
 "hybrid >= best single mode" and the co-change ratio carry a 95% paired bootstrap interval
 over the cases (benchstats.bootstrap_interval, 2000 resamples, seeded): a margin whose
@@ -54,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from benchstats import bootstrap_interval, stratified_interval
-from codekith.answers import Answers
+from codekith.answers import Answers, SearchAnswer
 from codekith.evaluation import Case, evaluate, judged_hits, load_cases, matches
 from codekith.search import Hit, Shares, asks_for_tests, hit_from_row, is_side_code, side_share
 from codekith.template import code_of, search_text
@@ -123,16 +124,17 @@ class AsAnswered:
     def judged(
         self, case: Case, k: int = 10, mode: str = "hybrid", tests: bool = False
     ) -> list[Hit]:
-        found = self.answers.search(
-            case.query, k, mode=mode, tests=tests, docs=DOCS_APART, tests_apart=TESTS_APART
-        )
+        found = self._answer(case.query, k, mode, tests)
         return judged_hits(found.hits, (found.tests, found.docs), case.expected)
 
     def hits(self, query: str, k: int, mode: str = "hybrid") -> list[Hit]:
-        """The code hits alone (a fix's files and a bundle's rival are code)."""
+        """The code hits alone, tests apart (a fix's files and a bundle's rival are code)."""
+        return self._answer(query, k, mode).hits
+
+    def _answer(self, query: str, k: int, mode: str, tests: bool = False) -> SearchAnswer:
         return self.answers.search(
-            query, k, mode=mode, docs=DOCS_APART, tests_apart=TESTS_APART
-        ).hits
+            query, k, mode=mode, tests=tests, docs=DOCS_APART, tests_apart=TESTS_APART
+        )
 
 
 class Corpus:
