@@ -1,0 +1,240 @@
+"""Compound names split in the full text (`partitionby` -> partition, by), before / after.
+
+Python names are often run together in lower case: `partitionby`, `keymap`, `itemfilter`,
+`isinstance`, `startswith`. The full-text rule splits an identifier at underscores and case
+changes only, so the question "Partition a sequence according to a function" shares no word
+with `partitionby`, and the text list never finds it (toolz: hybrid trails vector .665 vs
+.693, and 14 of its 32 rank changes between the two are answers the text list missed).
+
+The rule under test (template.py, TEXT_VERSION 3; it applies to a chunk's text and to the
+question's alike): a lower-case identifier part of at least 6 letters is split by English
+word frequencies (the `wordninja` package, its own word list, nothing downloaded); the split
+is kept when it has 2 or 3 pieces, each of at least 3 letters or one of the two-letter words
+an, as, at, be, by, do, if, in, is, no, of, on, or, to, up. The pieces are added after the
+whole part, which stays. No constant of it was tried at other values.
+
+Each repository is measured twice through `Answers.search` with the defaults users get
+(tests and documentation apart; `eval_tests_apart.py`'s measures):
+- before: the code at BEFORE (a temporary git worktree) on the index as built;
+- after: the working tree's code on a scratch copy of the index, its full text rewritten
+  under the new rule by an index run (which re-embeds nothing: its seconds are reported).
+
+The rule, written before any figure was seen: the new rule is taken only if, in hybrid mode,
+1. the held-out repositories' pooled docstring MRR@10 gains at least .003;
+2. the tuning repositories' mean docstring MRR@10 does not fall;
+3. the held-out pooled fix -> files MRR@10 loses no more than .005;
+4. no repository loses more than .02 of docstring or fix -> files MRR@10;
+5. the held-out pooled share of docstring answers shown at all falls by no more than .01;
+6. identifier R@1 falls nowhere;
+7. the median over the repositories of after / before ms a search is at most 1.10 (the two
+   sides run one after the other: with the same code on both, tinydb's ratio was 1.061).
+Held out are all but the three tuning repositories (flask, axios, structlog): the eleven of
+stop 48 and the three fresh ones (marshmallow, tinydb, toolz).
+
+    cd scripts && ../.venv/bin/python eval_compounds.py [--repos toolz flask] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from codekith.vocabulary import TESTS_APART
+from eval_docs_apart import parse_arguments
+from eval_quality import Paths
+from eval_tests_apart import (
+    judged_rank,
+    pooled,
+    present,
+    row,
+    searched,
+    values,
+    verdict,
+)
+from quality_table import FILE_DEPTH, file_rank, files_of
+
+BEFORE = "5ae0a92"  # main before the rule
+SCRIPTS = Path(__file__).resolve().parent
+GAIN_HELD = 0.003
+TIME_RATIO = 1.10
+
+
+def measure(paths: Paths, db: Path, upgrade: bool) -> dict[str, Any]:
+    """One side's ranks (labels as eval_tests_apart.measure's, without before / after) and
+    its median ms a search, the question embedded each time."""
+    from codekith.answers import Answers
+    from codekith.embedding import FastEmbedder
+    from codekith.evaluation import load_cases
+    from codekith.project import Project
+
+    project = Project(paths.workspace, db=str(db), embedder=FastEmbedder())
+    rewrite_s = 0.0
+    if upgrade:
+        started = time.perf_counter()
+        project.indexer.run()
+        rewrite_s = time.perf_counter() - started
+    answers = Answers(project, freshness_ttl_s=float("inf"))
+    cases = {
+        kind: load_cases(paths.case_file(kind))
+        for kind in ("docstring", "fix", "identifier")
+        if paths.case_file(kind).exists()
+    }
+    ranks: dict[str, list[int | None]] = {}
+    shown: dict[str, list[bool]] = {}
+    spent: list[float] = []
+    for mode in ("hybrid", "vector"):
+        found = []
+        for case in cases["docstring"]:
+            project.searcher.forget_questions()
+            started = time.perf_counter()
+            found.append(searched(answers, case.query, mode, TESTS_APART))
+            if mode == "hybrid":
+                spent.append((time.perf_counter() - started) * 1000)
+        ranks[f"docstring {mode}"] = [
+            judged_rank(f, c) for f, c in zip(found, cases["docstring"], strict=True)
+        ]
+        shown[f"docstring {mode}"] = [
+            present(f, c) for f, c in zip(found, cases["docstring"], strict=True)
+        ]
+    ranks["identifier"] = [
+        judged_rank(searched(answers, c.query, "hybrid", TESTS_APART), c)
+        for c in cases["identifier"]
+    ]
+    if "fix" in cases:
+        ranks["fix"] = [
+            file_rank(
+                files_of(searched(answers, c.query, "hybrid", TESTS_APART, FILE_DEPTH).hits),
+                set(c.expected),
+            )
+            for c in cases["fix"]
+        ]
+    return {
+        "ranks": ranks,
+        "present": shown,
+        "ms": round(statistics.median(spent), 1),
+        "rewrite_s": round(rewrite_s, 1),
+    }
+
+
+def side(paths: Paths, db: Path, server: Path, upgrade: bool) -> dict[str, Any]:
+    """`measure` in a child process whose codekith is the one under `server`."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--side", str(paths.root), str(db)]
+    if upgrade:
+        command.append("--upgrade")
+    env = {**os.environ, "PYTHONPATH": f"{server}{os.pathsep}{SCRIPTS}"}
+    done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    return dict(json.loads(done.stdout.splitlines()[-1]))
+
+
+def compared(paths: Paths, before_server: Path) -> dict[str, Any]:
+    """eval_tests_apart's result shape: each label's ranks `before` and `after`."""
+    before = side(paths, paths.stripped_db, before_server, upgrade=False)
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = Path(scratch) / "index"
+        shutil.copytree(paths.stripped_db, copy)
+        after = side(paths, copy, SCRIPTS.parent / "server", upgrade=True)
+    result: dict[str, Any] = {"ranks": {}, "present": {}, "rewrite_s": after["rewrite_s"]}
+    for label, measured in (("before", before), ("after", after)):
+        for key, ranks in measured["ranks"].items():
+            result["ranks"][f"{key} {label}"] = ranks
+        for key, shown in measured["present"].items():
+            result["present"][f"{key} {label}"] = shown
+        result[f"{label}_ms"] = measured["ms"]
+    return result
+
+
+def worktree(revision: str, where: Path) -> Path:
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(SCRIPTS.parent),
+            "worktree",
+            "add",
+            "-q",
+            "--detach",
+            str(where),
+            revision,
+        ],
+        check=True,
+    )
+    return where / "server"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--side"]:
+        root, db = Path(argv[1]), Path(argv[2])
+        paths = Paths(root.parent.parent, root.name)
+        print(json.dumps(measure(paths, db, upgrade="--upgrade" in argv)))
+        return 0
+    args, repos = parse_arguments(__doc__, argv)
+    roles = {repo["name"]: repo["role"] for repo in repos}
+    print(
+        "before / after: docstring MRR@10 hybrid, vector; docstring answer shown; "
+        "fix -> files MRR@10; identifier R@1; ms a search (median)"
+    )
+    results: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        before_server = worktree(BEFORE, Path(scratch) / "before")
+        try:
+            for repo in repos:
+                results[repo["name"]] = compared(Paths(args.bench, repo["name"]), before_server)
+                print(
+                    row(repo["name"], repo["role"], results[repo["name"]])
+                    + f"  rewrite {results[repo['name']]['rewrite_s']} s",
+                    flush=True,
+                )
+        finally:
+            subprocess.run(
+                [
+                    "git",
+                    "-C",
+                    str(SCRIPTS.parent),
+                    "worktree",
+                    "remove",
+                    "--force",
+                    str(before_server.parent),
+                ],
+                check=False,
+            )
+    held = {n: r for n, r in results.items() if roles[n] != "tuning"}
+    summary: dict[str, Any] = {
+        key: pooled(held, key) for key in ("docstring hybrid", "docstring vector", "fix", "present")
+    }
+    ratio = statistics.median(r["after_ms"] / r["before_ms"] for r in results.values())
+    summary["time_ratio_median"] = round(ratio, 3)
+    print("held out, after minus before:", json.dumps(summary))
+    judged = verdict(results, roles)
+    conditions = judged["conditions"]
+    tuning = [r for n, r in results.items() if roles[n] == "tuning"]
+    tuning_gains = [
+        float(
+            (
+                values(r, "docstring hybrid", "after") - values(r, "docstring hybrid", "before")
+            ).mean()
+        )
+        for r in tuning
+    ]
+    conditions["tuning docstring gain"] = not tuning or statistics.mean(tuning_gains) >= 0
+    conditions["held-out docstring gain"] = (
+        summary["docstring hybrid"].get("difference", 0) >= GAIN_HELD
+    )
+    conditions["search time"] = ratio <= TIME_RATIO
+    judged["taken"] = all(conditions.values())
+    print("verdict:", json.dumps(judged))
+    if args.json:
+        print(json.dumps({"repos": results, "held_out": summary}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
