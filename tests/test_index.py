@@ -254,6 +254,25 @@ def test_a_new_full_text_rule_rewrites_stored_texts_without_embedding(
     assert project.searcher.search(query, 1, mode="text")[0].qualname == "mathx.fibonacci"
 
 
+COMPOUND_NAMES = """\
+def partitionby(func, seq):
+    return map(tuple, pluck(1, itertools.groupby(seq, key=func)))
+
+
+def partition_all(n, seq):
+    args = [iter(seq)] * n
+    return zip_longest(*args, fillvalue=no_pad)
+"""
+
+
+def test_the_full_text_finds_a_name_that_runs_words_together(workspace, project_for):
+    """`partitionby` holds the question's "partition" only as a compound (TEXT_VERSION 3)."""
+    project = project_for(workspace({"recipes.py": COMPOUND_NAMES}))
+    project.indexer.run()
+    found = project.searcher.search("Partition a sequence according to a function", 5, mode="text")
+    assert {hit.qualname for hit in found} == {"recipes.partitionby", "recipes.partition_all"}
+
+
 def test_ghost_chunks_without_a_catalog_entry_are_removed(workspace, project_for):
     root = workspace({"mathx.py": MATH_MODULE, "keep.py": "A = 1\n"})
     project = project_for(root)

@@ -16,11 +16,19 @@ if TYPE_CHECKING:  # the chunkers load tree-sitter: `status` needs only TEMPLATE
     from codekith.chunking import Chunk
 
 TEMPLATE_VERSION = "2"  # 2: the vector cache is keyed by the document (examine.chunk_row)
-TEXT_VERSION = "2"  # the full-text rule of chunk_search_text (an index without one has "1")
+# the full-text rule of chunk_search_text (an index without one has "1"; 3: compound names)
+TEXT_VERSION = "3"
 NAME_WEIGHT = 4  # how often a definition's own name counts in its full-text text
 HEADER_END = "\n# ---\n"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+COMPOUND_LETTERS = 6  # the shortest lower-case name part split into words (`keymap`)
+_COMPOUND = re.compile(rf"[a-z]{{{COMPOUND_LETTERS},}}")
+# two-letter words a compound's pieces may be; other pieces have 3 letters at least, so that
+# an abbreviation is not cut into syllables (`kwargs` -> k, war, gs stays whole)
+_SHORT_WORDS = frozenset(
+    ["an", "as", "at", "be", "by", "do", "if", "in", "is", "no", "of", "on", "or", "to", "up"]
+)
 
 
 def document(chunk: Chunk) -> str:
@@ -59,15 +67,36 @@ def _identifier_parts(word: str) -> tuple[str, ...]:
 
 
 def search_text(text: str) -> str:
-    """Words for the full-text index: each identifier whole and split into its parts."""
+    """Words for the full-text index: each identifier whole and split into its parts, and a
+    part that runs words together in lower case followed by those words (`partitionby` ->
+    partitionby, partition, by): a question says "partition", never "partitionby"."""
     words: list[str] = []
     for identifier in _IDENTIFIER.findall(text):
         parts = _identifier_parts(identifier)
         lowered = identifier.lower().strip("_")
         if len(parts) > 1 and lowered:
             words.append(lowered)
-        words.extend(parts)
+        for part in parts:
+            words.append(part)
+            words.extend(compound_pieces(part))
     return " ".join(words)
+
+
+@lru_cache(maxsize=1 << 14)
+def compound_pieces(part: str) -> tuple[str, ...]:
+    """The English words a lower-case name part runs together (`itemfilter` -> item,
+    filter), by word frequencies (wordninja's own list); none for a word, or when a piece
+    is too short to be a word of its own (see scripts/eval_compounds.py for the figures)."""
+    if not _COMPOUND.fullmatch(part):
+        return ()
+    import wordninja  # its word list takes 80 ms to load: only once a name needs it
+
+    pieces = tuple(wordninja.split(part))
+    if not 2 <= len(pieces) <= 3:
+        return ()
+    if any(len(p) < 3 and p not in _SHORT_WORDS for p in pieces):
+        return ()
+    return pieces
 
 
 def chunk_search_text(chunk: Chunk) -> str:
