@@ -13,6 +13,11 @@ is kept when it has 2 or 3 pieces, each of at least 3 letters or one of the two-
 an, as, at, be, by, do, if, in, is, no, of, on, or, to, up. The pieces are added after the
 whole part, which stays. No constant of it was tried at other values.
 
+A second rule, written after the first was taken and before any figure of its own: the name
+phrase the search embeds to re-rank its best candidates by (template.name_phrase) says a
+compound part as its words (`itemmap` -> "item map", not "itemmap"), by the same split.
+It is judged by the same conditions, against the first rule (`--before 8c335c6`).
+
 Each repository is measured twice through `Answers.search` with the defaults users get
 (tests and documentation apart; `eval_tests_apart.py`'s measures):
 - before: the code at BEFORE (a temporary git worktree);
@@ -33,6 +38,7 @@ Held out are all but the three tuning repositories (flask, axios, structlog): th
 stop 48 and the three fresh ones (marshmallow, tinydb, toolz).
 
     cd scripts && ../.venv/bin/python eval_compounds.py [--repos toolz flask] [--json]
+    cd scripts && ../.venv/bin/python eval_compounds.py --before 8c335c6  # the second rule
 """
 
 from __future__ import annotations
@@ -62,7 +68,7 @@ from eval_tests_apart import (
 )
 from quality_table import FILE_DEPTH, file_rank, files_of
 
-BEFORE = "5ae0a92"  # main before the rule
+BEFORE = "5ae0a92"  # main before the first rule
 SCRIPTS = Path(__file__).resolve().parent
 GAIN_HELD = 0.003
 TIME_RATIO = 1.10
@@ -174,7 +180,13 @@ def main(argv: list[str] | None = None) -> int:
         paths = Paths(root.parent.parent, root.name)
         print(json.dumps(measure(paths, db)))
         return 0
-    args, repos = parse_arguments(__doc__, argv)
+    args, repos = parse_arguments(
+        __doc__,
+        argv,
+        lambda parser: parser.add_argument(
+            "--before", default=BEFORE, help=f"the revision to compare with ({BEFORE})"
+        ),
+    )
     roles = {repo["name"]: repo["role"] for repo in repos}
     print(
         "before / after: docstring MRR@10 hybrid, vector; docstring answer shown; "
@@ -182,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as scratch:
-        before_server = worktree(BEFORE, Path(scratch) / "before")
+        before_server = worktree(args.before, Path(scratch) / "before")
         try:
             for repo in repos:
                 results[repo["name"]] = compared(Paths(args.bench, repo["name"]), before_server)

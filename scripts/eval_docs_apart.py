@@ -161,11 +161,16 @@ def pooled(results: dict[str, dict[str, Any]], kind: str) -> dict[str, Any]:
     }
 
 
-def parse_arguments(doc: str, argv: list[str] | None) -> tuple[Any, list[dict[str, Any]]]:
-    """The bench arguments and --json of the scripts that measure lists apart (this one and
-    eval_tests_apart.py), and the repositories they choose."""
+def parse_arguments(
+    doc: str, argv: list[str] | None, more: Callable[[argparse.ArgumentParser], Any] | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The bench arguments and --json of the scripts that measure a change before / after
+    (this one, eval_tests_apart.py, eval_compounds.py: `more` adds its own), and the
+    repositories they choose."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     add_bench_arguments(parser)
+    if more:
+        more(parser)
     parser.add_argument("--json", action="store_true", help="the per-case ranks too")
     args = parser.parse_args(argv)
     return args, load_repos(args.repos)
