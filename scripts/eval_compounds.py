@@ -18,6 +18,10 @@ phrase the search embeds to re-rank its best candidates by (template.name_phrase
 compound part as its words (`itemmap` -> "item map", not "itemmap"), by the same split.
 It is judged by the same conditions, against the first rule (`--before 8c335c6`).
 
+Verdicts (stop 49, docs/DESIGN.md "Compound names in the full text"): the first rule taken,
+every condition held (held out +.005 [+.000, +.010]); the second not (held out +.0013, the
+tuning mean down .0003).
+
 Each repository is measured twice through `Answers.search` with the defaults users get
 (tests and documentation apart; `eval_tests_apart.py`'s measures):
 - before: the code at BEFORE (a temporary git worktree);
