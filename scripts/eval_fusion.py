@@ -59,7 +59,11 @@ class RecordingStore:
         self.record["vector"] = [_slim(row) for row in rows]
         return rows
 
-    def text_search(self, text: str, k: int, filters: Any = None) -> list[Record]:
+    def text_search(
+        self, text: str, k: int, filters: Any = None, vectors: bool = False
+    ) -> list[Record]:
+        """The rows without their vectors, whatever `vectors` asks: the search then reads
+        the ones it needs through `vectors_of`, which records them."""
         rows = self.store.text_search(text, k, filters or NO_FILTERS)
         self.record["text"] = [_slim(row) for row in rows]
         return rows
@@ -93,7 +97,9 @@ class ReplayStore:
     def vector_search(self, vector: np.ndarray, k: int, filters: Any = None) -> list[Record]:
         return self.record["vector"][:k]
 
-    def text_search(self, text: str, k: int, filters: Any = None) -> list[Record]:
+    def text_search(
+        self, text: str, k: int, filters: Any = None, vectors: bool = False
+    ) -> list[Record]:
         return self.record["text"][:k]
 
     def chunks_named(self, names: Iterable[str], filters: Any = None, limit: int = 20) -> Any:

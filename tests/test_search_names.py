@@ -285,6 +285,13 @@ def test_a_candidate_only_the_full_text_found_counts_its_stored_similarity() -> 
     assert rows[1]["_distance"] == 1.0 - 0.6
     scores, _ = fuse([], rows, text)
     assert scores["only_text"] > TEXT_WEIGHT  # it has a share of the vector weight too
+    # A text row that carries its vector (Store.text_search(vectors=True)) is not looked
+    # up again, and gives it up: a hit's row holds no vector.
+    carried = {**_row("carried"), "_score": 4.0, "vector": [0.0, 1.0]}
+    rows = searcher._with_stored_cosines("q", vector, [*text, carried])
+    assert [r["id"] for r in rows] == ["both", "only_text", "carried"]
+    assert rows[2]["_distance"] == pytest.approx(1.0 - 0.8)
+    assert "vector" not in carried and "vector" not in rows[2]
 
 
 def test_a_question_worded_like_a_class_docstring_leans_to_classes() -> None:

@@ -94,6 +94,9 @@ def test_maintenance_purges_tombstones_and_builds_ann(tmp_path, monkeypatch):
     filtered = store.vector_search(probe, 5, Filters(path_prefix="f7.py"))
     assert {h["path"] for h in filtered} == {"f7.py"}
     assert store.text_search("word17", 20)
+    carrying = store.text_search("word17", 20, vectors=True)
+    stored = store.vectors_of(row["id"] for row in carrying)
+    assert carrying and all(np.array_equal(row["vector"], stored[row["id"]]) for row in carrying)
     quiet = store.maintain()
     assert not quiet["optimized"] and not quiet["ann_built"]
 

@@ -278,18 +278,21 @@ class LayeredStore(Store):
         found = self._both(lambda s: s.vector_search(vector, k, filters))
         return sorted(found, key=lambda r: r["_distance"])[:k]
 
-    def text_search(self, text: str, k: int, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
+    def text_search(
+        self, text: str, k: int, filters: Filters = NO_FILTERS, vectors: bool = False
+    ) -> list[dict[str, Any]]:
         """BM25 over the text mirror when it is current: one corpus, so one set of term
         statistics, as in a single index. Otherwise (before the first local run, or
         between a write and the end of its run) each side's k best merged by score, whose
-        statistics are each side's own (the overlay is small): a slightly different order."""
+        statistics are each side's own (the overlay is small): a slightly different order.
+        The mirror holds no vectors: its rows come without them, whatever `vectors` asks."""
         key = self._mirror_key()
         if key is not None and self.overlay.text_mirror_state().get("key") == key:
             try:
                 return self.overlay.mirror_text_search(text, k, filters)
             except Exception:  # derived data: a damaged mirror costs exactness, not answers
                 log.warning("the text mirror of %s is unreadable", self.location, exc_info=True)
-        found = self._both(lambda s: s.text_search(text, k, filters))
+        found = self._both(lambda s: s.text_search(text, k, filters, vectors))
         return sorted(found, key=lambda r: -r["_score"])[:k]
 
     # -- the text mirror ------------------------------------------------------------------

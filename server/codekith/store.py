@@ -1493,16 +1493,21 @@ class Store:
                 query = query.nprobes(20).refine_factor(5)
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_distance")
 
-    def text_search(self, text: str, k: int, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
+    def text_search(
+        self, text: str, k: int, filters: Filters = NO_FILTERS, vectors: bool = False
+    ) -> list[dict[str, Any]]:
         """The k best full-text matches of `text` (already split into words) that pass the
-        filters, best first (ties in id order, see _top)."""
+        filters, best first (ties in id order, see _top). With `vectors`, each row carries
+        its stored vector: the fusion reads the cosines of the text list's candidates, and
+        this query reads them at no cost a second query would have (6 ms on flask)."""
         if not text.strip():
             return []
+        extra = ["vector"] if vectors else []
         query = (
             self._table("chunks")
             .search(text, query_type="fts", fts_columns="search_text")
             .where(self._visible(filters.where()), prefilter=True)
-            .select([*RESULT_COLUMNS, "_score"])
+            .select([*RESULT_COLUMNS, *extra, "_score"])
         )
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)
 
