@@ -165,7 +165,7 @@ def parse_arguments(
     doc: str, argv: list[str] | None, more: Callable[[argparse.ArgumentParser], Any] | None = None
 ) -> tuple[Any, list[dict[str, Any]]]:
     """The bench arguments and --json of the scripts that measure a change before / after
-    (this one, eval_tests_apart.py, eval_compounds.py: `more` adds its own), and the
+    (this one, eval_tests_apart.py, eval_text_rules.py: `more` adds its own), and the
     repositories they choose."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     add_bench_arguments(parser)

@@ -1,4 +1,4 @@
-"""Compound names split in the full text (`partitionby` -> partition, by), before / after.
+"""Rules of the full-text text, each judged before / after by one written-down rule.
 
 Python names are often run together in lower case: `partitionby`, `keymap`, `itemfilter`,
 `isinstance`, `startswith`. The full-text rule splits an identifier at underscores and case
@@ -22,6 +22,14 @@ Verdicts (stop 49, docs/DESIGN.md "Compound names in the full text"): the first 
 every condition held (held out +.005 [+.000, +.010]); the second not (held out +.0013, the
 tuning mean down .0003).
 
+A third rule, written after those verdicts and before any figure of its own: code says
+`seq`, `func`, `ctx`, `cfg` where a question says "sequence", "function", "context",
+"configuration". A whole identifier part (not a compound's piece) found in a fixed table of
+common abbreviations is followed by the words it stands for (template.ABBREVIATIONS, written
+once from general use, never edited after a figure was seen), in chunks and questions alike
+(TEXT_VERSION 4). It is judged by the same conditions against the commit that wrote it down
+(`--before`: that commit's message names it).
+
 Each repository is measured twice through `Answers.search` with the defaults users get
 (tests and documentation apart; `eval_tests_apart.py`'s measures):
 - before: the code at BEFORE (a temporary git worktree);
@@ -41,8 +49,9 @@ The rule, written before any figure was seen: the new rule is taken only if, in 
 Held out are all but the three tuning repositories (flask, axios, structlog): the eleven of
 stop 48 and the three fresh ones (marshmallow, tinydb, toolz).
 
-    cd scripts && ../.venv/bin/python eval_compounds.py [--repos toolz flask] [--json]
-    cd scripts && ../.venv/bin/python eval_compounds.py --before 8c335c6  # the second rule
+    cd scripts && ../.venv/bin/python eval_text_rules.py [--repos toolz flask] [--json]
+    cd scripts && ../.venv/bin/python eval_text_rules.py --before 8c335c6  # the second rule
+    cd scripts && ../.venv/bin/python eval_text_rules.py --before REV  # the third rule
 """
 
 from __future__ import annotations
