@@ -16,9 +16,8 @@ if TYPE_CHECKING:  # the chunkers load tree-sitter: `status` needs only TEMPLATE
     from codekith.chunking import Chunk
 
 TEMPLATE_VERSION = "2"  # 2: the vector cache is keyed by the document (examine.chunk_row)
-# the full-text rule of chunk_search_text (an index without one has "1"; 3: compound names;
-# 4: abbreviations)
-TEXT_VERSION = "4"
+# the full-text rule of chunk_search_text (an index without one has "1"; 3: compound names)
+TEXT_VERSION = "3"
 NAME_WEIGHT = 4  # how often a definition's own name counts in its full-text text
 HEADER_END = "\n# ---\n"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -27,99 +26,6 @@ COMPOUND_LETTERS = 6  # the shortest lower-case name part split into words (`key
 _COMPOUND = re.compile(rf"[a-z]{{{COMPOUND_LETTERS},}}")
 # two-letter words a compound's pieces may be; other pieces have 3 letters at least, so that
 # an abbreviation is not cut into syllables (`kwargs` -> k, war, gs stays whole)
-# what code abbreviates and a question spells out (`seq` -> sequence): written once from
-# common use, before any figure (scripts/eval_text_rules.py, the third rule)
-ABBREVIATIONS = {
-    "addr": "address",
-    "alloc": "allocate",
-    "app": "application",
-    "arg": "argument",
-    "args": "arguments",
-    "attr": "attribute",
-    "attrs": "attributes",
-    "auth": "authentication",
-    "buf": "buffer",
-    "calc": "calculate",
-    "cb": "callback",
-    "cfg": "configuration",
-    "char": "character",
-    "cls": "class",
-    "cmd": "command",
-    "cnt": "count",
-    "col": "column",
-    "conf": "configuration",
-    "config": "configuration",
-    "conn": "connection",
-    "ctx": "context",
-    "db": "database",
-    "desc": "description",
-    "dest": "destination",
-    "dict": "dictionary",
-    "dir": "directory",
-    "doc": "document",
-    "dst": "destination",
-    "elem": "element",
-    "env": "environment",
-    "err": "error",
-    "exc": "exception",
-    "expr": "expression",
-    "ext": "extension",
-    "fmt": "format",
-    "fn": "function",
-    "func": "function",
-    "gen": "generator",
-    "hdr": "header",
-    "idx": "index",
-    "img": "image",
-    "impl": "implementation",
-    "info": "information",
-    "init": "initialize",
-    "iter": "iterator",
-    "kw": "keyword",
-    "kwargs": "keyword arguments",
-    "lang": "language",
-    "len": "length",
-    "lib": "library",
-    "loc": "location",
-    "max": "maximum",
-    "mgr": "manager",
-    "min": "minimum",
-    "mod": "module",
-    "msg": "message",
-    "num": "number",
-    "obj": "object",
-    "opt": "option",
-    "opts": "options",
-    "param": "parameter",
-    "params": "parameters",
-    "pkg": "package",
-    "pos": "position",
-    "prev": "previous",
-    "proc": "process",
-    "ptr": "pointer",
-    "pwd": "password",
-    "ref": "reference",
-    "repo": "repository",
-    "req": "request",
-    "resp": "response",
-    "sep": "separator",
-    "seq": "sequence",
-    "sig": "signature",
-    "sock": "socket",
-    "spec": "specification",
-    "src": "source",
-    "stmt": "statement",
-    "str": "string",
-    "tmp": "temporary",
-    "tpl": "template",
-    "ts": "timestamp",
-    "tx": "transaction",
-    "util": "utility",
-    "utils": "utilities",
-    "val": "value",
-    "var": "variable",
-    "vars": "variables",
-}
 _SHORT_WORDS = frozenset(
     ["an", "as", "at", "be", "by", "do", "if", "in", "is", "no", "of", "on", "or", "to", "up"]
 )
@@ -161,10 +67,9 @@ def _identifier_parts(word: str) -> tuple[str, ...]:
 
 
 def search_text(text: str) -> str:
-    """Words for the full-text index: each identifier whole and split into its parts, a
+    """Words for the full-text index: each identifier whole and split into its parts, and a
     part that runs words together in lower case followed by those words (`partitionby` ->
-    partitionby, partition, by: a question says "partition", never "partitionby"), and an
-    abbreviation by what it stands for (`seq` -> seq, sequence)."""
+    partitionby, partition, by): a question says "partition", never "partitionby"."""
     words: list[str] = []
     for identifier in _IDENTIFIER.findall(text):
         parts = _identifier_parts(identifier)
@@ -174,8 +79,6 @@ def search_text(text: str) -> str:
         for part in parts:
             words.append(part)
             words.extend(compound_pieces(part))
-            if part in ABBREVIATIONS:
-                words.append(ABBREVIATIONS[part])
     return " ".join(words)
 
 
@@ -183,7 +86,7 @@ def search_text(text: str) -> str:
 def compound_pieces(part: str) -> tuple[str, ...]:
     """The English words a lower-case name part runs together (`itemfilter` -> item,
     filter), by word frequencies (wordninja's own list); none for a word, or when a piece
-    is too short to be a word of its own (see scripts/eval_text_rules.py for the figures)."""
+    is too short to be a word of its own (see scripts/eval_compounds.py for the figures)."""
     if not _COMPOUND.fullmatch(part):
         return ()
     import wordninja  # its word list takes 80 ms to load: only once a name needs it
