@@ -155,12 +155,13 @@ def pooled(results: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
     }
 
 
+def gain(result: dict[str, Any], key: str) -> float:
+    """A repository's mean after minus before of `key`'s per-case values."""
+    return float((values(result, key, "after") - values(result, key, "before")).mean())
+
+
 def verdict(results: dict[str, dict[str, Any]], roles: dict[str, str]) -> dict[str, Any]:
     """The rule of the module docstring, condition by condition."""
-
-    def gain(result: dict[str, Any], key: str) -> float:
-        return float((values(result, key, "after") - values(result, key, "before")).mean())
-
     tuning = [r for n, r in results.items() if roles[n] == "tuning"]
     held = {n: r for n, r in results.items() if roles[n] != "tuning"}
     losses = {

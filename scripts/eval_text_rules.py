@@ -76,6 +76,7 @@ from codekith.vocabulary import DOCS_APART, TESTS_APART
 from eval_docs_apart import parse_arguments
 from eval_quality import Paths
 from eval_tests_apart import (
+    gain,
     judged_rank,
     mrr,
     pair,
@@ -83,7 +84,6 @@ from eval_tests_apart import (
     present,
     row,
     searched,
-    values,
     verdict,
 )
 from quality_table import FILE_DEPTH, file_rank, files_of
@@ -255,14 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     judged = verdict(results, roles)
     conditions = judged["conditions"]
     tuning = [r for n, r in results.items() if roles[n] == "tuning"]
-    tuning_gains = [
-        float(
-            (
-                values(r, "docstring hybrid", "after") - values(r, "docstring hybrid", "before")
-            ).mean()
-        )
-        for r in tuning
-    ]
+    tuning_gains = [gain(r, "docstring hybrid") for r in tuning]
     conditions["tuning docstring gain"] = not tuning or statistics.mean(tuning_gains) >= 0
     conditions["held-out docstring gain"] = (
         summary["docstring hybrid"].get("difference", 0) >= GAIN_HELD

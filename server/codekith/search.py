@@ -429,7 +429,11 @@ class Searcher:
         missing = [row for row in text if row["id"] not in seen]
         if not vector or not missing:
             return vector
-        stored = {i: np.asarray(carried[i], dtype=np.float32) for i in carried}
+        stored = {
+            r["id"]: np.asarray(carried[r["id"]], dtype=np.float32)
+            for r in missing
+            if r["id"] in carried
+        }
         stored.update(self.store.vectors_of(r["id"] for r in missing if r["id"] not in stored))
         asked = self._query_vectors(query)
         return vector + [

@@ -86,7 +86,7 @@ def search_text(text: str) -> str:
 def compound_pieces(part: str) -> tuple[str, ...]:
     """The English words a lower-case name part runs together (`itemfilter` -> item,
     filter), by word frequencies (wordninja's own list); none for a word, or when a piece
-    is too short to be a word of its own (see scripts/eval_compounds.py for the figures)."""
+    is too short to be a word of its own (see scripts/eval_text_rules.py for the figures)."""
     if not _COMPOUND.fullmatch(part):
         return ()
     import wordninja  # its word list takes 80 ms to load: only once a name needs it
