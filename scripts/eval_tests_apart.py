@@ -70,6 +70,36 @@ def present(found: SearchAnswer, case: Case) -> bool:
     return first_rank(shown, case.expected) is not None
 
 
+def ranked(
+    answers: Answers, cases: dict[str, list[Case]], tests_apart: int
+) -> tuple[dict[str, Ranks], dict[str, list[bool]]]:
+    """One setting's ranks (docstring questions in hybrid and vector mode, identifier ones,
+    a fix's files) and whether each docstring answer was shown at all."""
+    ranks: dict[str, Ranks] = {}
+    shown: dict[str, list[bool]] = {}
+    for mode in ("hybrid", "vector"):
+        found = [searched(answers, c.query, mode, tests_apart) for c in cases["docstring"]]
+        ranks[f"docstring {mode}"] = [
+            judged_rank(f, c) for f, c in zip(found, cases["docstring"], strict=True)
+        ]
+        shown[f"docstring {mode}"] = [
+            present(f, c) for f, c in zip(found, cases["docstring"], strict=True)
+        ]
+    ranks["identifier"] = [
+        judged_rank(searched(answers, c.query, "hybrid", tests_apart), c)
+        for c in cases["identifier"]
+    ]
+    if "fix" in cases:
+        ranks["fix"] = [
+            file_rank(
+                files_of(searched(answers, c.query, "hybrid", tests_apart, FILE_DEPTH).hits),
+                set(c.expected),
+            )
+            for c in cases["fix"]
+        ]
+    return ranks, shown
+
+
 def measure(paths: Paths) -> dict[str, Any]:
     answers = Answers(paths.project(), freshness_ttl_s=float("inf"))
     cases = {
@@ -80,26 +110,9 @@ def measure(paths: Paths) -> dict[str, Any]:
     ranks: dict[str, Ranks] = {}
     shown: dict[str, list[bool]] = {}
     for label, tests_apart in SETTINGS.items():
-        for mode in ("hybrid", "vector"):
-            found = [searched(answers, c.query, mode, tests_apart) for c in cases["docstring"]]
-            ranks[f"docstring {mode} {label}"] = [
-                judged_rank(f, c) for f, c in zip(found, cases["docstring"], strict=True)
-            ]
-            shown[f"docstring {mode} {label}"] = [
-                present(f, c) for f, c in zip(found, cases["docstring"], strict=True)
-            ]
-        ranks[f"identifier {label}"] = [
-            judged_rank(searched(answers, c.query, "hybrid", tests_apart), c)
-            for c in cases["identifier"]
-        ]
-        if "fix" in cases:
-            ranks[f"fix {label}"] = [
-                file_rank(
-                    files_of(searched(answers, c.query, "hybrid", tests_apart, FILE_DEPTH).hits),
-                    set(c.expected),
-                )
-                for c in cases["fix"]
-            ]
+        one, seen = ranked(answers, cases, tests_apart)
+        ranks |= {f"{key} {label}": value for key, value in one.items()}
+        shown |= {f"{key} {label}": value for key, value in seen.items()}
     settings = {
         label: partial(searched, answers, mode="hybrid", tests_apart=tests_apart)
         for label, tests_apart in SETTINGS.items()

@@ -68,25 +68,24 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from codekith.evaluation import first_rank
 from codekith.vocabulary import DOCS_APART, TESTS_APART
-from eval_docs_apart import parse_arguments
+from eval_docs_apart import parse_arguments, timed
 from eval_quality import Paths
 from eval_tests_apart import (
     gain,
-    judged_rank,
     mrr,
     pair,
     pooled,
-    present,
+    ranked,
     row,
     searched,
     verdict,
 )
-from quality_table import FILE_DEPTH, file_rank, files_of
 
 K = 10
 
@@ -115,44 +114,18 @@ def measure(paths: Paths, db: Path) -> dict[str, Any]:
         for kind in ("docstring", "fix", "identifier", "section")
         if paths.case_file(kind).exists()
     }
-    ranks: dict[str, list[int | None]] = {}
-    shown: dict[str, list[bool]] = {}
-    spent: list[float] = []
-    for mode in ("hybrid", "vector"):
-        found = []
-        for case in cases["docstring"]:
-            project.searcher.forget_questions()
-            started = time.perf_counter()
-            found.append(searched(answers, case.query, mode, TESTS_APART))
-            if mode == "hybrid":
-                spent.append((time.perf_counter() - started) * 1000)
-        ranks[f"docstring {mode}"] = [
-            judged_rank(f, c) for f, c in zip(found, cases["docstring"], strict=True)
-        ]
-        shown[f"docstring {mode}"] = [
-            present(f, c) for f, c in zip(found, cases["docstring"], strict=True)
-        ]
-    ranks["identifier"] = [
-        judged_rank(searched(answers, c.query, "hybrid", TESTS_APART), c)
-        for c in cases["identifier"]
-    ]
+    ranks, shown = ranked(answers, cases, TESTS_APART)
     if "section" in cases:
         ranks["section"] = [
             first_rank(answers.search(c.query, K, docs=DOCS_APART).docs or [], c.expected)
             for c in cases["section"]
         ]
-    if "fix" in cases:
-        ranks["fix"] = [
-            file_rank(
-                files_of(searched(answers, c.query, "hybrid", TESTS_APART, FILE_DEPTH).hits),
-                set(c.expected),
-            )
-            for c in cases["fix"]
-        ]
+    hybrid = {"hybrid": partial(searched, answers, mode="hybrid", tests_apart=TESTS_APART)}
+    ms = timed(answers, cases["docstring"], hybrid)["hybrid_ms"]
     return {
         "ranks": ranks,
         "present": shown,
-        "ms": round(statistics.median(spent), 1),
+        "ms": ms,
         "rewrite_s": round(rewrite_s, 1),
     }
 
