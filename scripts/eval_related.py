@@ -17,6 +17,14 @@ reported on every repository, held-out ones included.
     python scripts/eval_related.py --repos flask --top 20
     python scripts/eval_related.py --live           # the real bundles, shipped settings
     python scripts/eval_related.py --live 0.3:0.2 0.5:0.35:0:1   # MIX:FLOOR[:SIBLING[:REACH]]
+    python scripts/eval_related.py --ceiling        # the best any bundle of 8 could do
+
+The ceiling bounds what ranking can win: a bundle of as many items as `related` keeps, drawn
+from what the design relates a target to (its 30 most similar chunks, its call and
+inheritance neighbours, its class's members, and, wider, every definition of its file),
+holds at best min(found, items) of a case's expected chunks, whatever the order. Where that
+is below 1.3x the similarity baseline, no weighting of these signals meets the issue's
+target on that case set.
 
 The offline grid fills the whole budget (about 30 items, where similarity alone is hard to
 beat); the shipped bundle keeps the best 8 (`related.EXPANDED_ITEMS`, mix 0.3, chosen on
@@ -209,6 +217,60 @@ def evaluate(
     return result
 
 
+def ceiling(graph: Graph, cases: list[Case], items: int, similar: int) -> dict[str, float]:
+    """Mean recall of the best bundle of `items` chunks drawn from each case's candidates:
+    `similarity` (the baseline's own top `items`), `graph` (the `similar` most similar, call
+    and inheritance neighbours, class members) and `file` (those and the definitions of the
+    target's file)."""
+    found: dict[str, list[float]] = {"similarity": [], "graph": [], "file": []}
+    for case in cases:
+        seed = seed_of(graph, case)
+        if seed is None:
+            continue
+        similarity = graph.vectors @ graph.vectors[seed]
+        order = [i for i in np.argsort(-similarity, kind="stable").tolist() if i != seed]
+        linked = (graph.calls[seed] + graph.members[seed]) > 0
+        pools = {
+            "similarity": set(order[:items]),
+            "graph": set(order[:similar]) | set(np.flatnonzero(linked).tolist()),
+        }
+        pools["file"] = pools["graph"] | set(np.flatnonzero(graph.same_file[seed]).tolist())
+        for name, pool in pools.items():
+            held = sum(1 for e in case.expected if pool.intersection(graph.index_of.get(e, [])))
+            found[name].append(min(held, items) / len(case.expected))
+    return {name: float(np.mean(values)) if values else 0.0 for name, values in found.items()}
+
+
+def ceilings(repos: list[dict[str, Any]], bench: Path) -> int:
+    """Each repository's ceilings beside the real bundles' recall (`eval_quality.py
+    table`'s co-change figure) and the share of the graph ceiling that 1.3x would need."""
+    import codekith.related as related
+    from quality_table import cochange
+
+    items, similar = related.EXPANDED_ITEMS, related.SIMILAR_CANDIDATES
+    print(
+        f"co-change recall of the best bundle of {items} items drawn from: the target's "
+        f"{items} most similar (similarity-only, the baseline); its {similar} most similar, "
+        "call / inheritance neighbours and class members (graph); those and its file's "
+        "definitions (file). related: the real bundles, and their share of the graph ceiling."
+    )
+    for repo in repos:
+        paths = Paths(bench, repo["name"])
+        cases = load_cases(paths.case_file("cochange"))
+        r = ceiling(load_graph(paths), cases, items, similar)
+        bundles = cochange(paths.project(), paths)["related"]
+        base, graph = r["similarity"] or 1.0, r["graph"] or 1.0
+        print(
+            f"  {repo['name']:12} {repo['role']:8} similarity {r['similarity']:.3f}  "
+            f"graph {r['graph']:.3f} ({r['graph'] / base:.2f}x)  "
+            f"file {r['file']:.3f} ({r['file'] / base:.2f}x)  related {bundles:.3f} "
+            f"({bundles / base:.2f}x, {bundles / graph:.2f} of graph; 1.3x needs "
+            f"{1.3 * base / graph:.2f})",
+            flush=True,
+        )
+    return 0
+
+
 def grid() -> list[Ranker]:
     found = [Ranker(0.0)]
     for mix, wm, wf, damping in itertools.product(
@@ -233,10 +295,17 @@ def main(argv: list[str] | None = None) -> int:
         "--template",
         help="--live with the vectors of this scripts/eval_template.py variant (its cache)",
     )
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="the most of each case any bundle of `related`'s item count could hold",
+    )
     args = parser.parse_args(argv)
     repos = load_repos(args.repos)
     if args.live is not None:
         return live(repos, args.bench, args.live, args.template)
+    if args.ceiling:
+        return ceilings(repos, args.bench)
     graphs = {}
     cases = {}
     for repo in repos:
