@@ -151,12 +151,18 @@ def row(name: str, role: str, result: dict[str, Any]) -> str:
 def values(result: dict[str, Any], key: str, label: str) -> np.ndarray:
     if key == "present":
         return np.array(result["present"][f"docstring hybrid {label}"], dtype=float)
+    if f"{key} {label}" in result.get("shares", {}):  # a per-case share, not a rank
+        return np.array(result["shares"][f"{key} {label}"], dtype=float)
     return reciprocal(result["ranks"][f"{key} {label}"])
 
 
 def pooled(results: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
     """After minus before, each repository counting once, with a stratified interval."""
-    chosen = [r for r in results.values() if key == "present" or f"{key} before" in r["ranks"]]
+    chosen = [
+        r
+        for r in results.values()
+        if key == "present" or f"{key} before" in {**r["ranks"], **r.get("shares", {})}
+    ]
     gaps = [values(r, key, "after") - values(r, key, "before") for r in chosen]
     if not gaps:
         return {}

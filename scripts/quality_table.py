@@ -406,30 +406,41 @@ def question_bundles(project: Any, paths: Any, is_side: Callable[[Case], bool]) 
     docstring questions whose definition the bundle holds, and of a fix commit's files
     the bundle of its subject touches (what an assistant asking for context gets)."""
     result: dict[str, Any] = {}
-    asked, related = AsAnswered(project), project.related
     for kind in ("docstring", "fix"):
         if not paths.case_file(kind).exists():
             continue
-        ours, theirs, told = [], [], []
-        share = _answer_share if kind == "docstring" else _file_share
-        for case in load_cases(paths.case_file(kind)):
-            bundle = [item.hit for item in related.bundle(case.query).items]
-            plain = asked.hits(case.query, len(bundle))
-            ours.append(share(bundle, case.expected))
-            theirs.append(share(plain, case.expected))
-            if kind == "docstring" and is_side(case):
-                flagged = related.bundle(case.query, tests=True).items
-                told.append(share([item.hit for item in flagged], case.expected))
-            else:  # a fix's files are the project's own: nobody asks for tests
-                told.append(ours[-1])
-        count = len(ours) or 1
+        shares = bundle_shares(project, load_cases(paths.case_file(kind)), kind, is_side)
+        count = len(shares["related"]) or 1
         result[kind] = {
-            "cases": len(ours),
-            "related": round(sum(ours) / count, 4),
-            "search": round(sum(theirs) / count, 4),
-            "related_told": round(sum(told) / count, 4),
+            "cases": len(shares["related"]),
+            **{label: round(sum(values) / count, 4) for label, values in shares.items()},
         }
     return result
+
+
+def bundle_shares(
+    project: Any, cases: list[Case], kind: str, is_side: Callable[[Case], bool] | None = None
+) -> dict[str, list[float]]:
+    """Each case's share of its answer held by its question's bundle (`related`) and, with
+    `is_side`, by plain search of as many items (`search`) and by the bundle asked for
+    tests when the answer is a test (`related_told`)."""
+    asked, related = AsAnswered(project), project.related
+    share = _answer_share if kind == "docstring" else _file_share
+    found: dict[str, list[float]] = {"related": []}
+    if is_side is not None:
+        found.update(search=[], related_told=[])
+    for case in cases:
+        bundle = [item.hit for item in related.bundle(case.query).items]
+        found["related"].append(share(bundle, case.expected))
+        if is_side is None:
+            continue
+        found["search"].append(share(asked.hits(case.query, len(bundle)), case.expected))
+        if kind == "docstring" and is_side(case):
+            flagged = related.bundle(case.query, tests=True).items
+            found["related_told"].append(share([item.hit for item in flagged], case.expected))
+        else:  # a fix's files are the project's own: nobody asks for tests
+            found["related_told"].append(found["related"][-1])
+    return found
 
 
 def _answer_share(hits: list[Hit], expected: list[str]) -> float:
