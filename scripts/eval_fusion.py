@@ -60,17 +60,12 @@ class RecordingStore:
         return rows
 
     def text_search(
-        self,
-        text: str,
-        k: int,
-        filters: Any = None,
-        vectors: bool = False,
-        scores_only: bool = False,
+        self, text: str, k: int, filters: Any = None, vectors: bool = False
     ) -> list[Record]:
         """The rows without their vectors, whatever `vectors` asks: the search then reads
         the ones it needs through `vectors_of`, which records them."""
-        rows = self.store.text_search(text, k, filters or NO_FILTERS, scores_only=scores_only)
-        self.record["text scores" if scores_only else "text"] = [_slim(row) for row in rows]
+        rows = self.store.text_search(text, k, filters or NO_FILTERS)
+        self.record["text"] = [_slim(row) for row in rows]
         return rows
 
     def chunks_named(self, names: Iterable[str], filters: Any = None, limit: int = 20) -> Any:
@@ -103,15 +98,9 @@ class ReplayStore:
         return self.record["vector"][:k]
 
     def text_search(
-        self,
-        text: str,
-        k: int,
-        filters: Any = None,
-        vectors: bool = False,
-        scores_only: bool = False,
+        self, text: str, k: int, filters: Any = None, vectors: bool = False
     ) -> list[Record]:
-        """A recording made before the full-text scores were read has none of them."""
-        return self.record.get("text scores", []) if scores_only else self.record["text"][:k]
+        return self.record["text"][:k]
 
     def chunks_named(self, names: Iterable[str], filters: Any = None, limit: int = 20) -> Any:
         return self.record["named"][tuple(names)][:limit]

@@ -32,7 +32,6 @@ from codekith.search import (
     names_a_symbol,
     opening_word,
     query_identifiers,
-    with_text_scores,
 )
 from codekith.store import Filters
 from codekith.template import name_phrase
@@ -293,26 +292,6 @@ def test_a_candidate_only_the_full_text_found_counts_its_stored_similarity() -> 
     assert [r["id"] for r in rows] == ["both", "only_text", "carried"]
     assert rows[2]["_distance"] == pytest.approx(1.0 - 0.8)
     assert "vector" not in carried and "vector" not in rows[2]
-
-
-def test_a_candidate_the_text_list_did_not_reach_counts_its_own_full_text_score() -> None:
-    vector = [
-        {**_row("both"), "_distance": 0.2},
-        {**_row("deep"), "_distance": 0.25},
-        {**_row("wordless"), "_distance": 0.3},
-    ]
-    text = [{**_row("both"), "_score": 8.0}, {**_row("only_text"), "_score": 6.0}]
-    scores = [{"id": i, "_score": v} for i, v in (("both", 8.0), ("only_text", 6.0), ("deep", 2.0))]
-    joined = with_text_scores(text, vector, scores)
-    assert [(r["id"], r["_score"]) for r in joined] == [
-        ("both", 8.0),
-        ("only_text", 6.0),
-        ("deep", 2.0),
-    ]
-    assert joined[2]["qualname"] == "deep"  # the vector list's row, with its score
-    fused, _ = fuse([], vector, joined)
-    assert fused["deep"] > fused["wordless"]  # its few words count; none of wordless's do
-    assert with_text_scores(text, vector, []) == text  # no other chunk holds a word of it
 
 
 def test_a_question_worded_like_a_class_docstring_leans_to_classes() -> None:

@@ -97,12 +97,6 @@ def test_maintenance_purges_tombstones_and_builds_ann(tmp_path, monkeypatch):
     carrying = store.text_search("word17", 20, vectors=True)
     stored = store.vectors_of(row["id"] for row in carrying)
     assert carrying and all(np.array_equal(row["vector"], stored[row["id"]]) for row in carrying)
-    scored = store.text_search("word17", 20, scores_only=True)
-    assert [set(row) for row in scored] == [{"id", "_score"}] * len(scored)
-    assert [(r["id"], r["_score"]) for r in scored] == [(r["id"], r["_score"]) for r in carrying]
-    # a deep list's scores are those of the same rows in a shallow one (one set of statistics)
-    deep = {r["id"]: r["_score"] for r in store.text_search("word17", 500, scores_only=True)}
-    assert all(deep[r["id"]] == r["_score"] for r in carrying)
     quiet = store.maintain()
     assert not quiet["optimized"] and not quiet["ann_built"]
 

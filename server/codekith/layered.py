@@ -279,12 +279,7 @@ class LayeredStore(Store):
         return sorted(found, key=lambda r: r["_distance"])[:k]
 
     def text_search(
-        self,
-        text: str,
-        k: int,
-        filters: Filters = NO_FILTERS,
-        vectors: bool = False,
-        scores_only: bool = False,
+        self, text: str, k: int, filters: Filters = NO_FILTERS, vectors: bool = False
     ) -> list[dict[str, Any]]:
         """BM25 over the text mirror when it is current: one corpus, so one set of term
         statistics, as in a single index. Otherwise (before the first local run, or
@@ -294,10 +289,10 @@ class LayeredStore(Store):
         key = self._mirror_key()
         if key is not None and self.overlay.text_mirror_state().get("key") == key:
             try:
-                return self.overlay.mirror_text_search(text, k, filters, scores_only)
+                return self.overlay.mirror_text_search(text, k, filters)
             except Exception:  # derived data: a damaged mirror costs exactness, not answers
                 log.warning("the text mirror of %s is unreadable", self.location, exc_info=True)
-        found = self._both(lambda s: s.text_search(text, k, filters, vectors, scores_only))
+        found = self._both(lambda s: s.text_search(text, k, filters, vectors))
         return sorted(found, key=lambda r: -r["_score"])[:k]
 
     # -- the text mirror ------------------------------------------------------------------

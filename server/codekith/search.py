@@ -49,7 +49,6 @@ from codekith.vocabulary import KIND_FILTERS, MODES
 VECTOR_WEIGHT = 0.7
 TEXT_WEIGHT = 0.3
 CANDIDATE_DEPTH = 50  # per list, for k = 10
-TEXT_SCORE_DEPTH = 1000  # full-text scores read for the vector list's candidates
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
@@ -384,16 +383,11 @@ class Searcher:
             lookups["text"] = lambda: self.store.text_search(
                 search_text(query), depth, chosen, vectors=mode == "hybrid"
             )
-        if mode == "hybrid":
-            lookups["text scores"] = lambda: self.store.text_search(
-                search_text(query), TEXT_SCORE_DEPTH, chosen, scores_only=True
-            )
         # The model and LanceDB release the GIL: the lookups really run side by side.
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
-            found["text"] = with_text_scores(found["text"], found["vector"], found["text scores"])
         tests_wanted = wants_tests(query, tests)
         asks_probe = mode == "hybrid" and not tests_wanted  # only fusion gives up shares
         shares = Shares(tests_wanted, self.test_share(query) if asks_probe else SIDE_SHARE)
@@ -586,22 +580,6 @@ def kept_share(row: dict[str, Any], shares: Shares = NO_QUESTION) -> float:
     """What a fused score keeps: module chunks and side code give up their shares."""
     share = 1 - MODULE_SHARE if row["kind"] == "module" else 1.0
     return share * (1 - side_share(row["path"], shares))
-
-
-def with_text_scores(
-    text: list[dict[str, Any]], vector: list[dict[str, Any]], scores: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The text list, plus the vector list's candidates it did not reach, each with its own
-    full-text score (`scores`: the question's TEXT_SCORE_DEPTH best): a candidate whose words
-    rank below the text list's depth counted none of them, below candidates the text list
-    found with fewer (see scripts/eval_text_rules.py, the fourth rule)."""
-    listed = {row["id"] for row in text}
-    score_of = {row["id"]: row["_score"] for row in scores}
-    return text + [
-        {**row, "_score": score_of[row["id"]]}
-        for row in vector
-        if row["id"] not in listed and row["id"] in score_of
-    ]
 
 
 def holds_parts(name: list[str], parts: list[str]) -> bool:

@@ -1494,26 +1494,20 @@ class Store:
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_distance")
 
     def text_search(
-        self,
-        text: str,
-        k: int,
-        filters: Filters = NO_FILTERS,
-        vectors: bool = False,
-        scores_only: bool = False,
+        self, text: str, k: int, filters: Filters = NO_FILTERS, vectors: bool = False
     ) -> list[dict[str, Any]]:
         """The k best full-text matches of `text` (already split into words) that pass the
         filters, best first (ties in id order, see _top). With `vectors`, each row carries
         its stored vector: the fusion reads the cosines of the text list's candidates, and
-        this query reads them at no cost a second query would have (6 ms on flask). With
-        `scores_only`, rows hold their id and score alone: a deep list is then cheap (1,000
-        on toolz in 4.6 ms, 50 whole rows in 8.5)."""
+        this query reads them at no cost a second query would have (6 ms on flask)."""
         if not text.strip():
             return []
+        extra = ["vector"] if vectors else []
         query = (
             self._table("chunks")
             .search(text, query_type="fts", fts_columns="search_text")
             .where(self._visible(filters.where()), prefilter=True)
-            .select([*_text_columns(vectors, scores_only), "_score"])
+            .select([*RESULT_COLUMNS, *extra, "_score"])
         )
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)
 
@@ -1569,7 +1563,7 @@ class Store:
         os.replace(temporary, marker)
 
     def mirror_text_search(
-        self, text: str, k: int, filters: Filters = NO_FILTERS, scores_only: bool = False
+        self, text: str, k: int, filters: Filters = NO_FILTERS
     ) -> list[dict[str, Any]]:
         """`text_search` over the mirror: one corpus, so one set of BM25 statistics."""
         if not text.strip():
@@ -1578,7 +1572,7 @@ class Store:
             self._table(TEXT_MIRROR)
             .search(text, query_type="fts", fts_columns="search_text")
             .where(filters.where(), prefilter=True)
-            .select([*_text_columns(False, scores_only), "_score"])
+            .select([*RESULT_COLUMNS, "_score"])
         )
         return _top(lambda limit: query.limit(limit).to_arrow().to_pylist(), k, "_score", -1)
 
@@ -1918,13 +1912,6 @@ def _tombstone(chunk_id: str, path: str, dim: int) -> dict[str, Any]:
         deleted=True,
     )
     return row
-
-
-def _text_columns(vectors: bool, scores_only: bool) -> list[str]:
-    """What a full-text query reads besides its score."""
-    if scores_only:
-        return ["id"]
-    return [*RESULT_COLUMNS, "vector"] if vectors else RESULT_COLUMNS
 
 
 def _top(
