@@ -53,7 +53,7 @@ SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
 FRAGMENT_MATCHES = 20  # names looked up per fragment
-MODULE_SHARE = 0.1  # share of its score a module (rest of a file) chunk gives up (see DESIGN)
+MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score vendored code (and test code, with no probe) gives up
 # Most a test gives up, for a question that does not read at all like a test's docstring:
 # it gives up TEST_SHARE x (1 - p), p the test probe's likelihood (chosen from 0.2, 0.3,
