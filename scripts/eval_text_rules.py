@@ -38,8 +38,8 @@ of its own: a candidate the vector list found whose words rank below the text li
 counts none of them in the fusion. A third lookup, run beside the other two, reads the
 BM25 scores (no columns) of the question's 1,000 best full-text matches under the same
 filters, and each vector candidate missing from the text list joins it with its own score
-(`search.TEXT_SCORE_DEPTH`). The idea was measured at stop 41 ("A deeper text list" in
-docs/DESIGN.md: docstring questions gained, held out too, and question bundles lost a
+(`search.TEXT_SCORE_DEPTH` at c4caa04). The idea was measured before ("A deeper text list"
+in docs/DESIGN.md: docstring questions gained, held out too, and question bundles lost a
 fix's files) and not taken; since then documentation and tests come apart from the code,
 bundles are seeded from code alone and the full text splits compound names, so it is
 measured again, by conditions 1-7 and an eighth of bundles, against the commit before it
@@ -238,8 +238,8 @@ def compared(paths: Paths, before_server: Path) -> dict[str, Any]:
             result["ranks"][f"{key} {label}"] = ranks
         for key, shown in measured["present"].items():
             result["present"][f"{key} {label}"] = shown
-        for key, shares in measured["shares"].items():
-            result["shares"][f"{key} {label}"] = shares
+        for key, values in measured["shares"].items():
+            result["shares"][f"{key} {label}"] = values
         result[f"{label}_ms"] = measured["ms"]
         result[f"{label}_rewrite_s"] = measured["rewrite_s"]
     return result
