@@ -47,7 +47,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -483,19 +483,21 @@ def file_rank(files: list[str], expected: set[str]) -> int | None:
 def file_summary(cases: list[Case], run: Callable[[Case], list[str]]) -> dict[str, Any]:
     """MRR@10 over distinct files, Recall@5 (share of the answer's files in the first five)
     and Hit@5 (any of them)."""
-    mrr = recall = hit = 0.0
+    reciprocal: list[float] = []
+    recall = hit = 0.0
     for case in cases:
         files, expected = run(case), set(case.expected)
         rank = file_rank(files, expected)
-        mrr += 1 / rank if rank else 0.0
+        reciprocal.append(1 / rank if rank else 0.0)
         recall += len(expected & set(files[:5])) / len(expected)
         hit += bool(expected & set(files[:5]))
     total = len(cases) or 1
     return {
         "cases": len(cases),
-        "mrr@10": round(mrr / total, 4),
+        "mrr@10": round(sum(reciprocal) / total, 4),
         "recall@5": round(recall / total, 4),
         "hit@5": round(hit / total, 4),
+        "reciprocal_ranks": reciprocal,
     }
 
 
@@ -570,6 +572,8 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             load_cases(paths.case_file("section")), {**singles, "codekith hybrid": hybrid}
         )
     stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
+    fixed = fixes(corpus, paths)
+    fix_reciprocal = {name: np.array(s["reciprocal_ranks"]) for name, s in fixed.items()}
     return {
         "repo": repo["name"],
         "role": repo["role"],
@@ -586,7 +590,8 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "section": sections,
         "cochange": cochange(project, paths),
         "questions": question_bundles(project, paths, is_side),
-        "fix": fixes(corpus, paths),
+        "fix": fixed,
+        "fix_margin": hybrid_margin(fixed, fix_reciprocal, FIX_POOLED_AGAINST) if fixed else {},
     }
 
 
@@ -653,6 +658,13 @@ def print_table(result: dict[str, Any]) -> None:
                 f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@5']:6.3f} "
                 f"{summary['hit@5']:6.3f}"
             )
+        margin = result["fix_margin"]
+        low, high = margin["interval"]
+        print(
+            f"    hybrid {'>=' if margin['difference'] >= 0 else '<'} best single runner "
+            f"({margin['best_single']}): {margin['difference']:+.3f}, "
+            f"95% CI [{low:+.3f}, {high:+.3f}]"
+        )
 
 
 def run_tables(
@@ -677,29 +689,50 @@ def run_tables(
 POOLED_AGAINST = (*SINGLE_MODES, *RULED_MODES, "old hybrid")
 
 
+FIX_POOLED_AGAINST = ("codekith text", "codekith vector", "BM25 files", "BM25 chunks")
+
+
 def pooled_margins(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Hybrid's docstring MRR@10 minus each runner's over these repositories, each counting
-    once, with a stratified bootstrap interval ({} without repositories)."""
+    once, with a stratified bootstrap interval ({} without repositories); and the same of
+    fix -> files MRR@10 over those with bug reports (`fix`)."""
     if not results:
         return {}
     ranks = [
         {name: np.array(values) for name, values in r["reciprocal_ranks"].items()} for r in results
     ]
+    fixed = [
+        {name: np.array(summary["reciprocal_ranks"]) for name, summary in r["fix"].items()}
+        for r in results
+        if r["fix"]
+    ]
     hybrid = [r["codekith hybrid"] for r in ranks]
+    return {
+        "repositories": [r["repo"] for r in results],
+        "cases": sum(len(h) for h in hybrid),
+        "hybrid": round(float(np.mean([h.mean() for h in hybrid])), 4),
+        "margins": _margins(ranks, POOLED_AGAINST),
+        "fix": {
+            "cases": sum(len(r["codekith hybrid"]) for r in fixed),
+            "hybrid": round(float(np.mean([r["codekith hybrid"].mean() for r in fixed])), 4),
+            "margins": _margins(fixed, FIX_POOLED_AGAINST),
+        }
+        if fixed
+        else {},
+    }
+
+
+def _margins(ranks: list[dict[str, np.ndarray]], against: Sequence[str]) -> dict[str, Any]:
+    """Hybrid's mean reciprocal rank minus each runner's, each repository counting once."""
     margins = {}
-    for name in POOLED_AGAINST:
-        gaps = [h - r[name] for h, r in zip(hybrid, ranks, strict=True)]
+    for name in against:
+        gaps = [r["codekith hybrid"] - r[name] for r in ranks]
         low, high = stratified_interval(gaps)
         margins[name] = {
             "difference": round(float(np.mean([g.mean() for g in gaps])), 4),
             "interval": [round(low, 4), round(high, 4)],
         }
-    return {
-        "repositories": [r["repo"] for r in results],
-        "cases": sum(len(h) for h in hybrid),
-        "hybrid": round(float(np.mean([h.mean() for h in hybrid])), 4),
-        "margins": margins,
-    }
+    return margins
 
 
 def print_pooled(pooled: dict[str, Any]) -> None:
@@ -708,7 +741,17 @@ def print_pooled(pooled: dict[str, Any]) -> None:
         f"\nheld out, pooled ({names}; {pooled['cases']} docstring cases, each repository "
         f"counting once): hybrid MRR@10 {pooled['hybrid']:.3f}"
     )
-    for name, margin in pooled["margins"].items():
+    _print_margins(pooled["margins"])
+    if pooled["fix"]:
+        print(
+            f"  fix -> files ({pooled['fix']['cases']} bug reports): hybrid MRR@10 "
+            f"{pooled['fix']['hybrid']:.3f}"
+        )
+        _print_margins(pooled["fix"]["margins"])
+
+
+def _print_margins(margins: dict[str, Any]) -> None:
+    for name, margin in margins.items():
         low, high = margin["interval"]
         difference = margin["difference"]
         print(f"    hybrid - {name:30} {difference:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}]")
