@@ -183,6 +183,13 @@ def seed_of(graph: Graph, case: Case) -> int | None:
     return found[0] if found else None
 
 
+def nearest(graph: Graph, seed: int, similarity: np.ndarray | None = None) -> list[int]:
+    """Every chunk but the seed, most similar to it first (ties in row order)."""
+    if similarity is None:
+        similarity = graph.vectors @ graph.vectors[seed]
+    return [i for i in np.argsort(-similarity, kind="stable").tolist() if i != seed]
+
+
 def evaluate(
     graph: Graph, cases: list[Case], ranker: Ranker, items: int | None = None
 ) -> dict[str, float]:
@@ -200,9 +207,7 @@ def evaluate(
             if items is None
             else [i for i in order.tolist() if i != seed][:items]
         )
-        by_similarity = [i for i in np.argsort(-similarity, kind="stable").tolist() if i != seed][
-            : len(kept)
-        ]
+        by_similarity = nearest(graph, seed, similarity)[: len(kept)]
         related.append(recall(graph, kept, case.expected))
         similar.append(recall(graph, by_similarity, case.expected))
         sizes.append(len(kept))
@@ -227,8 +232,7 @@ def ceiling(graph: Graph, cases: list[Case], items: int, similar: int) -> dict[s
         seed = seed_of(graph, case)
         if seed is None:
             continue
-        similarity = graph.vectors @ graph.vectors[seed]
-        order = [i for i in np.argsort(-similarity, kind="stable").tolist() if i != seed]
+        order = nearest(graph, seed)
         linked = (graph.calls[seed] + graph.members[seed]) > 0
         pools = {
             "similarity": set(order[:items]),

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -156,13 +156,14 @@ def values(result: dict[str, Any], key: str, label: str) -> np.ndarray:
     return reciprocal(result["ranks"][f"{key} {label}"])
 
 
+def measured(result: dict[str, Any], key: str) -> bool:
+    """Whether the repository has `key`'s per-case values (a fix's files need bug reports)."""
+    return key == "present" or f"{key} before" in {**result["ranks"], **result.get("shares", {})}
+
+
 def pooled(results: dict[str, dict[str, Any]], key: str) -> dict[str, Any]:
     """After minus before, each repository counting once, with a stratified interval."""
-    chosen = [
-        r
-        for r in results.values()
-        if key == "present" or f"{key} before" in {**r["ranks"], **r.get("shares", {})}
-    ]
+    chosen = [r for r in results.values() if measured(r, key)]
     gaps = [values(r, key, "after") - values(r, key, "before") for r in chosen]
     if not gaps:
         return {}
@@ -179,16 +180,23 @@ def gain(result: dict[str, Any], key: str) -> float:
     return float((values(result, key, "after") - values(result, key, "before")).mean())
 
 
+def losses(
+    results: dict[str, dict[str, Any]], keys: Sequence[str], most: float
+) -> dict[str, float]:
+    """Each repository's loss of more than `most` on one of `keys`."""
+    return {
+        f"{n} {key}": round(gain(r, key), 4)
+        for n, r in results.items()
+        for key in keys
+        if measured(r, key) and gain(r, key) < -most
+    }
+
+
 def verdict(results: dict[str, dict[str, Any]], roles: dict[str, str]) -> dict[str, Any]:
     """The rule of the module docstring, condition by condition."""
     tuning = [r for n, r in results.items() if roles[n] == "tuning"]
     held = {n: r for n, r in results.items() if roles[n] != "tuning"}
-    losses = {
-        f"{n} {key}": round(gain(r, key), 4)
-        for n, r in results.items()
-        for key in ("docstring hybrid", "fix")
-        if f"{key} before" in r["ranks"] and gain(r, key) < -LOSS_ANY
-    }
+    lost = losses(results, ("docstring hybrid", "fix"), LOSS_ANY)
     identifier_falls = [
         n
         for n, r in results.items()
@@ -200,13 +208,13 @@ def verdict(results: dict[str, dict[str, Any]], roles: dict[str, str]) -> dict[s
         ),
         "held-out docstring gain": pooled(held, "docstring hybrid").get("difference", 0) >= 0,
         "held-out fix loss": pooled(held, "fix").get("difference", 0) >= -LOSS_FIX,
-        "no repository loses": not losses,
+        "no repository loses": not lost,
         "answers still present": pooled(held, "present").get("difference", 0) >= -LOSS_PRESENT,
         "identifier R@1": not identifier_falls,
     }
     return {
         "conditions": conditions,
-        "losses": losses,
+        "losses": lost,
         "identifier_falls": identifier_falls,
         "taken": all(conditions.values()),
     }

@@ -122,12 +122,14 @@ from eval_docs_apart import parse_arguments, timed
 from eval_quality import Paths
 from eval_tests_apart import (
     gain,
+    losses,
     mrr,
     pair,
     pooled,
     ranked,
     row,
     searched,
+    values,
     verdict,
 )
 from quality_table import bundle_shares
@@ -172,7 +174,7 @@ def aimed(aim: str, summary: dict[str, Any], tuning: list[dict[str, Any]]) -> di
 
 def shares(result: dict[str, Any], key: str) -> str:
     """Before / after mean of a per-case share."""
-    before, after = (statistics.mean(result["shares"][f"{key} {side}"]) for side in SIDES)
+    before, after = (values(result, key, side).mean() for side in SIDES)
     return f"{before:.3f} / {after:.3f}"
 
 
@@ -234,12 +236,9 @@ def compared(paths: Paths, before_server: Path) -> dict[str, Any]:
             copy = Path(scratch) / "index"
             shutil.copytree(paths.stripped_db, copy)
             measured = side(paths, copy, server)
-        for key, ranks in measured["ranks"].items():
-            result["ranks"][f"{key} {label}"] = ranks
-        for key, shown in measured["present"].items():
-            result["present"][f"{key} {label}"] = shown
-        for key, values in measured["shares"].items():
-            result["shares"][f"{key} {label}"] = values
+        for part in ("ranks", "present", "shares"):
+            for key, per_case in measured[part].items():
+                result[part][f"{key} {label}"] = per_case
         result[f"{label}_ms"] = measured["ms"]
         result[f"{label}_rewrite_s"] = measured["rewrite_s"]
     return result
@@ -341,12 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     conditions["search time"] = ratio <= TIME_RATIO
     for key in BUNDLES:
         conditions[f"held-out {key} loss"] = summary[key].get("difference", 0) >= -BUNDLE_LOSS_HELD
-    bundle_losses = {
-        f"{n} {key}": round(gain(r, key), 4)
-        for n, r in results.items()
-        for key in BUNDLES
-        if gain(r, key) < -BUNDLE_LOSS_ANY
-    }
+    bundle_losses = losses(results, BUNDLES, BUNDLE_LOSS_ANY)
     conditions["no repository's bundles lose"] = not bundle_losses
     judged["bundle losses"] = bundle_losses
     judged["taken"] = all(conditions.values())

@@ -610,14 +610,7 @@ def print_table(result: dict[str, Any]) -> None:
         ("ruled_margin", "hybrid", "it, same rule"),
         ("told_margin", "hybrid, tests flag,", "best single mode"),
     ):
-        margin = result[key]
-        verdict = ">=" if margin["difference"] >= 0 else "<"
-        low, high = margin["interval"]
-        print(
-            f"    {subject} {verdict} {label} ({margin['best_single']} "
-            f"{doc[margin['best_single']]['mrr@10']:.3f}): {margin['difference']:+.3f}, "
-            f"95% CI [{low:+.3f}, {high:+.3f}]"
-        )
+        print_margin(subject, label, result[key], doc)
     for label, part in result["answer_split"].items():
         if part["cases"]:
             print(
@@ -658,13 +651,20 @@ def print_table(result: dict[str, Any]) -> None:
                 f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@5']:6.3f} "
                 f"{summary['hit@5']:6.3f}"
             )
-        margin = result["fix_margin"]
-        low, high = margin["interval"]
-        print(
-            f"    hybrid {'>=' if margin['difference'] >= 0 else '<'} best single runner "
-            f"({margin['best_single']}): {margin['difference']:+.3f}, "
-            f"95% CI [{low:+.3f}, {high:+.3f}]"
-        )
+        print_margin("hybrid", "best single runner", result["fix_margin"], result["fix"])
+
+
+def print_margin(
+    subject: str, label: str, margin: dict[str, Any], summaries: dict[str, Any]
+) -> None:
+    """One `hybrid_margin` line: whether `subject` is ahead of the best runner, by how much."""
+    verdict = ">=" if margin["difference"] >= 0 else "<"
+    best = margin["best_single"]
+    low, high = margin["interval"]
+    print(
+        f"    {subject} {verdict} {label} ({best} {summaries[best]['mrr@10']:.3f}): "
+        f"{margin['difference']:+.3f}, 95% CI [{low:+.3f}, {high:+.3f}]"
+    )
 
 
 def run_tables(
