@@ -127,7 +127,7 @@ stop 48 and the three fresh ones (marshmallow, tinydb, toolz).
     cd scripts && ../.venv/bin/python eval_text_rules.py --before e5d7009  # the third, at 7170cc2
     cd scripts && ../.venv/bin/python eval_text_rules.py --before dd4f95b  # the fourth, at c4caa04
     cd scripts && ../.venv/bin/python eval_text_rules.py --before d1b57fa --aim fix  # 5th, e1895ac
-    cd scripts && ../.venv/bin/python eval_text_rules.py --before 6e86968 --aim fix  # the sixth
+    cd scripts && ../.venv/bin/python eval_text_rules.py --before RULE6 --aim fix  # the sixth
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ import itertools
 import textwrap
 
 from codekith.chunking import chunk_file
-from codekith.chunking.split import MAX_CHUNK_CHARS, MAX_MODULE_CHARS, MODULE_PART_CHARS
+from codekith.chunking.split import MAX_CHUNK_CHARS
 from tests.conftest import HTTP_MODULE
 
 
@@ -99,22 +99,6 @@ def test_huge_definition_is_split_into_parts_sharing_the_symbol():
     assert len({c.id for c in parts}) == len(parts)
     assert parts[0].start_line == 1 and parts[-1].end_line == 301
     assert all(b.start_line == a.end_line + 1 for a, b in itertools.pairwise(parts))
-
-
-def test_the_rest_of_a_long_file_comes_in_parts_the_model_reads_whole():
-    """A module chunk is cut into parts of about MODULE_PART_CHARS (the model reads ~650
-    characters of code); a definition as long stays whole."""
-    calls = "\n".join(f"register_handler('event_{i}', handle_event_number_{i})" for i in range(40))
-    body = "\n".join(f"    total += weigh_item_number({i}, 'padding')" for i in range(40))
-    source = f"import events\n{calls}\n\n\ndef weigh():\n    total = 0\n{body}\n    return total\n"
-    chunks = chunk_file("setup_events.py", "python", source).chunks
-    rest = [c for c in chunks if c.kind == "module"]
-    weigh = [c for c in chunks if c.symbol == "weigh"]
-    assert len("\n".join(c.code for c in rest)) > MAX_MODULE_CHARS and len(rest) > 2
-    assert all(len(c.code) <= MODULE_PART_CHARS for c in rest)
-    assert len({c.id for c in rest}) == len(rest)
-    assert "register_handler('event_39'" in rest[-1].code
-    assert len(weigh) == 1 and len(weigh[0].code) > MAX_MODULE_CHARS
 
 
 def test_markdown_sections_follow_headings_outside_code_fences():

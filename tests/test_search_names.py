@@ -24,7 +24,6 @@ from codekith.search import (
     Searcher,
     Shares,
     asks_for_tests,
-    best_parts,
     class_lean,
     fuse,
     holds_parts,
@@ -363,49 +362,3 @@ def test_tests_and_documentation_come_apart_unless_the_question_or_a_filter_chos
     assert asked("retry delay", Filters(path_prefix="src/latest"), False, 5, 5).tests == 5
     assert asked("retry delay", Filters(test_paths=False), False, 5, 5).tests == 0
     assert asked("retry delay", plain, False, 0, 0) == Apart()
-
-
-def _part(chunk_id: str, qualname: str, lines: tuple[int, int], kind: str = "function"):
-    return {
-        **_row(qualname),
-        "id": chunk_id,
-        "kind": kind,
-        "start_line": lines[0],
-        "end_line": lines[1],
-    }
-
-
-def test_a_definition_answers_once_by_its_best_part_and_its_namesakes_still_count() -> None:
-    """Parts of one definition follow one another (a module chunk's parts each keep the
-    file's range): only the best ranked shows. A property's setter, which shares the
-    getter's name a blank line below it, is another definition and keeps its place."""
-    rows = {
-        "run.2": _part("run.2", "app.run", (31, 50)),
-        "other": _part("other", "app.other", (60, 70)),
-        "run.1": _part("run.1", "app.run", (10, 30)),
-        "run.3": _part("run.3", "app.run", (51, 58)),
-        "rest.2": _part("rest.2", "app", (1, 99), kind="module"),
-        "rest.1": _part("rest.1", "app", (1, 99), kind="module"),
-        "name": _part("name", "app.User.name", (80, 82), kind="method"),
-        "name.setter": _part("name.setter", "app.User.name", (84, 86), kind="method"),
-    }
-    assert best_parts(list(rows), rows) == ["run.2", "other", "rest.2", "name", "name.setter"]
-
-
-def test_the_end_of_a_long_file_is_found_by_meaning_and_shown_once(workspace, project_for) -> None:
-    """The model reads the parts of a long file's top-level code whole, so a question about
-    its last lines finds them by meaning alone; the file's other parts do not crowd it."""
-    handlers = "\n".join(f"register_handler('event_{i}', handle_event_{i})" for i in range(60))
-    tail = "smtp = connect_mail_server(host, port)\nsmtp.send_message(report)\nsmtp.quit()\n"
-    root = workspace(
-        {
-            "startup.py": f"import events\n{handlers}\n{tail}",
-            "shapes.py": "def area(width, height):\n    return width * height\n",
-            "words.py": "def shout(text):\n    return text.upper() + '!'\n",
-        }
-    )
-    project = project_for(root)
-    project.indexer.run()
-    hits = project.searcher.search("send the report by email", 5, mode="vector")
-    assert hits[0].path == "startup.py" and "smtp.send_message" in hits[0].snippet
-    assert [hit.path for hit in hits].count("startup.py") == 1

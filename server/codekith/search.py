@@ -404,7 +404,7 @@ class Searcher:
             depth = max(k * 3, NAME_DEPTH)
             self._rerank_by_name(query, scores, rows, depth, shares)
         self._apply_feedback(query, scores, rows, chosen)
-        best = best_parts(sorted(scores, key=lambda i: (-scores[i], i)), rows)[:k]
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:k]
         return [hit_from_row(rows[i], scores[i]) for i in best]
 
     def test_share(self, query: str) -> float:
@@ -580,28 +580,6 @@ def kept_share(row: dict[str, Any], shares: Shares = NO_QUESTION) -> float:
     """What a fused score keeps: module chunks and side code give up their shares."""
     share = 1 - MODULE_SHARE if row["kind"] == "module" else 1.0
     return share * (1 - side_share(row["path"], shares))
-
-
-def best_parts(order: list[str], rows: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """`order` without the parts of a definition (`chunking.split`) ranked below another of
-    its parts: one long function answers once, by its best part."""
-    kept: dict[tuple[str, str, str], list[Mapping[str, Any]]] = {}
-    chosen: list[str] = []
-    for chunk_id in order:
-        row = rows[chunk_id]
-        key = (row["path"], row["qualname"], row["kind"])
-        shown = kept.setdefault(key, [])
-        if any(_adjoin(row, other) for other in shown):
-            continue
-        shown.append(row)
-        chosen.append(chunk_id)
-    return chosen
-
-
-def _adjoin(row: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
-    """Whether two chunks' lines overlap or follow one another (a module chunk's parts each
-    keep the file's whole range)."""
-    return row["start_line"] <= other["end_line"] + 1 and other["start_line"] <= row["end_line"] + 1
 
 
 def holds_parts(name: list[str], parts: list[str]) -> bool:
