@@ -198,3 +198,79 @@ def test_class_fields_holding_functions_are_methods():
     assert "this.set(name, value)" not in chunks["context.Context"].code
     js, _ = chunks_of("a.js", "javascript", "class A {\n  run = () => go();\n  n = 1;\n}\n")
     assert set(js) == {"a.A", "a.A.run"}
+
+
+def test_functions_assigned_at_the_top_level_are_definitions():
+    """CommonJS code defines its API by assignment (express's `app.use = function use`,
+    `View.prototype.render`, `exports.compileETag`); axios exports its adapters behind a
+    guard. Each is a function or a method of what it is assigned to, with its doc comment,
+    and leaves the rest of the file."""
+    chunks, error = chunks_of(
+        "lib/application.js",
+        "javascript",
+        """
+        var app = exports = module.exports = {};
+
+        /** Proxy `Router#use()` to add middleware. */
+        app.use = function use(fn) {
+          return this.router.use(fn);
+        };
+
+        View.prototype.render = function render(options, callback) {
+          this.engine(this.path, options, callback);
+        };
+
+        exports.compileETag = function(val) {
+          return val;
+        };
+
+        app.settings.env = function () {};
+        app[method] = function () {};
+        app.count = 1;
+    """,
+    )
+    assert error is None
+    use = chunks["lib.application.app.use"]
+    assert use.kind == "method" and use.parent == "lib.application.app"
+    assert use.docstring == "Proxy `Router#use()` to add middleware."
+    assert chunks["lib.application.View.render"].parent == "lib.application.View"
+    assert chunks["lib.application.compileETag"].kind == "function"
+    assert set(chunks) == {
+        "lib.application",
+        "lib.application.app.use",
+        "lib.application.View.render",
+        "lib.application.compileETag",
+    }
+    rest = chunks["lib.application"].code
+    assert "this.router.use" not in rest and "app.settings.env" in rest and "app.count" in rest
+
+
+def test_a_function_exported_as_an_expression_is_a_definition():
+    """`export default supported && function httpAdapter(config) {…}` is named by its own
+    name; an anonymous one, or `module.exports = function`, by its module."""
+    http, _ = chunks_of(
+        "lib/adapters/http.js",
+        "javascript",
+        """
+        const isHttpAdapterSupported = typeof process !== 'undefined';
+
+        export default isHttpAdapterSupported && function httpAdapter(config) {
+          return dispatch(config);
+        };
+    """,
+    )
+    adapter = http["lib.adapters.http.httpAdapter"]
+    assert adapter.kind == "function" and adapter.start_line == 4
+    assert "dispatch(config)" not in http["lib.adapters.http"].code
+    fetch, _ = chunks_of(
+        "lib/adapters/fetch.js",
+        "javascript",
+        "export default isFetchSupported && (async (config) => {\n  await send(config);\n});\n",
+    )
+    assert set(fetch) == {"lib.adapters.fetch.fetch"}
+    guarded, _ = chunks_of("lib/guard.js", "javascript", "const run = ready || (() => start());\n")
+    assert guarded["lib.guard.run"].kind == "function"
+    only, _ = chunks_of(
+        "lib/only.js", "javascript", "module.exports = function (obj, keys) {\n  return obj;\n};\n"
+    )
+    assert set(only) == {"lib.only.only"}

@@ -341,3 +341,21 @@ def test_a_megabyte_line_is_cut_before_parsing(tmp_path: Path) -> None:
     found = calls(all_edges(GraphIndex(root, files(root))))
     assert any(src.startswith("min.") and dst == "ok.f" for src, dst in found)
     assert not any(dst == "ok.g" for _, dst in found)
+
+
+def test_calls_inside_functions_assigned_at_the_top_level_are_theirs(tmp_path: Path) -> None:
+    """CommonJS methods (`View.prototype.lookup = function …`) own the calls in them, and an
+    adapter exported behind a guard owns its own: the graph names them as their chunks."""
+    root = write_files(
+        tmp_path,
+        {
+            "lib/view.js": "function tryStat(p) { return p; }\n"
+            "View.prototype.lookup = function lookup(name) {\n  return tryStat(name);\n};\n",
+            "lib/http.js": "function send(c) { return c; }\n"
+            "export default ok && function httpAdapter(config) {\n  return send(config);\n};\n",
+        },
+    )
+    assert calls(all_edges(GraphIndex(root, files(root)))) == {
+        ("lib.view.View.lookup", "lib.view.tryStat"),
+        ("lib.http.httpAdapter", "lib.http.send"),
+    }

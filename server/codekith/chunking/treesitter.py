@@ -24,6 +24,7 @@ class Grammar:
     classes: frozenset[str]  # class-like definitions whose body may hold methods
     methods: frozenset[str]  # function definitions inside a class body
     wrappers: frozenset[str] = frozenset()  # export / decorator nodes around a definition
+    assigned: bool = False  # `a.b = function …` and `export default <function>` define
 
 
 _JS_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
@@ -31,7 +32,7 @@ _JS_CLASSES = frozenset(
     {"class_declaration", "abstract_class_declaration", "interface_declaration"}
 )
 _JS_METHODS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
-_JS = Grammar(_JS_FUNCTIONS, _JS_CLASSES, _JS_METHODS, frozenset({"export_statement"}))
+_JS = Grammar(_JS_FUNCTIONS, _JS_CLASSES, _JS_METHODS, frozenset({"export_statement"}), True)
 GRAMMARS = {
     "javascript": _JS,
     "typescript": _JS,
@@ -106,10 +107,19 @@ def top_level(root: Node, grammar: Grammar) -> Iterator[tuple[Node, Node]]:
                 ),
                 child,
             )
-        if inner.type in grammar.functions | grammar.classes | grammar.methods or (
-            inner.type in _VARIABLES and any(_function_value(d) for d in inner.named_children)
-        ):
+        if _defines(inner, grammar):
             yield child, inner
+
+
+def _defines(node: Node, grammar: Grammar) -> bool:
+    """Whether a top-level statement (its export wrapper taken off) defines a chunk."""
+    if node.type in grammar.functions | grammar.classes | grammar.methods:
+        return True
+    if node.type in _VARIABLES:
+        return any(_function_value(d) for d in node.named_children)
+    return grammar.assigned and (
+        _exported_function(node) is not None or _assigned_function(node) is not None
+    )
 
 
 def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
@@ -146,6 +156,17 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
                 add("method", _name(method), method, method, name)
         elif node.type == "method_declaration" and grammar == "go":
             add("method", _name(node), node, outer, go_receiver_type(node))
+        elif (exported := _exported_function(node)) is not None:
+            add("function", _name(exported) or module.rpartition(".")[2], exported, outer)
+        elif (assigned := _assigned_function(node)) is not None:
+            owner, name, function = assigned
+            add(
+                "method" if owner else "function",
+                name or module.rpartition(".")[2],
+                function,
+                outer,
+                owner,
+            )
         else:
             add("function", _name(node), node, outer)
     return found
@@ -274,14 +295,57 @@ def is_function_field(node: Node) -> bool:
     return node.type in ("public_field_definition", "field_definition") and _function_value(node)
 
 
+_FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
+_GUARDS = ("&&", "||")
+
+
 def _function_value(declarator: Node) -> bool:
-    value = declarator.child_by_field_name("value")
-    return value is not None and value.type in (
-        "arrow_function",
-        "function_expression",
-        "function",
-        "generator_function",
-    )
+    return _function_in(declarator.child_by_field_name("value")) is not None
+
+
+def _function_in(value: Node | None) -> Node | None:
+    """The function a value is: itself, in parentheses, or behind a guard
+    (`isXHRAdapterSupported && function (config) {…}`, as axios exports its adapters)."""
+    while value is not None and value.type == "parenthesized_expression":
+        value = value.named_children[0] if value.named_children else None
+    if value is None:
+        return None
+    if value.type in _FUNCTION_VALUES:
+        return value
+    if value.type == "binary_expression" and text(value.child_by_field_name("operator")) in _GUARDS:
+        return _function_in(value.child_by_field_name("right"))
+    return None
+
+
+def _exported_function(node: Node) -> Node | None:
+    """The function of `export default <function>` that is no declaration."""
+    if node.type != "export_statement":
+        return None
+    return _function_in(node.child_by_field_name("value"))
+
+
+def _assigned_function(node: Node) -> tuple[str, str, Node] | None:
+    """(owner, name, function) of a top-level assignment of a function, the way CommonJS
+    code defines its API: `app.use = function use(fn) {…}` (a method of `app`),
+    `View.prototype.render = …` (of `View`), `exports.compileETag = …` (a function), and
+    `module.exports = function (…) {…}` (no name: the module's)."""
+    assignment = node.named_children[0] if node.type == "expression_statement" else None
+    if assignment is None or assignment.type != "assignment_expression":
+        return None
+    function = _function_in(assignment.child_by_field_name("right"))
+    target = text(assignment.child_by_field_name("left"))
+    parts = target.split(".")
+    if function is None or not all(part.isidentifier() for part in parts):
+        return None
+    if parts[:2] == ["module", "exports"]:
+        parts = ["exports", *parts[2:]]
+    if parts == ["exports"]:
+        return "", "", function
+    if len(parts) == 3 and parts[1] == "prototype":
+        return parts[0], parts[2], function
+    if len(parts) == 2:
+        return ("" if parts[0] == "exports" else parts[0]), parts[1], function
+    return None
 
 
 def go_receiver_type(node: Node) -> str:
