@@ -122,3 +122,22 @@ def test_rst_toml_yaml_sections():
 def test_duplicate_headings_get_unique_qualnames():
     chunks = chunk_file("r.md", "markdown", "# Example\na\n# Example\nb\n").chunks
     assert len({c.qualname for c in chunks}) == 2
+
+
+def test_the_parts_of_a_long_rest_of_a_file_span_their_own_lines():
+    """Top-level code past MAX_CHUNK_CHARS comes in parts, each spanning the lines it holds
+    (not the whole file), in order, with the definitions between them left out."""
+    calls = [f"app.use(middleware_number_{i}(option='value {i}', retries={i}))" for i in range(160)]
+    source = "\n".join([*calls[:80], "", "def ready():", "    return True", "", *calls[80:]]) + "\n"
+    chunks = chunk_file("server.py", "python", source).chunks
+    rest = [c for c in chunks if c.kind == "module"]
+    (ready,) = [c for c in chunks if c.symbol == "ready"]
+    assert len(rest) > 2 and all(len(c.code) <= MAX_CHUNK_CHARS for c in rest)
+    lines = source.splitlines()
+    for part in rest:
+        held = [line for line in part.code.split("\n") if line]
+        assert lines[part.start_line - 1] == held[0] and lines[part.end_line - 1] == held[-1]
+    assert all(a.end_line < b.start_line for a, b in itertools.pairwise(rest))
+    assert rest[0].start_line == 1 and rest[-1].end_line == len(lines)
+    assert (ready.start_line, ready.end_line) == (82, 83)
+    assert not any("return True" in part.code for part in rest)

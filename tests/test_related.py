@@ -10,6 +10,7 @@ import pytest
 
 from codekith import related as related_module
 from codekith.related import TargetNotFoundError, intent_of, to_markdown
+from codekith.template import code_of
 from tests.conftest import write_files
 
 SHOP = {
@@ -665,3 +666,21 @@ def test_warm_update_retries_calls_to_a_name_that_appears_later(workspace, proje
     # into tools; helpers' own edges read nothing of tools' content
     assert report.graph["files_resolved"] == 2
     assert ("app.main.run", "app.tools.later", "call") in edges(project)
+
+
+def test_a_line_of_a_long_files_top_level_code_targets_the_part_that_holds_it(
+    workspace, project_for
+) -> None:
+    """Each part of a long rest of a file spans its own lines, so `PATH:LINE` on top-level
+    code seeds the bundle with the part holding that line, and a blank line after it with
+    the part above."""
+    calls = [f"register_route('/page/{i}', render_page_number_{i}, cache={i})" for i in range(150)]
+    root = workspace({"routes.py": "\n".join([*calls[:140], "", "", *calls[140:]]) + "\n"})
+    project = project_for(root)
+    project.indexer.run()
+    target = project.related.chunk_at("routes.py", 120)
+    assert target is not None and target["kind"] == "module"
+    assert "render_page_number_119," in code_of(target["document"])
+    assert target["start_line"] <= 120 <= target["end_line"] and target["start_line"] > 1
+    blank = project.related.chunk_at("routes.py", 141)
+    assert blank is not None and "render_page_number_139," in code_of(blank["document"])

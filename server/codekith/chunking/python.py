@@ -14,7 +14,7 @@ import parso
 from parso.python import tree as parso_tree
 
 from codekith.chunking.model import Chunk, ChunkResult
-from codekith.chunking.split import split_oversized
+from codekith.chunking.split import module_parts, split_oversized
 from codekith.chunking.text import chunk_windows
 from codekith.qualnames import import_table, join, module_name
 
@@ -138,26 +138,28 @@ def _add_module_rest(ctx: _Context, module: str, covered: set[int], tree: ast.Mo
     if not kept:
         return
     code_lines: list[str] = []
+    numbers: list[int | None] = []
     previous = kept[0][0]
     for number, text in kept:
         if number > previous + 1 and code_lines:
             code_lines.append("")
+            numbers.append(None)
         code_lines.append(text)
+        numbers.append(number)
         previous = number
-    ctx.chunks.append(
-        Chunk(
-            path=ctx.path,
-            language="python",
-            kind="module",
-            symbol=module.rsplit(".", 1)[-1],
-            qualname=module,
-            code="\n".join(code_lines),
-            start_line=kept[0][0],
-            end_line=kept[-1][0],
-            docstring=ast.get_docstring(tree) or "",
-            imports=sorted(set(ctx.imports.values())),
-        )
+    rest = Chunk(
+        path=ctx.path,
+        language="python",
+        kind="module",
+        symbol=module.rsplit(".", 1)[-1],
+        qualname=module,
+        code="\n".join(code_lines),
+        start_line=kept[0][0],
+        end_line=kept[-1][0],
+        docstring=ast.get_docstring(tree) or "",
+        imports=sorted(set(ctx.imports.values())),
     )
+    ctx.chunks += module_parts(rest, numbers)
 
 
 def _recover_with_parso(path: str, source: str, module: str) -> list[Chunk]:

@@ -1,8 +1,9 @@
-"""Splitting of definitions too long for one embedding into parts that share the symbol."""
+"""Splitting of chunks too long for one embedding into parts that share the symbol."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 from codekith.chunking.model import Chunk
 
@@ -10,19 +11,47 @@ MAX_CHUNK_CHARS = 6000
 PART_CHARS = 3000
 
 
-def split_oversized(chunks: list[Chunk], max_chars: int = MAX_CHUNK_CHARS) -> list[Chunk]:
+def split_oversized(chunks: list[Chunk]) -> list[Chunk]:
+    """Definitions and sections over MAX_CHUNK_CHARS in parts of about PART_CHARS whose
+    lines follow the code; module chunks come cut already (`module_parts`)."""
     out: list[Chunk] = []
     for chunk in chunks:
-        out.extend(_split(chunk) if len(chunk.code) > max_chars else [chunk])
+        if chunk.kind == "module" or len(chunk.code) <= MAX_CHUNK_CHARS:
+            out.append(chunk)
+            continue
+        out += [
+            dataclasses.replace(
+                chunk,
+                code="\n".join(body),
+                start_line=chunk.start_line + first,
+                end_line=chunk.start_line + first + len(body) - 1,
+            )
+            for first, body in _cut(chunk.code.split("\n"))
+        ]
     return out
 
 
-def _split(chunk: Chunk) -> list[Chunk]:
-    """Cut at line boundaries into parts of about PART_CHARS; line numbers follow the code.
+def module_parts(chunk: Chunk, numbers: Sequence[int | None]) -> list[Chunk]:
+    """The rest of a file whole, or over MAX_CHUNK_CHARS in parts of about PART_CHARS.
+    `numbers` gives each line of its code the source line it came from (None: a blank line
+    the chunker put where definitions were), so that a part spans the lines it holds, not
+    the whole file: a hit, or a PATH:LINE target, points at its own lines."""
+    if len(chunk.code) <= MAX_CHUNK_CHARS:
+        return [chunk]
+    parts = []
+    for first, body in _cut(chunk.code.split("\n")):
+        held = [n for n in numbers[first : first + len(body)] if n is not None]
+        if held:  # a part of separators alone holds no code
+            parts.append(
+                dataclasses.replace(
+                    chunk, code="\n".join(body), start_line=held[0], end_line=held[-1]
+                )
+            )
+    return parts
 
-    A module chunk's lines are not contiguous, so its parts keep the whole range.
-    """
-    lines = chunk.code.split("\n")
+
+def _cut(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """(first line's index, lines) of parts of about PART_CHARS, cut at line boundaries."""
     parts: list[tuple[int, list[str]]] = []
     current: list[str] = []
     size = 0
@@ -34,13 +63,4 @@ def _split(chunk: Chunk) -> list[Chunk]:
         current.append(line)
         size += len(line) + 1
     parts.append((offset, current))
-    contiguous = chunk.kind != "module"
-    return [
-        dataclasses.replace(
-            chunk,
-            code="\n".join(body),
-            start_line=chunk.start_line + first if contiguous else chunk.start_line,
-            end_line=chunk.start_line + first + len(body) - 1 if contiguous else chunk.end_line,
-        )
-        for first, body in parts
-    ]
+    return parts

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codekith.chunking.model import Chunk
-from codekith.chunking.split import split_oversized
+from codekith.chunking.split import module_parts, split_oversized
 from codekith.qualnames import join, module_name
 from codekith.syntax import Node, grammar_of, parse, text
 
@@ -234,18 +234,17 @@ class _Maker:
         kept = [(n, t) for n, t in enumerate(self.lines) if n not in covered and t.strip()]
         if not kept:
             return
-        self.chunks.append(
-            Chunk(
-                path=self.path,
-                language=self.language,
-                kind="module",
-                symbol=self.module.rsplit(".", 1)[-1],
-                qualname=self.module,
-                code="\n".join(t for _, t in kept),
-                start_line=kept[0][0] + 1,
-                end_line=kept[-1][0] + 1,
-            )
+        rest = Chunk(
+            path=self.path,
+            language=self.language,
+            kind="module",
+            symbol=self.module.rsplit(".", 1)[-1],
+            qualname=self.module,
+            code="\n".join(t for _, t in kept),
+            start_line=kept[0][0] + 1,
+            end_line=kept[-1][0] + 1,
         )
+        self.chunks += module_parts(rest, [n + 1 for n, _ in kept])
 
 
 def leading_comments(node: Node) -> list[Node]:
