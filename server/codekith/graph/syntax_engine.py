@@ -229,7 +229,11 @@ class Evaluator:
             return {v for fn in self.eval(expr.fn, scope) for v in self.returns(fn)}
         if isinstance(expr, New | Instance):
             inner = expr.cls if isinstance(expr, New) else expr.type
-            return {Value("inst", t.name) for t in self.types_of(self.eval(inner, scope))}
+            values = self.eval(inner, scope)
+            made = self.types_of(values) + (
+                self.constructor_functions(values) if isinstance(expr, New) else []
+            )
+            return {Value("inst", t.name) for t in made}
         if isinstance(expr, Wrapped):
             return {Value("wrap", t.name) for t in self.types_of(self.eval(expr.type, scope))}
         if isinstance(expr, Unwrap):
@@ -257,6 +261,15 @@ class Evaluator:
         found = [v for v in values if v.kind == "type"]
         for module in (v for v in values if v.kind == "module"):
             found += [v for v in self.member(module, "default") if v.kind == "type"]
+        return found
+
+    def constructor_functions(self, values: Values) -> list[Value]:
+        """Functions among `values` (a module stands for its default export, as in
+        `types_of`): `new View(name)` of a JavaScript function runs it and makes a View,
+        whose methods are `View.prototype.render = function …`."""
+        found = [v for v in values if v.kind == "func"]
+        for module in (v for v in values if v.kind == "module"):
+            found += [v for v in self.member(module, "default") if v.kind == "func"]
         return found
 
     def this(self, scope: Scope) -> Values:
@@ -462,8 +475,10 @@ class Evaluator:
                 found += [v.name for v in self.member(module, "default") if v.kind == "func"]
             return found
         if site.kind == "new" and isinstance(site.expr, New):
-            types = self.types_of(self.eval(site.expr.cls, site.scope))
-            return [c for t in types for c in self.constructors(t.name)]
+            values = self.eval(site.expr.cls, site.scope)
+            types = self.types_of(values)
+            made = [c for t in types for c in self.constructors(t.name)]
+            return made + [f.name for f in self.constructor_functions(values)]
         owner = site.scope.enclosing_type()
         if site.kind == "this" and owner:
             return self.constructors(owner)

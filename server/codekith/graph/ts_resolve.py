@@ -247,11 +247,22 @@ class TsExtractor(Extractor):
         definition = self.definition(node)
         qualname = definition.qualname if definition else f"{owner}.<{name}>"
         scope.bind(name, Binding(pos(node), Known(Value("func", qualname))))
-        self.function(node, scope, owner, qualname, name, UNKNOWN)
+        made = Instance(Known(Value("type", qualname)))  # `new F()`: F's prototype methods
+        self.function(node, scope, owner, qualname, name, made)
         return None
 
     def anonymous_function(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        self.function(node, scope, owner, "", "", self.this_of(node))
+        definition = self.definition(node)
+        if definition is None:
+            self.function(node, scope, owner, "", "", self.this_of(node))
+        elif definition.kind == "method":  # `View.prototype.render = function …`: `this` is
+            container = Known(Value("type", definition.parent))  # a View, as in a class
+            instance = None if node.type == "arrow_function" else Instance(container)
+            name = definition.name
+            self.function(node, scope, owner, definition.qualname, name, instance, container)
+        else:  # `export default supported && function httpAdapter(config) {…}`
+            name, this = definition.name, self.this_of(node)
+            self.function(node, scope, owner, definition.qualname, name, this)
         return None
 
     def object_method(self, node: Node, scope: Scope, owner: str) -> Scope | None:
