@@ -126,6 +126,7 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
     """Every definition that becomes a chunk, in source order (a class before its methods)."""
     rules = GRAMMARS[grammar]
     module = module_name(path)
+    unnamed = module.rpartition(".")[2]  # what an anonymous default export is called
     found: list[Definition] = []
 
     def add(kind: str, name: str, node: Node, outer: Node, parent: str = "", methods=()) -> None:
@@ -157,16 +158,10 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
         elif node.type == "method_declaration" and grammar == "go":
             add("method", _name(node), node, outer, go_receiver_type(node))
         elif (exported := _exported_function(node)) is not None:
-            add("function", _name(exported) or module.rpartition(".")[2], exported, outer)
+            add("function", _name(exported) or unnamed, exported, outer)
         elif (assigned := _assigned_function(node)) is not None:
             owner, name, function = assigned
-            add(
-                "method" if owner else "function",
-                name or module.rpartition(".")[2],
-                function,
-                outer,
-                owner,
-            )
+            add("method" if owner else "function", name or unnamed, function, outer, owner)
         else:
             add("function", _name(node), node, outer)
     return found

@@ -230,9 +230,9 @@ class Evaluator:
         if isinstance(expr, New | Instance):
             inner = expr.cls if isinstance(expr, New) else expr.type
             values = self.eval(inner, scope)
-            made = self.types_of(values) + (
-                self.constructor_functions(values) if isinstance(expr, New) else []
-            )
+            made = self.types_of(values)
+            if isinstance(expr, New):  # `new View(name)` of a JavaScript function makes a
+                made += self.of_kind(values, "func")  # View: `View.prototype.render = …`
             return {Value("inst", t.name) for t in made}
         if isinstance(expr, Wrapped):
             return {Value("wrap", t.name) for t in self.types_of(self.eval(expr.type, scope))}
@@ -257,19 +257,14 @@ class Evaluator:
         return EMPTY
 
     def types_of(self, values: Values) -> list[Value]:
-        """Types among `values`; a module stands for its default export (CommonJS)."""
-        found = [v for v in values if v.kind == "type"]
-        for module in (v for v in values if v.kind == "module"):
-            found += [v for v in self.member(module, "default") if v.kind == "type"]
-        return found
+        return self.of_kind(values, "type")
 
-    def constructor_functions(self, values: Values) -> list[Value]:
-        """Functions among `values` (a module stands for its default export, as in
-        `types_of`): `new View(name)` of a JavaScript function runs it and makes a View,
-        whose methods are `View.prototype.render = function …`."""
-        found = [v for v in values if v.kind == "func"]
+    def of_kind(self, values: Values, kind: str) -> list[Value]:
+        """Values of `kind` among `values`; a module stands for its default export
+        (CommonJS)."""
+        found = [v for v in values if v.kind == kind]
         for module in (v for v in values if v.kind == "module"):
-            found += [v for v in self.member(module, "default") if v.kind == "func"]
+            found += [v for v in self.member(module, "default") if v.kind == kind]
         return found
 
     def this(self, scope: Scope) -> Values:
@@ -469,16 +464,11 @@ class Evaluator:
 
     def targets(self, site: Site) -> list[str]:
         if site.kind == "call" and isinstance(site.expr, Call):
-            values = self.eval(site.expr.fn, site.scope)
-            found = [v.name for v in values if v.kind == "func"]
-            for module in (v for v in values if v.kind == "module"):
-                found += [v.name for v in self.member(module, "default") if v.kind == "func"]
-            return found
+            return [f.name for f in self.of_kind(self.eval(site.expr.fn, site.scope), "func")]
         if site.kind == "new" and isinstance(site.expr, New):
             values = self.eval(site.expr.cls, site.scope)
-            types = self.types_of(values)
-            made = [c for t in types for c in self.constructors(t.name)]
-            return made + [f.name for f in self.constructor_functions(values)]
+            made = [c for t in self.types_of(values) for c in self.constructors(t.name)]
+            return made + [f.name for f in self.of_kind(values, "func")]  # a function runs
         owner = site.scope.enclosing_type()
         if site.kind == "this" and owner:
             return self.constructors(owner)
