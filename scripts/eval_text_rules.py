@@ -214,18 +214,16 @@ def cost(results: dict[str, dict[str, Any]]) -> dict[str, float]:
     """After / before tokens the model reads to embed every live chunk: the median over the
     repositories and the total's (the sixth rule's condition 9)."""
 
-    def total(label: str) -> int:
-        return sum(r[f"{label}_tokens"] for r in results.values())
+    def total(figure: str) -> float:
+        return sum(r[f"after_{figure}"] for r in results.values()) / sum(
+            r[f"before_{figure}"] for r in results.values()
+        )
 
     ratios = [r["after_tokens"] / r["before_tokens"] for r in results.values()]
     return {
         "tokens_ratio_median": round(statistics.median(ratios), 3),
-        "tokens_ratio_total": round(total("after") / total("before"), 3),
-        "chunks_ratio_total": round(
-            sum(r["after_chunks"] for r in results.values())
-            / sum(r["before_chunks"] for r in results.values()),
-            3,
-        ),
+        "tokens_ratio_total": round(total("tokens"), 3),
+        "chunks_ratio_total": round(total("chunks"), 3),
     }
 
 
