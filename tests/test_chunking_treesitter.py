@@ -274,3 +274,83 @@ def test_a_function_exported_as_an_expression_is_a_definition():
         "lib/only.js", "javascript", "module.exports = function (obj, keys) {\n  return obj;\n};\n"
     )
     assert set(only) == {"lib.only.only"}
+
+
+def test_functions_in_a_top_level_object_literal_are_definitions():
+    """Koa writes its request as `module.exports = {get header() {…}, …}` and axios its
+    adapter lookup as `export default {getAdapter: (…) => {…}}`: each function is the
+    module's own, as `exports.name = function` makes it. A `const`'s object holds methods
+    of that name. Only the functions leave the module code; the object's other keys stay."""
+    request, error = chunks_of(
+        "lib/request.js",
+        "javascript",
+        """
+        module.exports = {
+          /** Return request header. */
+          get header() {
+            return this.req.headers;
+          },
+
+          is: function (types) {
+            return types.includes(this.type);
+          },
+          'x-y': function () {},
+          [computed]() {},
+        };
+    """,
+    )
+    assert error is None
+    header = request["lib.request.header"]
+    assert header.kind == "function" and header.parent == ""
+    assert header.docstring == "Return request header." and header.start_line == 4
+    assert request["lib.request.is"].code.strip().startswith("is: function (types)")
+    assert set(request) == {"lib.request", "lib.request.header", "lib.request.is"}
+    rest = request["lib.request"].code
+    assert "module.exports = {" in rest and "this.req.headers" not in rest and "'x-y'" in rest
+    helpers, _ = chunks_of(
+        "src/util.ts",
+        "typescript",
+        """
+        export const helpers = {
+          trim(value: string) {
+            return value.trim();
+          },
+          lower: (value: string) => helpers.trim(value).toLowerCase(),
+          limit: 10,
+        } as const;
+        const plain = {limit: 10};
+        export default {getAdapter: (names: string[]) => names[0]};
+    """,
+    )
+    trim = helpers["util.helpers.trim"]
+    assert trim.kind == "method" and trim.parent == "util.helpers"
+    assert helpers["util.helpers.lower"].start_line == 6
+    assert helpers["util.getAdapter"].kind == "function"
+    assert "limit: 10," in helpers["util"].code and "plain" in helpers["util"].code
+
+
+def test_a_class_assigned_to_module_exports_is_a_definition():
+    """Koa's `module.exports = class Application extends Emitter {…}` is a class with its
+    methods, as its declaration would be; an anonymous one is named by its module."""
+    application, _ = chunks_of(
+        "lib/application.js",
+        "javascript",
+        """
+        module.exports = class Application extends Emitter {
+          listen(...args) {
+            return this.callback();
+          }
+        };
+        exports.Router = class {
+          route() {}
+        };
+    """,
+    )
+    klass = application["lib.application.Application"]
+    assert klass.kind == "class" and "return this.callback()" not in klass.code
+    listen = application["lib.application.Application.listen"]
+    assert listen.kind == "method" and listen.parent == "lib.application.Application"
+    assert application["lib.application.Router.route"].parent == "lib.application.Router"
+    source = "module.exports = class {\n  run() {}\n};\n"
+    anonymous, _ = chunks_of("lib/app.js", "javascript", source)
+    assert set(anonymous) == {"lib.app.app", "lib.app.app.run"}

@@ -85,10 +85,11 @@ def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk
     for definition in definitions(root, path, grammar):
         maker.add(definition)
     covered: set[int] = set()
-    for node, _ in top_level(root, GRAMMARS[grammar]):
-        comments = leading_comments(node)
-        first = (comments[0] if comments else node).start_point[0]
-        covered.update(range(first, node.end_point[0] + 1))
+    for outer, node in top_level(root, GRAMMARS[grammar]):
+        for span in _spans(outer, node, GRAMMARS[grammar]):
+            comments = leading_comments(span)
+            first = (comments[0] if comments else span).start_point[0]
+            covered.update(range(first, span.end_point[0] + 1))
     maker.module_rest(covered)
     error = "syntax error (tree-sitter recovered)" if root.has_error else None
     return split_oversized(maker.chunks), error
@@ -113,12 +114,26 @@ def top_level(root: Node, grammar: Grammar) -> Iterator[tuple[Node, Node]]:
 
 def _defines(node: Node, grammar: Grammar) -> bool:
     """Whether a top-level statement (its export wrapper taken off) defines a chunk."""
+    return _defines_itself(node, grammar) or bool(grammar.assigned and object_members(node))
+
+
+def _spans(outer: Node, node: Node, grammar: Grammar) -> list[Node]:
+    """What a defining statement's chunks cover: all of it, or, for an object literal of
+    functions (`module.exports = {…}`), only those functions (the rest is module code)."""
+    if _defines_itself(node, grammar):
+        return [outer]
+    return [member for _, _, member, _ in object_members(node)]
+
+
+def _defines_itself(node: Node, grammar: Grammar) -> bool:
     if node.type in grammar.functions | grammar.classes | grammar.methods:
         return True
     if node.type in _VARIABLES:
         return any(_function_value(d) for d in node.named_children)
     return grammar.assigned and (
-        _exported_function(node) is not None or _assigned_function(node) is not None
+        _exported_function(node) is not None
+        or _assigned_function(node) is not None
+        or _assigned_class(node) is not None
     )
 
 
@@ -140,6 +155,8 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             for declarator in node.named_children:
                 if _function_value(declarator):
                     add("function", _name(declarator), declarator, outer)
+            for owner, name, member, function in object_members(node):
+                add("method", name, function, member, owner)
         elif node.type == "type_declaration":
             specs = [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
             for spec in specs:
@@ -162,6 +179,15 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
         elif (assigned := _assigned_function(node)) is not None:
             owner, name, function = assigned
             add("method" if owner else "function", name or unnamed, function, outer, owner)
+        elif (assigned_class := _assigned_class(node)) is not None:
+            name, klass = assigned_class[0] or unnamed, assigned_class[1]
+            methods = _descendants_in_body(klass, rules.methods)
+            add("class", name, klass, outer, "", methods)
+            for method in methods:
+                add("method", _name(method), method, method, name)
+        elif members := object_members(node):
+            for _, name, member, function in members:  # the module's own: `exports.name`
+                add("function", name, function, member)
         else:
             add("function", _name(node), node, outer)
     return found
@@ -323,23 +349,94 @@ def _assigned_function(node: Node) -> tuple[str, str, Node] | None:
     code defines its API: `app.use = function use(fn) {…}` (a method of `app`),
     `View.prototype.render = …` (of `View`), `exports.compileETag = …` (a function), and
     `module.exports = function (…) {…}` (no name: the module's)."""
+    assigned = _assigned(node)
+    function = _function_in(assigned[2]) if assigned is not None else None
+    return (assigned[0], assigned[1], function) if assigned and function else None
+
+
+def _assigned_class(node: Node) -> tuple[str, Node] | None:
+    """(name, class) of `module.exports = class Application extends Emitter {…}` (Koa's
+    application) or `exports.Router = class {…}`: named by itself, else by its key ("" for
+    the module's, which `definitions` names after the module)."""
+    assigned = _assigned(node)
+    if assigned is None or assigned[0] or assigned[2].type != "class":
+        return None
+    return _name(assigned[2]) or assigned[1], assigned[2]
+
+
+def _assigned(node: Node) -> tuple[str, str, Node] | None:
+    """(owner, name, value) of a top-level assignment to a plain dotted name: `app.use`
+    (owner `app`), `View.prototype.render` (`View`), `exports.name` and `module.exports`
+    (no owner, and no name)."""
     assignment = node.named_children[0] if node.type == "expression_statement" else None
     if assignment is None or assignment.type != "assignment_expression":
         return None
-    function = _function_in(assignment.child_by_field_name("right"))
-    target = text(assignment.child_by_field_name("left"))
-    parts = target.split(".")
-    if function is None or not all(part.isidentifier() for part in parts):
+    value = assignment.child_by_field_name("right")
+    parts = text(assignment.child_by_field_name("left")).split(".")
+    if value is None or not all(part.isidentifier() for part in parts):
         return None
     if parts[:2] == ["module", "exports"]:
         parts = ["exports", *parts[2:]]
     if parts == ["exports"]:
-        return "", "", function
+        return "", "", value
     if len(parts) == 3 and parts[1] == "prototype":
-        return parts[0], parts[2], function
+        return parts[0], parts[2], value
     if len(parts) == 2:
-        return ("" if parts[0] == "exports" else parts[0]), parts[1], function
+        return ("" if parts[0] == "exports" else parts[0]), parts[1], value
     return None
+
+
+def object_members(node: Node) -> list[tuple[str, str, Node, Node]]:
+    """(owner, name, member, function) of each function a top-level object literal holds
+    by a plain key (`trim(value) {…}`, `get header() {…}`, `http: function (c) {…}`):
+    methods of `helpers` in `const helpers = {…}`, the module's own functions (owner "")
+    in `module.exports = {…}` and `export default {…}`, as Koa writes its request."""
+    found: list[tuple[str, str, Node, Node]] = []
+    for owner, literal in _objects(node):
+        for member in literal.named_children:
+            function: Node | None = member
+            if member.type == "method_definition":
+                key = member.child_by_field_name("name")
+            elif member.type == "pair":
+                key = member.child_by_field_name("key")
+                function = _function_in(member.child_by_field_name("value"))
+            else:
+                continue
+            if key is not None and key.type == "property_identifier" and function is not None:
+                found.append((owner, text(key), member, function))
+    return found
+
+
+def _objects(node: Node) -> list[tuple[str, Node]]:
+    """(owner, object literal) of a top-level statement: a `const`'s value of its own name,
+    or what a module exports ("")."""
+    if node.type in _VARIABLES:
+        named = (d for d in node.named_children if d.type == "variable_declarator")
+        pairs = [
+            (d.child_by_field_name("name"), _object_in(d.child_by_field_name("value")))
+            for d in named
+        ]
+        return [(text(n), o) for n, o in pairs if n is not None and n.type == "identifier" and o]
+    value = None
+    if node.type == "export_statement":
+        value = node.child_by_field_name("value")
+    elif node.type == "expression_statement" and node.named_children:
+        assignment = node.named_children[0]
+        left = assignment.child_by_field_name("left")
+        if assignment.type == "assignment_expression" and text(left) == "module.exports":
+            value = assignment.child_by_field_name("right")
+    literal = _object_in(value)
+    return [("", literal)] if literal is not None else []
+
+
+def _object_in(value: Node | None) -> Node | None:
+    """The object literal a value is, also in parentheses or typed (`{…} as const`)."""
+    while value is not None and value.type in _OBJECT_WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    return value if value is not None and value.type == "object" else None
+
+
+_OBJECT_WRAPPERS = ("parenthesized_expression", "as_expression", "satisfies_expression")
 
 
 def go_receiver_type(node: Node) -> str:

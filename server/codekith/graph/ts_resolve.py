@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from codekith.chunking.treesitter import Definition, is_function_field
+from codekith.chunking.treesitter import Definition, is_function_field, object_members
 from codekith.graph.frontend import (
     Extractor,
     Frontend,
@@ -148,6 +148,8 @@ class TsExtractor(Extractor):
             facts.exports.setdefault("default", []).append(Name(field_text(declaration, "name")))
         elif default and value is not None:
             facts.exports.setdefault("default", []).append(self.expr(value))
+            for _, name, _, function in object_members(node):  # `export default {get() {…}}`:
+                facts.exports.setdefault(name, []).append(self.expr(function))  # the module's
         return scope
 
     # -- bindings --------------------------------------------------------------------------
@@ -166,6 +168,8 @@ class TsExtractor(Extractor):
                 return None
             if declared is not None:
                 scope.bind(name, Binding(end(node), declared, typed=True))
+            elif (holder := self.object_holder(node)) is not None:
+                scope.bind(name, Binding(end(node), holder))
             elif value is not None:
                 scope.bind(name, Binding(end(node), self.expr(value)))
             else:
@@ -174,6 +178,19 @@ class TsExtractor(Extractor):
             source = self.expr(value) if value is not None else UNKNOWN
             self.bind_pattern(target, scope, source, end(node))
         return scope
+
+    def object_holder(self, declarator: Node) -> Expr | None:
+        """`helpers` of `const helpers = {trim(v) {…}}`: what holds the methods `helpers.trim`
+        (chunked as a type's methods), or None for another value."""
+        statement = declarator.parent
+        for _, _, _, function in object_members(statement) if statement is not None else ():
+            definition = self.definition(function)
+            if definition is not None and definition.parent == self.module_qualname(declarator):
+                return Known(Value("type", definition.parent))
+        return None
+
+    def module_qualname(self, declarator: Node) -> str:
+        return f"{self.facts.module}.{field_text(declarator, 'name')}"
 
     def bind_pattern(self, pattern: Node, scope: Scope, source: Expr, at: tuple) -> None:
         """`{a, b: c} = source` binds a and c to members of source; other names to nothing."""
@@ -226,6 +243,8 @@ class TsExtractor(Extractor):
                 key, item = part.child_by_field_name("key"), part.child_by_field_name("value")
                 if key is not None and item is not None:
                     exports.setdefault(text(key), []).append(self.expr(item))
+            elif part.type == "method_definition":  # `get(field) {…}`
+                exports.setdefault(field_text(part, "name"), []).append(self.expr(part))
 
     def catch_clause(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         parameter = node.child_by_field_name("parameter")
@@ -262,12 +281,29 @@ class TsExtractor(Extractor):
             self.function(node, scope, owner, definition.qualname, name, instance, container)
         else:  # `export default supported && function httpAdapter(config) {…}`
             name, this = definition.name, self.this_of(node)
+            if this is not None and definition.outer.type == "pair":  # `module.exports = {`
+                this = self.exported_this()  # `is: function () {…}}`: `this` is the module's
             self.function(node, scope, owner, definition.qualname, name, this)
         return None
 
     def object_method(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        self.function(node, scope, owner, "", "", UNKNOWN)
+        """`get(field) {…}` in an object literal: the object's own when chunked as a method
+        of `helpers` or of the module (`module.exports = {…}`), else a closure."""
+        definition = self.definition(node)
+        if definition is None:
+            self.function(node, scope, owner, "", "", UNKNOWN)
+        elif definition.parent:
+            container = Known(Value("type", definition.parent))
+            qualname, name = definition.qualname, definition.name
+            self.function(node, scope, owner, qualname, name, Instance(container), container)
+        else:
+            this = self.exported_this()
+            self.function(node, scope, owner, definition.qualname, definition.name, this)
         return None
+
+    def exported_this(self) -> Expr:
+        """`this` in a function of what a module exports: the module's exports."""
+        return Known(Value("module", self.facts.path))
 
     @staticmethod
     def this_of(node: Node) -> Expr | None:
@@ -443,6 +479,10 @@ class TsExtractor(Extractor):
     # -- expressions and types -------------------------------------------------------------
     def convert(self, node: Node) -> Expr:
         kind = node.type
+        if kind in _ANONYMOUS_FUNCTIONS or kind in ("method_definition", "class"):
+            definition = self.definition(node)  # a chunked one is a value: `exports.words =
+            kind = "type" if kind == "class" else "func"  # function words(…)`
+            return Known(Value(kind, definition.qualname)) if definition else UNKNOWN
         if kind in ("identifier", "shorthand_property_identifier"):
             return Name(text(node), pos(node))
         if kind == "this":
@@ -456,6 +496,9 @@ class TsExtractor(Extractor):
             if _is_require(node):
                 return Import(_require_spec(node))
             function = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            if text(function) == "Object.create" and arguments and arguments.named_children:
+                return self.expr(arguments.named_children[0])  # has the members of its proto
             return Call(self.expr(function)) if function is not None else UNKNOWN
         if kind == "new_expression":
             constructor = node.child_by_field_name("constructor")
