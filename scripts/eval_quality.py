@@ -71,6 +71,12 @@ def load_repos(names: list[str] | None) -> list[dict[str, Any]]:
     return repos
 
 
+def fixes_trained(repos: list[dict[str, Any]]) -> frozenset[str]:
+    """Repositories whose fix commits trained the shipped query adapter: held out for
+    docstring questions, not for bug reports (`fixes_trained_adapter`)."""
+    return frozenset(r["name"] for r in repos if r.get("fixes_trained_adapter"))
+
+
 class Paths:
     def __init__(self, bench: Path, name: str):
         self.checkout = bench / "quality" / name / "checkout"

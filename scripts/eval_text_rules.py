@@ -155,9 +155,10 @@ from typing import Any, cast
 from codekith.evaluation import first_rank
 from codekith.vocabulary import DOCS_APART, TESTS_APART
 from eval_docs_apart import parse_arguments, timed
-from eval_quality import Paths
+from eval_quality import Paths, fixes_trained
 from eval_tests_apart import (
     gain,
+    held_out,
     losses,
     mrr,
     pair,
@@ -377,9 +378,9 @@ def main(argv: list[str] | None = None) -> int:
                 ],
                 check=False,
             )
-    held = {n: r for n, r in results.items() if roles[n] != "tuning"}
+    trained = fixes_trained(repos)
     summary: dict[str, Any] = {
-        key: pooled(held, key)
+        key: pooled(held_out(results, roles, key, trained), key)
         for key in (
             "docstring hybrid",
             "docstring vector",
@@ -393,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     summary["time_ratio_median"] = round(ratio, 3)
     summary.update(cost(results))
     print("held out, after minus before:", json.dumps(summary))
-    judged = verdict(results, roles)
+    judged = verdict(results, roles, trained)
     conditions = judged["conditions"]
     tuning = [r for n, r in results.items() if roles[n] == "tuning"]
     if args.aim == "fix":  # conditions 1-3 give way to 1f-3f

@@ -577,6 +577,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     return {
         "repo": repo["name"],
         "role": repo["role"],
+        "fixes_trained_adapter": repo.get("fixes_trained_adapter", False),
         "model": model,
         "chunks": len(corpus.rows),
         "chunks_per_cpu_s": stats.get("stripped", {}).get("chunks_per_cpu_s"),
@@ -695,16 +696,17 @@ FIX_POOLED_AGAINST = ("codekith text", "codekith vector", "BM25 files", "BM25 ch
 def pooled_margins(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Hybrid's docstring MRR@10 minus each runner's over these repositories, each counting
     once, with a stratified bootstrap interval ({} without repositories); and the same of
-    fix -> files MRR@10 over those with bug reports (`fix`)."""
+    fix -> files MRR@10 over those with bug reports (`fix`), but for a repository whose fix
+    commits trained the shipped query adapter (`fixes_trained_adapter`: not held out)."""
     if not results:
         return {}
     ranks = [
         {name: np.array(values) for name, values in r["reciprocal_ranks"].items()} for r in results
     ]
+    fix_results = [r for r in results if r["fix"] and not r.get("fixes_trained_adapter")]
     fixed = [
         {name: np.array(summary["reciprocal_ranks"]) for name, summary in r["fix"].items()}
-        for r in results
-        if r["fix"]
+        for r in fix_results
     ]
     hybrid = [r["codekith hybrid"] for r in ranks]
     return {
@@ -713,6 +715,7 @@ def pooled_margins(results: list[dict[str, Any]]) -> dict[str, Any]:
         "hybrid": round(float(np.mean([h.mean() for h in hybrid])), 4),
         "margins": _margins(ranks, POOLED_AGAINST),
         "fix": {
+            "repositories": [r["repo"] for r in fix_results],
             "cases": sum(len(r["codekith hybrid"]) for r in fixed),
             "hybrid": round(float(np.mean([r["codekith hybrid"].mean() for r in fixed])), 4),
             "margins": _margins(fixed, FIX_POOLED_AGAINST),
@@ -744,7 +747,8 @@ def print_pooled(pooled: dict[str, Any]) -> None:
     _print_margins(pooled["margins"])
     if pooled["fix"]:
         print(
-            f"  fix -> files ({pooled['fix']['cases']} bug reports): hybrid MRR@10 "
+            f"  fix -> files ({len(pooled['fix']['repositories'])} repositories, "
+            f"{pooled['fix']['cases']} bug reports): hybrid MRR@10 "
             f"{pooled['fix']['hybrid']:.3f}"
         )
         _print_margins(pooled["fix"]["margins"])
