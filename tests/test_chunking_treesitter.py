@@ -1,10 +1,13 @@
-"""tree-sitter chunks for JavaScript, TypeScript, Go, Rust and Java."""
+"""tree-sitter chunks for JavaScript, TypeScript, Go, Rust, Java, C, C++, C#, Ruby, PHP and
+Kotlin."""
 
 from __future__ import annotations
 
 import textwrap
 
 from codekith.chunking import chunk_file
+from codekith.graph import in_graph
+from codekith.syntax import grammar_of
 
 
 def chunks_of(path: str, language: str, source: str):
@@ -354,3 +357,521 @@ def test_a_class_assigned_to_module_exports_is_a_definition():
     source = "module.exports = class {\n  run() {}\n};\n"
     anonymous, _ = chunks_of("lib/app.js", "javascript", source)
     assert set(anonymous) == {"lib.app.app", "lib.app.app.run"}
+
+
+def test_c_functions_structs_and_typedefs():
+    """A C file's functions and its structs, unions and enums with a body are definitions;
+    `typedef struct {…} name;` is the class `name`. A prototype, a forward declaration and
+    an anonymous enum define nothing and stay module code, like the preprocessor lines; a
+    function inside `#ifdef` is a function all the same."""
+    chunks, error = chunks_of(
+        "src/sds.c",
+        "c",
+        """
+        #include <stdlib.h>
+        #define SDS_MAX_PREALLOC (1024*1024)
+
+        /* A string buffer that keeps its length. */
+        typedef struct {
+            size_t len;
+            char *buf;
+        } sds;
+
+        struct sdshdr8 {
+            unsigned char len;
+        };
+
+        struct sdsfwd;
+        enum { SDS_TYPE_5, SDS_TYPE_8 };
+        sds *sdsnew(const char *init);
+
+        /* Create a new sds string
+         * from a buffer and its length. */
+        static sds *sdsnewlen(const void *init, size_t initlen) {
+            sds *s = malloc(sizeof(sds));
+            return s;
+        }
+
+        #ifdef SDS_TEST
+        int sdsTest(void) {
+            return 0;
+        }
+        #endif
+    """,
+    )
+    assert error is None
+    assert set(chunks) == {"sds", "sds.sds", "sds.sdshdr8", "sds.sdsnewlen", "sds.sdsTest"}
+    buffer = chunks["sds.sds"]
+    assert buffer.kind == "class" and buffer.docstring == "A string buffer that keeps its length."
+    assert (buffer.start_line, buffer.end_line) == (6, 9) and "} sds;" in buffer.code
+    new = chunks["sds.sdsnewlen"]
+    assert new.kind == "function" and new.parent == ""
+    assert new.docstring == "Create a new sds string from a buffer and its length."
+    assert new.signature == "static sds *sdsnewlen(const void *init, size_t initlen)"
+    assert (new.start_line, new.end_line) == (21, 24)
+    rest = chunks["sds"].code
+    for kept in ("#define SDS_MAX_PREALLOC", "struct sdsfwd;", "SDS_TYPE_5", "sdsnew(", "#ifdef"):
+        assert kept in rest
+    assert "malloc" not in rest and "return 0" not in rest
+
+
+def test_cpp_namespaces_templates_and_out_of_line_methods():
+    """Classes of a C++ header in nested namespaces are found as if at the top level and
+    named without them; a method defined outside its class (`Foo<Char>::operator==`) is a
+    method of `Foo`, its template header included; `extern "C" {…}` holds functions. A
+    `.h` file is read with the C++ grammar: C++ projects keep their classes in headers."""
+    assert grammar_of("include/fmt/base.h", "c") == "cpp"
+    assert grammar_of("src/sds.c", "c") == "c"
+    chunks, error = chunks_of(
+        "include/fmt/base.h",
+        "c",
+        """
+        #pragma once
+        #include <string>
+
+        namespace fmt {
+        inline namespace v11 {
+
+        /// A view of a string: a pointer and a size.
+        template <typename Char>
+        class basic_string_view {
+         public:
+          constexpr basic_string_view() noexcept : data_(nullptr), size_(0) {}
+
+          /// Returns the string size.
+          constexpr size_t size() const noexcept {
+            return size_;
+          }
+          bool operator==(basic_string_view other) const;
+
+         private:
+          const Char* data_;
+          size_t size_;
+        };
+
+        }  // namespace v11
+        }  // namespace fmt
+
+        // Compares the views char by char.
+        template <typename Char>
+        bool basic_string_view<Char>::operator==(basic_string_view other) const {
+          return size_ == other.size_;
+        }
+
+        extern "C" {
+        int fmt_c_version(void) { return 11; }
+        }
+    """,
+    )
+    assert error is None
+    view = "include.fmt.base.basic_string_view"
+    assert set(chunks) == {
+        "include.fmt.base",
+        view,
+        f"{view}.basic_string_view",
+        f"{view}.size",
+        f"{view}.operator==",
+        "include.fmt.base.fmt_c_version",
+    }
+    klass = chunks[view]
+    assert klass.kind == "class" and klass.docstring == "A view of a string: a pointer and a size."
+    assert klass.signature == "class basic_string_view" and klass.start_line == 9
+    assert "return size_;" not in klass.code and "bool operator==(" in klass.code
+    size = chunks[f"{view}.size"]
+    assert size.kind == "method" and size.parent == view
+    assert size.docstring == "Returns the string size."
+    assert (size.start_line, size.end_line) == (15, 17)
+    equals = chunks[f"{view}.operator=="]
+    assert equals.kind == "method" and equals.parent == view
+    assert equals.docstring == "Compares the views char by char."
+    assert (equals.start_line, equals.end_line) == (29, 32) and equals.code.startswith("template")
+    assert chunks["include.fmt.base.fmt_c_version"].kind == "function"
+    rest = chunks["include.fmt.base"].code
+    assert "namespace fmt {" in rest and "}  // namespace fmt" in rest and 'extern "C" {' in rest
+    assert "data_" not in rest and "#pragma once" in rest
+
+
+def test_csharp_namespaces_classes_and_xml_doc_comments():
+    """C# types in a namespace (braced or file-scoped) are top-level definitions; an XML
+    doc comment becomes plain text (`<see cref="JToken"/>` names JToken), and a signature
+    is the line below the attributes. Operators and destructors have names of their own."""
+    chunks, error = chunks_of(
+        "Src/Newtonsoft.Json/Linq/JArray.cs",
+        "csharp",
+        """
+        using System;
+
+        namespace Newtonsoft.Json.Linq
+        {
+            /// <summary>
+            /// Represents a JSON array, see <see cref="JToken"/>.
+            /// </summary>
+            [Serializable]
+            public partial class JArray : JContainer
+            {
+                private readonly List<JToken> _values = new();
+
+                public JArray() { }
+                ~JArray() { }
+
+                /// <summary>Adds an item.</summary>
+                [Obsolete]
+                public void Add(object? item)
+                {
+                    _values.Add(item);
+                }
+
+                public static JArray operator +(JArray a, JArray b) => a;
+            }
+
+            public interface IJsonLineInfo
+            {
+                bool HasLineInfo();
+            }
+        }
+    """,
+    )
+    assert error is None
+    array = "Src.Newtonsoft.Json.Linq.JArray.JArray"
+    assert {f"{array}.JArray", f"{array}.~JArray", f"{array}.operator+"} < set(chunks)
+    klass = chunks[array]
+    assert klass.docstring == "Represents a JSON array, see JToken."
+    assert klass.signature == "public partial class JArray : JContainer" and klass.start_line == 9
+    add = chunks[f"{array}.Add"]
+    assert add.kind == "method" and add.parent == array and add.docstring == "Adds an item."
+    assert add.signature == "public void Add(object? item)" and add.start_line == 18
+    info = chunks["Src.Newtonsoft.Json.Linq.JArray.IJsonLineInfo.HasLineInfo"]
+    assert info.parent == "Src.Newtonsoft.Json.Linq.JArray.IJsonLineInfo"
+    rest = chunks["Src.Newtonsoft.Json.Linq.JArray"].code
+    assert "namespace Newtonsoft.Json.Linq" in rest and "_values" not in rest
+    scoped, _ = chunks_of(
+        "Json/Token.cs", "csharp", "namespace Json;\n\npublic enum Token { Start, End }\n"
+    )
+    assert set(scoped) == {"Json.Token", "Json.Token.Token"}
+
+
+def test_a_method_a_syntax_error_put_outside_its_class_stays_its_method():
+    """A stray brace (or a C# `#if` splitting an `if … else`) ends a class early for
+    tree-sitter; the methods after it are still the methods of that class."""
+    chunks, error = chunks_of(
+        "src/Acme/Reader.cs",
+        "csharp",
+        """
+        namespace Acme
+        {
+            public class Reader
+            {
+                void Skip()
+                {
+                    }
+                }
+
+                /// <summary>Reads the next token.</summary>
+                public bool Read()
+                {
+                    return true;
+                }
+            }
+        }
+    """,
+    )
+    read = chunks["Acme.Reader.Reader.Read"]
+    assert error and read.kind == "method" and read.parent == "Acme.Reader.Reader"
+    assert read.docstring == "Reads the next token."
+
+
+def test_ruby_modules_classes_and_singleton_methods():
+    """A Ruby module that only holds other definitions is a namespace (its lines are
+    module code); one with methods of its own (`def self.escape`, `def unescape`) is
+    class-like, as a mixin is. Classes nested in either are classes of their own; methods
+    in `class << self` and behind `private` are the class's. A comment tree-sitter puts
+    before a body (in the module, not the body) is still the doc of the first definition."""
+    chunks, error = chunks_of(
+        "lib/rack/utils.rb",
+        "ruby",
+        """
+        # frozen_string_literal: true
+
+        module Rack
+          # Rack::Utils contains a grab-bag of useful methods.
+          module Utils
+            DEFAULT_SEP = /[&;] */n
+
+            # Escapes a string for a URL query.
+            def self.escape(s)
+              URI.encode_www_form_component(s)
+            end
+
+            def unescape(s)
+              URI.decode_www_form_component(s)
+            end
+
+            # A case-insensitive Hash of headers.
+            class HeaderHash < Hash
+              def [](key)
+                super(key.downcase)
+              end
+            end
+          end
+
+          class Request
+            class << self
+              def default_ip_filter(ip) = ip.start_with?("10.")
+            end
+
+            private def secret
+              @secret
+            end
+          end
+        end
+    """,
+    )
+    assert error is None
+    utils = "lib.rack.utils.Utils"
+    assert set(chunks) == {
+        "lib.rack.utils",
+        utils,
+        f"{utils}.escape",
+        f"{utils}.unescape",
+        "lib.rack.utils.HeaderHash",
+        "lib.rack.utils.HeaderHash.[]",
+        "lib.rack.utils.Request",
+        "lib.rack.utils.Request.default_ip_filter",
+        "lib.rack.utils.Request.secret",
+    }
+    module = chunks[utils]
+    assert (
+        module.kind == "class"
+        and module.docstring == "Rack::Utils contains a grab-bag of useful methods."
+    )
+    assert "DEFAULT_SEP" in module.code and "class HeaderHash < Hash" in module.code
+    assert "URI.encode_www_form_component" not in module.code and "downcase" not in module.code
+    escape = chunks[f"{utils}.escape"]
+    assert escape.kind == "method" and escape.parent == utils
+    assert escape.docstring == "Escapes a string for a URL query."
+    assert (escape.start_line, escape.end_line) == (10, 12)
+    header = chunks["lib.rack.utils.HeaderHash"]
+    assert header.docstring == "A case-insensitive Hash of headers." and header.start_line == 19
+    assert chunks["lib.rack.utils.Request.secret"].parent == "lib.rack.utils.Request"
+    rest = chunks["lib.rack.utils"].code
+    assert rest.split("\n") == ["# frozen_string_literal: true", "module Rack", "end"]
+
+
+def test_php_namespace_classes_traits_and_functions():
+    """PHP classes, traits and functions after `namespace X;` or inside `namespace X {…}`
+    are top-level definitions; a `/** … */` or `#` comment above one is its doc."""
+    chunks, error = chunks_of(
+        "src/Monolog/Handler/AbstractHandler.php",
+        "php",
+        """
+        <?php
+
+        declare(strict_types=1);
+
+        namespace Monolog\\Handler;
+
+        use Monolog\\LogRecord;
+
+        /**
+         * Base Handler class providing basic level support.
+         */
+        abstract class AbstractHandler extends Handler
+        {
+            protected bool $bubble = true;
+
+            /**
+             * Whether the handler handles the record.
+             */
+            public function isHandling(LogRecord $record): bool
+            {
+                return $record->level->value >= $this->level->value;
+            }
+
+            abstract protected function write(LogRecord $record): void;
+        }
+
+        # Gives a handler a formatter.
+        trait FormattableHandlerTrait
+        {
+            public function setFormatter(FormatterInterface $formatter): self
+            {
+                $this->formatter = $formatter;
+
+                return $this;
+            }
+        }
+
+        function level_name(int $level): string
+        {
+            return (string) $level;
+        }
+    """,
+    )
+    assert error is None
+    handler = "Monolog.Handler.AbstractHandler.AbstractHandler"
+    klass = chunks[handler]
+    assert (
+        klass.kind == "class"
+        and klass.docstring == "Base Handler class providing basic level support."
+    )
+    assert "$record->level" not in klass.code and "protected bool $bubble" in klass.code
+    handling = chunks[f"{handler}.isHandling"]
+    assert (
+        handling.parent == handler
+        and handling.docstring == "Whether the handler handles the record."
+    )
+    assert (handling.start_line, handling.end_line) == (20, 23)
+    assert chunks[f"{handler}.write"].kind == "method"
+    trait = chunks["Monolog.Handler.AbstractHandler.FormattableHandlerTrait"]
+    assert trait.kind == "class" and trait.docstring == "Gives a handler a formatter."
+    assert chunks["Monolog.Handler.AbstractHandler.level_name"].kind == "function"
+    rest = chunks["Monolog.Handler.AbstractHandler"].code
+    assert "namespace Monolog\\Handler;" in rest and "use Monolog\\LogRecord;" in rest
+    braced, _ = chunks_of(
+        "tests/TestCase.php",
+        "php",
+        "<?php\nnamespace Monolog\\Test {\n    class TestCase\n    {\n"
+        "        public function getRecord() { return []; }\n    }\n}\n",
+    )
+    assert set(braced) == {
+        "tests.TestCase",
+        "tests.TestCase.TestCase",
+        "tests.TestCase.TestCase.getRecord",
+    }
+
+
+def test_kotlin_classes_objects_companions_and_top_level_functions():
+    """Kotlin classes (interfaces too) and objects are class-like; a companion object's
+    functions are the class's methods; a top-level `fun` is a function. A signature skips
+    the annotations above a declaration."""
+    chunks, error = chunks_of(
+        "src/okio/Buffer.kt",
+        "kotlin",
+        """
+        package okio
+
+        import kotlin.jvm.JvmStatic
+
+        /**
+         * A collection of bytes in memory.
+         */
+        class Buffer : BufferedSource {
+          /** Returns the number of bytes in this buffer. */
+          fun size(): Long {
+            return size
+          }
+
+          companion object {
+            @JvmStatic
+            fun of(vararg data: Byte): Buffer = Buffer().write(data)
+          }
+        }
+
+        // Encodes and decodes UTF-8.
+        object Utf8 {
+          fun size(string: String): Long = string.length.toLong()
+        }
+
+        interface Source {
+          fun read(sink: Buffer, byteCount: Long): Long
+        }
+
+        /** Returns a sink that writes nowhere. */
+        fun blackholeSink(): Sink = BlackholeSink()
+
+        val EMPTY = Buffer()
+    """,
+    )
+    assert error is None
+    assert set(chunks) == {
+        "okio.Buffer",
+        "okio.Buffer.Buffer",
+        "okio.Buffer.Buffer.size",
+        "okio.Buffer.Buffer.of",
+        "okio.Buffer.Utf8",
+        "okio.Buffer.Utf8.size",
+        "okio.Buffer.Source",
+        "okio.Buffer.Source.read",
+        "okio.Buffer.blackholeSink",
+    }
+    buffer = chunks["okio.Buffer.Buffer"]
+    assert buffer.kind == "class" and buffer.docstring == "A collection of bytes in memory."
+    assert "return size" not in buffer.code and (buffer.start_line, buffer.end_line) == (9, 19)
+    size = chunks["okio.Buffer.Buffer.size"]
+    assert (
+        size.parent == "okio.Buffer.Buffer"
+        and size.docstring == "Returns the number of bytes in this buffer."
+    )
+    of = chunks["okio.Buffer.Buffer.of"]
+    assert of.kind == "method" and of.parent == "okio.Buffer.Buffer"
+    assert of.signature == "fun of(vararg data: Byte): Buffer = Buffer().write(data)"
+    assert chunks["okio.Buffer.Utf8"].docstring == "Encodes and decodes UTF-8."
+    sink = chunks["okio.Buffer.blackholeSink"]
+    assert sink.kind == "function" and sink.docstring == "Returns a sink that writes nowhere."
+    rest = chunks["okio.Buffer"].code
+    assert "package okio" in rest and "val EMPTY = Buffer()" in rest and "A collection" not in rest
+
+
+def test_macros_tree_sitter_misreads_still_leave_the_definitions():
+    """An export macro before a class name (`class Q_CORE_EXPORT QObject`) or before a
+    namespace reads to tree-sitter as a function; the class is still a class, and the
+    namespace's definitions are still found."""
+    chunks, _ = chunks_of(
+        "src/qobject.h",
+        "c",
+        """
+        class Q_CORE_EXPORT QObject {
+          void run() {
+            start();
+          }
+        };
+
+        FMT_END_EXPORT
+        namespace detail {
+        inline int helper(int x) { return x; }
+        }
+    """,
+    )
+    assert chunks["qobject.QObject"].kind == "class"
+    assert chunks["qobject.QObject.run"].parent == "qobject.QObject"
+    assert chunks["qobject.helper"].kind == "function"
+
+
+def test_bad_input_never_crashes():
+    """Empty files, files of preprocessor lines only, broken and deeply nested code (a
+    namespace in a namespace thousands deep, a long `#elif` chain) give chunks, not errors."""
+    assert chunks_of("src/empty.c", "c", "") == ({}, None)
+    only, _ = chunks_of("src/guard.h", "c", "#ifndef GUARD_H\n#define GUARD_H\n#endif\n")
+    assert set(only) == {"guard"}
+    broken, error = chunks_of("src/broken.kt", "kotlin", "fun ok() = 1\nclass Broken {\n  fun (\n")
+    assert error and "broken.ok" in broken
+    deep = "namespace a {\n" * 3000 + "void f() {}\n" + "}\n" * 3000
+    assert "deep.f" in chunks_of("src/deep.cpp", "cpp", deep)[0]
+    branches = "#if A\n" + "".join(
+        f"#elif B{i}\nint f{i}(void) {{ return {i}; }}\n" for i in range(1500)
+    )
+    assert "chain.f1499" in chunks_of("src/chain.c", "c", branches + "#endif\n")[0]
+    nested = "".join(f"module M{i}\n  def m{i}; end\n" for i in range(500)) + "end\n" * 500
+    assert "lib.nested.M499.m499" in chunks_of("lib/nested.rb", "ruby", nested)[0]
+
+
+def test_the_new_languages_are_chunked_but_not_in_the_call_graph():
+    """The call graph resolves JavaScript, TypeScript, Go, Rust and Java only: C, C++, C#,
+    Ruby, PHP and Kotlin files are chunked by syntax but never reach its resolvers."""
+    for path in (
+        "a.c",
+        "a.h",
+        "a.cpp",
+        "a.hh",
+        "a.cxx",
+        "a.hxx",
+        "a.cs",
+        "a.rb",
+        "a.php",
+        "a.kt",
+        "a.kts",
+    ):
+        assert not in_graph(path)
+    assert in_graph("a.java") and in_graph("a.go")
+    script, _ = chunks_of("build.gradle.kts", "kotlin", "fun configure() {\n  apply()\n}\n")
+    assert script["build.gradle.configure"].kind == "function"

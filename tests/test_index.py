@@ -350,3 +350,42 @@ def test_rows_a_run_adds_reach_the_full_text_index_so_they_score_like_the_rest(
     report = project_for(root).indexer.run()
     assert report.chunks_written == 60 > UNINDEXED_FLOOR
     assert report.maintenance["optimized"]
+
+
+def test_c_family_ruby_php_and_kotlin_are_indexed_by_definition(workspace, project_for):
+    """A repository in the languages chunked by syntax (and outside the call graph) is
+    searchable by its definitions: a C++ method defined outside its class in a `.h` header,
+    a Ruby module's method, a PHP method, a Kotlin function."""
+    root = workspace(
+        {
+            "include/ring.h": "namespace ring {\n// A fixed-size ring buffer of bytes.\n"
+            "class RingBuffer {\n public:\n  void clear();\n private:\n  int head_, tail_;\n};\n\n"
+            "// Drop every byte that was written.\ninline void RingBuffer::clear() {\n"
+            "  head_ = tail_ = 0;\n}\n}  // namespace ring\n",
+            "lib/rack/utils.rb": "module Rack\n  module Utils\n"
+            "    # Escape a string for use in a URL query.\n    def self.escape(s)\n"
+            "      URI.encode_www_form_component(s)\n    end\n  end\nend\n",
+            "src/Mailer.php": "<?php\nnamespace App;\n\nclass Mailer\n{\n"
+            "    /** Send an e-mail message to one recipient. */\n"
+            "    public function send(string $to, string $body): void\n    {\n"
+            "        mail($to, 'hi', $body);\n    }\n}\n",
+            "src/okio/Hex.kt": "package okio\n\n/** Decode a hexadecimal string into bytes. */\n"
+            "fun decodeHex(hex: String): ByteArray {\n"
+            "  return hex.chunked(2).map { it.toInt(16).toByte() }.toByteArray()\n}\n",
+        }
+    )
+    project = project_for(root)
+    project.indexer.run()
+    expected = {
+        "drop every byte written to the ring buffer": (
+            "include.ring.RingBuffer.clear",
+            "method",
+            "c",
+        ),
+        "escape a string for a URL query": ("lib.rack.utils.Utils.escape", "method", "ruby"),
+        "send an email to a recipient": ("Mailer.Mailer.send", "method", "php"),
+        "decode hex string to bytes": ("okio.Hex.decodeHex", "function", "kotlin"),
+    }
+    for question, (qualname, kind, language) in expected.items():
+        hit = project.searcher.search(question, k=1)[0]
+        assert (hit.qualname, hit.kind, hit.language) == (qualname, kind, language), question

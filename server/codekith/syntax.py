@@ -1,4 +1,5 @@
-"""tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust and Java.
+"""tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust, Java, C, C++, C#,
+Ruby, PHP and Kotlin.
 
 The only module that imports tree-sitter and its grammars: the chunker and the call-graph
 resolvers both parse through `parse`, so a grammar is loaded once and both see the same tree.
@@ -8,12 +9,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from pathlib import PurePosixPath
 from typing import Any
 
 import tree_sitter
+import tree_sitter_c
+import tree_sitter_c_sharp
+import tree_sitter_cpp
 import tree_sitter_go
 import tree_sitter_java
 import tree_sitter_javascript
+import tree_sitter_kotlin
+import tree_sitter_php
+import tree_sitter_ruby
 import tree_sitter_rust
 import tree_sitter_typescript
 
@@ -27,6 +35,12 @@ _LOADERS: dict[str, Callable[[], Any]] = {
     "go": tree_sitter_go.language,
     "rust": tree_sitter_rust.language,
     "java": tree_sitter_java.language,
+    "c": tree_sitter_c.language,
+    "cpp": tree_sitter_cpp.language,
+    "csharp": tree_sitter_c_sharp.language,
+    "ruby": tree_sitter_ruby.language,
+    "php": tree_sitter_php.language_php,  # `<?php` code with HTML around it
+    "kotlin": tree_sitter_kotlin.language,
 }
 
 
@@ -35,8 +49,12 @@ def supports(language: str) -> bool:
 
 
 def grammar_of(path: str, language: str) -> str:
-    """The grammar for a file: `.tsx` files need the TSX grammar, not plain TypeScript."""
-    return "tsx" if path.endswith(".tsx") else language
+    """The grammar for a file: `.tsx` files need the TSX grammar, not plain TypeScript; a
+    `.h` header may be C++ (classes, namespaces), and the C++ grammar reads C headers too."""
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix == ".tsx":
+        return "tsx"
+    return "cpp" if language == "c" and suffix == ".h" else language
 
 
 @cache

@@ -1,15 +1,18 @@
-"""Chunks for JavaScript, TypeScript, Go, Rust and Java from tree-sitter syntax trees.
+"""Chunks for the tree-sitter languages (`syntax.supports`) from their syntax trees.
 
 Like the Python chunker it makes one chunk per function, class-like type (method bodies
 collapsed) and method, plus one for the rest of the file; the comment right above a
-definition is its docstring. `definitions` is shared with the call-graph resolvers, so an
-edge names exactly the qualname of the chunk it points at.
+definition is its docstring. Definitions in containers (C++ and C# namespaces, `extern "C"`,
+`#if` blocks, PHP namespaces, Ruby modules and classes) count as top-level ones, named
+without the container; a container's own lines are module code. `definitions` is shared
+with the call-graph resolvers, so an edge names exactly the qualname of the chunk it points
+at.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codekith.chunking.model import Chunk
@@ -23,8 +26,11 @@ class Grammar:
     functions: frozenset[str]  # top-level function definitions
     classes: frozenset[str]  # class-like definitions whose body may hold methods
     methods: frozenset[str]  # function definitions inside a class body
-    wrappers: frozenset[str] = frozenset()  # export / decorator nodes around a definition
+    wrappers: frozenset[str] = frozenset()  # export / template / typedef around a definition
     assigned: bool = False  # `a.b = function …` and `export default <function>` define
+    containers: frozenset[str] = frozenset()  # hold top-level definitions (namespaces)
+    modules: frozenset[str] = frozenset()  # containers that are classes when holding methods
+    groups: frozenset[str] = frozenset()  # hold methods in a class body (companion object)
 
 
 _JS_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
@@ -33,6 +39,18 @@ _JS_CLASSES = frozenset(
 )
 _JS_METHODS = frozenset({"method_definition", "method_signature", "abstract_method_signature"})
 _JS = Grammar(_JS_FUNCTIONS, _JS_CLASSES, _JS_METHODS, frozenset({"export_statement"}), True)
+_C_FUNCTIONS = frozenset({"function_definition"})
+_C_TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
+# `typedef struct {…} name;` and `struct point {…} origin;` hold a type definition
+_C_HOLDERS = frozenset({"type_definition", "declaration"})
+_C_BRANCHES = frozenset(
+    {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"}
+)
+_SPECIFIERS = _C_TYPES | {"class_specifier"}
+_CS_BRANCHES = frozenset({"preproc_if", "preproc_else", "preproc_elif"})
+# where tree-sitter gave up (a macro it cannot read: fmt's `FMT_BEGIN_NAMESPACE` opens a
+# namespace), whole definitions are still there
+_RECOVERED = frozenset({"ERROR"})
 GRAMMARS = {
     "javascript": _JS,
     "typescript": _JS,
@@ -53,6 +71,70 @@ GRAMMARS = {
             {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration"}
         ),
         frozenset({"method_declaration", "constructor_declaration"}),
+        groups=frozenset({"enum_body_declarations"}),  # an enum's methods follow its constants
+    ),
+    "c": Grammar(
+        _C_FUNCTIONS,
+        _C_TYPES,
+        frozenset(),
+        _C_HOLDERS,
+        containers=_C_BRANCHES | _RECOVERED,
+    ),
+    "cpp": Grammar(
+        _C_FUNCTIONS,
+        _SPECIFIERS,
+        _C_FUNCTIONS,
+        _C_HOLDERS | {"template_declaration", "friend_declaration"},
+        containers=_C_BRANCHES | _RECOVERED | {"namespace_definition", "linkage_specification"},
+        groups=_C_BRANCHES | _RECOVERED | {"labeled_statement"},  # `public:` in a misread class
+    ),
+    "csharp": Grammar(
+        frozenset(),
+        frozenset(
+            {
+                "class_declaration",
+                "struct_declaration",
+                "interface_declaration",
+                "record_declaration",
+                "enum_declaration",
+            }
+        ),
+        frozenset(
+            {
+                "method_declaration",
+                "constructor_declaration",
+                "destructor_declaration",
+                "operator_declaration",
+                "conversion_operator_declaration",
+            }
+        ),
+        containers=_CS_BRANCHES | _RECOVERED | {"namespace_declaration"},
+        groups=_CS_BRANCHES | _RECOVERED,
+    ),
+    "ruby": Grammar(
+        frozenset({"method"}),  # `def` outside a class: a function in all but name
+        frozenset({"class", "module"}),
+        frozenset({"method", "singleton_method"}),
+        containers=_RECOVERED | {"class", "module"},  # nested types are chunks of their own
+        modules=frozenset({"module"}),
+        # `class << self … end` and `private def x … end` hold methods of the class
+        groups=_RECOVERED | {"body_statement", "singleton_class", "call", "argument_list"},
+    ),
+    "php": Grammar(
+        frozenset({"function_definition"}),
+        frozenset(
+            {"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"}
+        ),
+        frozenset({"method_declaration"}),
+        containers=_RECOVERED | {"namespace_definition"},
+        groups=_RECOVERED,
+    ),
+    "kotlin": Grammar(
+        frozenset({"function_declaration"}),
+        frozenset({"class_declaration", "object_declaration"}),
+        frozenset({"function_declaration"}),
+        containers=_RECOVERED,
+        groups=_RECOVERED | {"companion_object", "class_body"},  # its functions: the class's
     ),
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
@@ -61,7 +143,8 @@ _VARIABLES = ("lexical_declaration", "variable_declaration")
 @dataclass(frozen=True)
 class Definition:
     """A definition that becomes a chunk: `node` holds its code, `outer` is what the chunk
-    covers (the definition with an `export` around it); a class lists its `methods`."""
+    covers (the definition with an `export` around it); a class lists the `methods` (and
+    a Ruby class or module the types nested in it) its chunk shows collapsed."""
 
     kind: str  # function | class | method
     name: str
@@ -72,8 +155,9 @@ class Definition:
     methods: tuple[Node, ...] = ()
 
 
-_COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|//+|///)\s?")
+_COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|//+|#+)\s?")
 _COMMENT_END = re.compile(r"\s*\*/\s*$")
+_ATTRIBUTE_LINE = re.compile(r"\s*(#?\[.*\]|@[\w.:]+(\(.*\))?)\s*$")
 
 
 def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk], str | None]:
@@ -95,21 +179,72 @@ def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk
     return split_oversized(maker.chunks), error
 
 
-def top_level(root: Node, grammar: Grammar) -> Iterator[tuple[Node, Node]]:
-    """(outer node incl. export wrapper, definition node) of each top-level definition."""
-    for child in root.named_children:
-        inner = child
-        if child.type in grammar.wrappers:
-            inner = next(
-                (
-                    c
-                    for c in child.named_children
-                    if c.type in grammar.functions | grammar.classes or c.type in _VARIABLES
-                ),
-                child,
-            )
-        if _defines(inner, grammar):
+def top_level(root: Node, grammar: Grammar, nested: bool = True) -> Iterator[tuple[Node, Node]]:
+    """(outer node incl. export wrapper, definition node) of each top-level definition,
+    also of those in containers (namespaces, nested ones too), in source order; without
+    `nested`, none inside another definition (a Ruby class in a class)."""
+    pending = [iter(_contents(root, grammar))]
+    while pending:  # a stack, not recursion: `#elif` chains nest one level per branch
+        child = next(pending[-1], None)
+        if child is None:
+            pending.pop()
+            continue
+        inner = _unwrap(child, grammar)
+        defines = _defines(inner, grammar)
+        if defines:
             yield child, inner
+        if _is_container(inner, grammar) and (nested or not defines):
+            pending.append(iter(_contents(inner, grammar)))
+
+
+def _is_container(node: Node, grammar: Grammar) -> bool:
+    """Whether the definitions in a node count as top-level ones."""
+    return node.type in grammar.containers or _misread(node) == "container"
+
+
+def _misread(node: Node) -> str:
+    """What a C or C++ "function" without a function declarator is: a macro before a name
+    misleads tree-sitter. "class" for `class Q_CORE_EXPORT QObject {…}` (named by its
+    declarator), "container" for `FMT_END_EXPORT namespace detail {…}` and the like, ""
+    for a real function."""
+    chain = _declarators(node) if node.type == "function_definition" else []
+    if not chain or any(d.type in ("function_declarator", "operator_cast") for d in chain):
+        return ""
+    kind = node.child_by_field_name("type")
+    if chain[0].type == "identifier" and kind is not None and kind.type in _SPECIFIERS:
+        return "container" if kind.child_by_field_name("body") else "class"
+    return "container"
+
+
+def _contents(node: Node, grammar: Grammar) -> list[Node]:
+    """The statements of a file or container, after what precedes its body (a misread
+    function's return type may be a whole struct); a class-like container's (a Ruby
+    class's or module's) methods are its own, not top-level ones."""
+    body = node.child_by_field_name("body")
+    children = [c for c in node.named_children if c != body]
+    if body is not None:  # `extern "C" int f(void) {…}` has a function for a body
+        children += body.named_children if body.type in _STATEMENT_LISTS else [body]
+    if node.type in grammar.classes:
+        return [c for c in children if c.type not in grammar.methods]
+    return children
+
+
+_STATEMENT_LISTS = ("declaration_list", "compound_statement", "body_statement")
+
+
+def _unwrap(node: Node, grammar: Grammar) -> Node:
+    """The definition inside wrappers (`export`, `template <…>`, `typedef`), or the node
+    itself when they wrap none."""
+    wanted = grammar.functions | grammar.classes | grammar.methods | grammar.wrappers
+    inner = node
+    while inner.type in grammar.wrappers:
+        found = next(
+            (c for c in inner.named_children if c.type in wanted or c.type in _VARIABLES), None
+        )
+        if found is None:
+            return node
+        inner = found
+    return inner
 
 
 def _defines(node: Node, grammar: Grammar) -> bool:
@@ -126,6 +261,14 @@ def _spans(outer: Node, node: Node, grammar: Grammar) -> list[Node]:
 
 
 def _defines_itself(node: Node, grammar: Grammar) -> bool:
+    if node.type in grammar.modules:  # a Ruby module: a class when it holds methods
+        return bool(_members(node, grammar))
+    if _is_container(node, grammar):  # a Ruby class holds classes, and is one
+        return node.type in grammar.classes
+    if _misread(node) == "class":
+        return True
+    if node.type in _SPECIFIERS:  # not `struct fwd;` nor `enum {A, B};`
+        return node.child_by_field_name("body") is not None and bool(_type_name(node))
     if node.type in grammar.functions | grammar.classes | grammar.methods:
         return True
     if node.type in _VARIABLES:
@@ -143,8 +286,16 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
     module = module_name(path)
     unnamed = module.rpartition(".")[2]  # what an anonymous default export is called
     found: list[Definition] = []
+    last_class = ""
 
-    def add(kind: str, name: str, node: Node, outer: Node, parent: str = "", methods=()) -> None:
+    def add(
+        kind: str,
+        name: str,
+        node: Node,
+        outer: Node,
+        parent: str = "",
+        methods: Sequence[Node] = (),
+    ) -> None:
         if name:
             qualname = join(module, parent, name)
             owner = join(module, parent) if parent else ""
@@ -160,20 +311,31 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
         elif node.type == "type_declaration":
             specs = [c for c in node.named_children if c.type in ("type_spec", "type_alias")]
             for spec in specs:
-                methods = _descendants_in_body(spec, rules.methods)
+                owned = _members(spec, rules)
                 name = _name(spec)
-                add("class", name, spec, outer if len(specs) == 1 else spec, "", methods)
-                for method in methods:
-                    add("method", _name(method), method, method, name)
-        elif node.type in rules.classes:
-            name = _type_name(node)
-            methods = _descendants_in_body(node, rules.methods)
+                collapsed = [o for o, _ in owned]
+                add("class", name, spec, outer if len(specs) == 1 else spec, "", collapsed)
+                for member, method in owned:
+                    add("method", _name(method), method, member, name)
+        elif node.type in rules.classes or _misread(node) == "class":
+            name = last_class = _type_name(node)
+            owned = _members(node, rules)
+            collapsed = [o for o, _ in owned]
+            if node.type in rules.containers:  # Ruby's nested classes are chunks of their own
+                collapsed += [o for o, _ in top_level(node, rules, nested=False)]
             if node.type != "impl_item":
-                add("class", name, node, outer, "", methods)
-            for method in methods:
-                add("method", _name(method), method, method, name)
+                add("class", name, node, outer, "", collapsed)
+            for member, method in owned:
+                add("method", _name(method), method, member, name)
         elif node.type == "method_declaration" and grammar == "go":
             add("method", _name(node), node, outer, go_receiver_type(node))
+        elif root.has_error and last_class and node.type in rules.methods - rules.functions:
+            # a method outside any class: a syntax error (a C# `#if` splitting an `if …
+            # else`) cut the class before it short
+            add("method", _name(node), node, outer, last_class)
+        elif (declared := _declared(node)) is not None:
+            owner, name = declared
+            add("method" if owner else "function", name, node, outer, owner)
         elif (exported := _exported_function(node)) is not None:
             add("function", _name(exported) or unnamed, exported, outer)
         elif (assigned := _assigned_function(node)) is not None:
@@ -181,10 +343,10 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             add("method" if owner else "function", name or unnamed, function, outer, owner)
         elif (assigned_class := _assigned_class(node)) is not None:
             name, klass = assigned_class[0] or unnamed, assigned_class[1]
-            methods = _descendants_in_body(klass, rules.methods)
-            add("class", name, klass, outer, "", methods)
-            for method in methods:
-                add("method", _name(method), method, method, name)
+            owned = _members(klass, rules)
+            add("class", name, klass, outer, "", [o for o, _ in owned])
+            for member, method in owned:
+                add("method", _name(method), method, member, name)
         elif members := object_members(node):
             for _, name, member, function in members:  # the module's own: `exports.name`
                 add("function", name, function, member)
@@ -197,7 +359,8 @@ class _Maker:
     def __init__(self, path: str, language: str, data: bytes):
         self.path, self.language, self.data = path, language, data
         self.module = module_name(path)
-        self.lines = data.decode("utf-8").splitlines()
+        # tree-sitter's rows end at "\n" only; `splitlines` would also end one at a form feed
+        self.lines = [line.removesuffix("\r") for line in data.decode("utf-8").split("\n")]
         self.chunks: list[Chunk] = []
 
     def add(self, definition: Definition) -> None:
@@ -218,7 +381,7 @@ class _Maker:
                 code=code,
                 start_line=start,
                 end_line=end,
-                signature=self.lines[start - 1].strip().rstrip("{").strip(),
+                signature=self.signature(definition.node),
                 docstring=self.comment_above(outer),
                 parent=definition.parent,
             )
@@ -226,6 +389,13 @@ class _Maker:
 
     def text(self, node: Node) -> str:
         return "\n".join(self.lines[node.start_point[0] : node.end_point[0] + 1])
+
+    def signature(self, node: Node) -> str:
+        """The definition's first line below its attributes (`[Obsolete]`, `@JvmStatic`,
+        `#[Attr]`); a template's header is outside its node."""
+        lines = self.lines[node.start_point[0] : node.end_point[0] + 1]
+        line = next((t for t in lines if not _ATTRIBUTE_LINE.match(t)), lines[0])
+        return line.strip().rstrip("{").strip()
 
     def collapsed(self, node: Node, methods: tuple[Node, ...]) -> str:
         """The type's text with each method body replaced by `…`."""
@@ -246,10 +416,12 @@ class _Maker:
         raw = [
             line
             for comment in leading_comments(node)
+            if "comment" in comment.type
             for line in (comment.text or b"").decode("utf-8").splitlines()
         ]
         cleaned = (_COMMENT_END.sub("", _COMMENT_MARKS.sub("", r)).strip() for r in raw)
-        return " ".join(s for s in cleaned if s)
+        docstring = " ".join(s for s in cleaned if s)
+        return _xml_text(docstring) if self.language == "csharp" else docstring
 
     def module_rest(self, covered: set[int]) -> None:
         kept = [(n, t) for n, t in enumerate(self.lines) if n not in covered and t.strip()]
@@ -270,13 +442,14 @@ class _Maker:
 
 def leading_comments(node: Node) -> list[Node]:
     """The comments right above a definition, top to bottom (its doc comment): a Go or
-    `//` doc comment is one comment node per line."""
+    `//` doc comment is one comment node per line. Kotlin annotations that tree-sitter
+    reads apart from the definition below (`@Throws(…)` as an expression) come along."""
     found: list[Node] = []
     below = node
-    previous = node.prev_named_sibling
+    previous = _before(node)
     while (
         previous is not None
-        and "comment" in previous.type
+        and ("comment" in previous.type or previous.type == "annotated_expression")
         and below.start_point[0] - previous.end_point[0] <= 1
     ):
         found.append(previous)
@@ -284,29 +457,138 @@ def leading_comments(node: Node) -> list[Node]:
     return found[::-1]
 
 
+def _before(node: Node) -> Node | None:
+    """The node before a definition: for the first one in a Ruby body, the last before the
+    body (tree-sitter-ruby puts the comments above it in the class or module, not the body)."""
+    previous = node.prev_named_sibling
+    if previous is None and node.parent is not None and node.parent.type == "body_statement":
+        return node.parent.prev_named_sibling
+    return previous
+
+
+def _xml_text(doc: str) -> str:
+    """A C# XML doc comment's text: `<see cref="Token"/>` names `Token`, other tags go."""
+    named = _XML_REFERENCE.sub(r"\1", doc)
+    return re.sub(r"\s+", " ", _XML_TAG.sub(" ", named)).strip()
+
+
+_XML_REFERENCE = re.compile(r"<\w+\s+(?:cref|name|langword|href)=\"(?:\w:)?([^\"]*)\"\s*/>")
+_XML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+
+
 def _name(node: Node) -> str:
-    """A definition's name; a JavaScript class field names itself `property`."""
-    return text(node.child_by_field_name("name") or node.child_by_field_name("property"))
+    """A definition's name; a JavaScript class field names itself `property`, a C or C++
+    function its declarator, a C# operator `operator+` and a destructor `~Reader`."""
+    named = node.child_by_field_name("name") or node.child_by_field_name("property")
+    if named is None and (declared := _declared(node)) is not None:
+        return declared[1]
+    if named is None and node.type in ("operator_declaration", "conversion_operator_declaration"):
+        return _operator(text(node))  # C#
+    return f"~{text(named)}" if node.type == "destructor_declaration" else text(named)
 
 
 def _type_name(node: Node) -> str:
-    """Classes name themselves; a Rust impl names its type (without generic arguments)."""
+    """Classes name themselves (`Rack::Request` and `formatter<T>` by their last part), a
+    typedef'd C struct by its typedef; a Rust impl names its type (without generic
+    arguments)."""
     if node.type == "impl_item":
         return re.sub(r"<.*", "", text(node.child_by_field_name("type")))
-    return _name(node)
+    holder = node.parent if node.type in _C_TYPES else None  # `parent` walks from the root
+    if holder is not None and holder.type == "type_definition":
+        typedef = holder.child_by_field_name("declarator")
+        if typedef is not None and typedef.type == "type_identifier":
+            return text(typedef)
+    if node.type == "function_definition":  # `class Q_CORE_EXPORT QObject {…}`, misread
+        return text(node.child_by_field_name("declarator"))
+    return _last_part(node.child_by_field_name("name"))
 
 
-def _descendants_in_body(node: Node, methods: frozenset[str]) -> list[Node]:
-    """The methods in a type's body (a Go interface's method list is its `type`)."""
+def _last_part(name: Node | None) -> str:
+    """`Request` of `Rack::Request`, `formatter` of `formatter<T>`, `b` of `a::b`."""
+    while name is not None and name.type in _SCOPED_NAMES:
+        name = name.child_by_field_name("name")
+    return text(name)
+
+
+_SCOPED_NAMES = ("scope_resolution", "qualified_identifier", "template_type", "template_function")
+
+
+def _declared(node: Node) -> tuple[str, str] | None:
+    """(owner, name) of a C or C++ function: `Foo::bar` is a method of `Foo`, a plain
+    name has no owner (""); None for a node without a declarator."""
+    chain = _declarators(node)
+    if not chain:
+        return None
+    declarator: Node | None = chain[-1]
+    owner = ""
+    while declarator is not None and declarator.type == "qualified_identifier":
+        owner = _last_part(declarator.child_by_field_name("scope")) or owner
+        declarator = declarator.child_by_field_name("name")
+    if declarator is not None and declarator.type in ("operator_name", "operator_cast"):
+        return owner, _operator(text(declarator))
+    return owner, _last_part(declarator)
+
+
+def _declarators(node: Node) -> list[Node]:
+    """A C or C++ definition's declarator chain, outside in: `*make(void)` is a pointer,
+    function and name declarator."""
+    chain: list[Node] = []
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None:
+        chain.append(declarator)
+        if declarator.type in _DECLARED_NAMES:
+            break
+        declarator = declarator.child_by_field_name("declarator") or (
+            declarator.named_children[0] if declarator.named_children else None
+        )
+    return chain
+
+
+_DECLARED_NAMES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "operator_cast",
+        "template_function",
+    }
+)
+
+
+def _operator(code: str) -> str:
+    """`operator==` of `operator ==`, `operator()` of `operator()(…)`, `operator bool` of
+    `explicit operator bool() const`, `operator+` of C#'s `R operator +(R a, R b) => …`."""
+    found = re.search(r"\boperator\b\s*(\(\s*\)|[^(]*)", code)
+    symbol = re.sub(r"\s*([^\w\s])\s*", r"\1", found.group(1).strip()) if found else ""
+    return f"operator {symbol}" if symbol[:1].isalpha() else f"operator{symbol}"
+
+
+def _members(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
+    """(outer node, method) of each method in a type's body (a Go interface's method list
+    is its `type`), also in the groups it holds (a Kotlin companion object)."""
     body = node.child_by_field_name("body")
     if body is None and node.type == "type_spec":
         body = node.child_by_field_name("type")
+    if body is None:  # Kotlin names no body
+        body = next((c for c in node.named_children if c.type in _KOTLIN_BODIES), None)
     if body is None:
         return []
-    members: list[Node] = []
-    for child in body.named_children:  # a Java enum keeps its methods after the constants
-        members += child.named_children if child.type == "enum_body_declarations" else [child]
-    return [m for m in members if m.type in methods or is_function_field(m)]
+    found: list[tuple[Node, Node]] = []
+    pending = [iter(body.named_children)]
+    while pending:
+        child = next(pending[-1], None)
+        if child is None:
+            pending.pop()
+        elif child.type in grammar.groups:
+            pending.append(iter(child.named_children))
+        elif (inner := _unwrap(child, grammar)).type in grammar.methods or is_function_field(inner):
+            found.append((child, inner))
+    return found
+
+
+_KOTLIN_BODIES = ("class_body", "enum_class_body")
 
 
 def is_function_field(node: Node) -> bool:
