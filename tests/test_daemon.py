@@ -117,6 +117,26 @@ def test_a_daemon_that_cannot_take_the_call_leaves_it_to_the_cli(
     assert not upgraded.exists()  # the new daemon cleared it
 
 
+def test_an_index_folder_deleted_under_the_daemon_is_built_again(
+    daemons_on: None, workspace: Any
+) -> None:
+    """`rm -rf .codekith` then `codekith index`, the way users start over: the daemon's warm
+    project held tables of the deleted folder and failed ("cannot write the index"); it
+    now opens the new one, and searches see what was indexed again."""
+    root = workspace(PKG)
+    assert index(root)["indexed"]
+    started_daemon()
+    found = cli("search", "start the engine", "--json", cwd=root)
+    assert found.returncode == 0 and json.loads(found.stdout)["hits"], found.stderr
+    shutil.rmtree(root / ".codekith")
+    again = index(root)
+    assert again["indexed"] and daemon.status()["served"] == 2  # type: ignore[index]
+    query = ("search", "start the engine", "--json")
+    warm, alone = cli(*query, cwd=root), cli(*query, cwd=root, alone=True)
+    assert warm.returncode == alone.returncode == 0, warm.stderr
+    assert warm.stdout == alone.stdout and json.loads(warm.stdout)["hits"]
+
+
 def test_one_installation_has_one_daemon_whatever_its_interpreter_is_called(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -243,13 +243,14 @@ ProjectSource = Callable[[Path, "str | None", "str | None"], "Project"]
 
 
 class Projects:
-    """The warm projects, by workspace and index; one whose settings files changed is made
-    again."""
+    """The warm projects, by workspace and index; one whose settings files changed, or whose
+    index folder was deleted or replaced since its last call (`rm -rf .codekith`: its open
+    tables point at files that are gone), is made again."""
 
     def __init__(self, kept: int = PROJECTS_KEPT) -> None:
         self._kept = kept
         self.ready: Callable[[], None] = lambda: None  # waits for the warm-up, if any
-        self._projects: OrderedDict[tuple[Any, ...], tuple[Any, Project]] = OrderedDict()
+        self._projects: OrderedDict[tuple[Any, ...], tuple[Any, Project, Folder]] = OrderedDict()
 
     def workspaces(self) -> list[str]:
         return [str(root) for root, _, _ in self._projects]
@@ -263,13 +264,30 @@ class Projects:
         settings = load_settings(root)
         known = self._projects.get(key)
         if known is not None and known[0] == settings:
-            self._projects.move_to_end(key)
-            return known[1]
+            _, project, seen = known
+            folder = index_folder(project)
+            if seen is None or folder == seen:  # a first run made it: the same index
+                self._projects[key] = (settings, project, folder)
+                self._projects.move_to_end(key)
+                return project
         project = Project(root, db=db, remote_index=remote_index)
-        self._projects[key] = (settings, project)
+        self._projects[key] = (settings, project, index_folder(project))
         while len(self._projects) > self._kept:
             self._projects.popitem(last=False)
         return project
+
+
+Folder = tuple[int, int] | None
+
+
+def index_folder(project: Project) -> Folder:
+    """The local index folder's (device, inode); None while there is none (or the index
+    is on object storage)."""
+    try:
+        found = os.stat(project.settings.db_location(project.root))
+    except (OSError, ValueError):
+        return None
+    return found.st_dev, found.st_ino
 
 
 class _Stream(io.TextIOBase):
