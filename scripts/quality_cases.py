@@ -56,6 +56,13 @@ CODE_LANGUAGES = (PYTHON, "javascript", "typescript", "go")
 SECTION_CASE_LANGUAGES = ("markdown", "rst")
 _PROSE = re.compile(r"^[A-Za-z]")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
+_HASH_COMMENT_LINE = re.compile(r"^\s*#(?![!{])")  # Ruby's doc comments (not `#!`, `#{`)
+HASH_COMMENTS = ("ruby",)
+_COMMENT_MARK = re.compile(r"^\s*(/\*\*?|\*/|\*|///?)\s?")
+_XML_REFERENCE = re.compile(r'<(?:see|paramref|typeparamref)\s+\w+="([^"]*)"\s*/>')
+_XML_DETAIL = re.compile(r"\s*<(param|typeparam|returns|exception|example|value)\b")
+_XML_TAG = re.compile(r"</?\w+[^>]*>")
+_HASH_MARK = re.compile(r"^\s*#\s?")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
 MAX_COCHANGE_FUNCTIONS = 6
@@ -107,20 +114,27 @@ def python_docs(rel: str, source: str, module: str) -> tuple[str, list[tuple[str
     return strip_docstrings(source), found
 
 
-def _comment_text(lines: list[str]) -> str:
+def _comment_text(lines: list[str], language: str) -> str:
+    marks = _HASH_MARK if language in HASH_COMMENTS else _COMMENT_MARK
     text = []
     for line in lines:
-        cleaned = re.sub(r"^\s*(/\*\*?|\*/|\*|//)\s?", "", line.rstrip()).removesuffix("*/")
+        cleaned = marks.sub("", line.rstrip()).removesuffix("*/")
+        if language == "csharp":  # `/// <summary>Gets the <see cref="JsonToken"/>.`
+            if _XML_DETAIL.match(cleaned):
+                break
+            cleaned = _XML_TAG.sub("", _XML_REFERENCE.sub(r"\1", cleaned))
         if cleaned.strip().startswith("@"):
             break
         text.append(cleaned)
     return "\n".join(text)
 
 
-def _comment_above(lines: list[str], index: int, taken: set[int]) -> list[int]:
-    """Indexes of the comment lines ending at `index`, going up: `//` lines, or a `/* … */`
-    block whole, its inner lines starred or not (ky writes its JSDoc unstarred; taking only
-    the lines that look like comment lines left an unclosed `/**` behind)."""
+def _comment_above(lines: list[str], index: int, taken: set[int], language: str) -> list[int]:
+    """Indexes of the comment lines ending at `index`, going up: `//` lines (`#` in Ruby),
+    or a `/* … */` block whole, its inner lines starred or not (ky writes its JSDoc
+    unstarred; taking only the lines that look like comment lines left an unclosed `/**`
+    behind)."""
+    comment_line = _HASH_COMMENT_LINE if language in HASH_COMMENTS else _COMMENT_LINE
     block: list[int] = []
     while index >= 0 and index not in taken:
         line = lines[index]
@@ -130,7 +144,7 @@ def _comment_above(lines: list[str], index: int, taken: set[int]) -> list[int]:
                 break
             block += range(index, opener - 1, -1)
             index = opener - 1
-        elif _COMMENT_LINE.match(line):
+        elif comment_line.match(line):
             block.append(index)
             index -= 1
         else:
@@ -155,11 +169,11 @@ def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[
     for chunk in chunk_file(rel, language, source).chunks:
         if chunk.kind not in CODE_KINDS or not chunk.docstring:
             continue
-        block = _comment_above(lines, chunk.start_line - 2, remove)
+        block = _comment_above(lines, chunk.start_line - 2, remove, language)
         if not block:
             continue
         remove |= set(block)
-        sentence = first_sentence(_comment_text([lines[i] for i in sorted(block)]))
+        sentence = first_sentence(_comment_text([lines[i] for i in sorted(block)], language))
         found.append((chunk.qualname, without_go_name(language, sentence, chunk.symbol)))
     stripped = "".join(line for i, line in enumerate(lines) if i not in remove)
     return stripped, found
@@ -173,7 +187,9 @@ class Questions:
     sections: dict[str, list[str]]  # the first paragraphs of documentation sections
 
 
-def build_workspace(repo: Path, workspace: Path) -> Questions:
+def build_workspace(
+    repo: Path, workspace: Path, languages: tuple[str, ...] = CODE_LANGUAGES
+) -> Questions:
     """Copy the tracked code and documentation files, as a user's index holds them: code
     with its doc text removed, Markdown and reStructuredText without each section's first
     paragraph (`doc_paragraphs`), the rest as they are. Project files (pyproject.toml) stay
@@ -191,7 +207,7 @@ def build_workspace(repo: Path, workspace: Path) -> Questions:
             and not is_vendored(rel)
             and PurePosixPath(rel).name not in PROJECT_FILES
         )
-        if language is None or (language not in CODE_LANGUAGES and not documentation):
+        if language is None or (language not in languages and not documentation):
             continue
         if source_path.is_symlink() or not source_path.is_file():
             continue

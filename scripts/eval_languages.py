@@ -1,0 +1,286 @@
+"""Definitions against line windows, for the languages tree-sitter chunks since stop 52.
+
+C, C++, C#, Ruby, PHP and Kotlin were indexed as 60-line windows until stop 52; now they
+are chunked into functions, types and methods like JavaScript or Go. This measures what a
+user of such a repository gains, on one pinned public repository per language (fetched
+beforehand with the search tool's fetch: github:OWNER/NAME; never committed):
+
+* docstring -> file: the doc comment right above a definition is removed from a copy of the
+  repository (quality_cases.build_workspace) and its first sentence (4 words or more) asked;
+  the answer is the file that defines it. MRR@10 of the files in the first 50 hits, for
+  the windows index (the code at --before) and the definitions index (this checkout's):
+  as a user reads the default answer (search lists windows apart from code, with
+  documentation sections: the list holding the answer is judged) and in one list of
+  every kind (`--docs 0`: the windows' best light).
+* docstring -> definition: the same questions, the definition itself (definitions only:
+  a window names no definition).
+* identifier -> file: a definition's name, `Class.method` or a fragment of a name
+  (quality_cases.identifier_cases); R@1 of the file, and of the definition.
+
+Both indexes are built from the same stripped copy with the default model and settings;
+the windows side runs `codekith index` from a worktree at --before.
+
+    python scripts/eval_languages.py --before a52e00a [--repos rack fmt] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import quality_cases as qc
+from benchstats import bootstrap_interval
+from codekith.chunking import chunk_file
+from codekith.evaluation import Case, first_rank, judged_hits
+from codekith.languages import language_of
+from codekith.sidecode import is_test_path
+from eval_tests_apart import searched
+from quality_table import FILE_DEPTH, file_rank, files_of
+
+HERE = Path(__file__).resolve().parent
+REPOS = (  # name, source, commit, language: one per language, pinned on 2026-12-06
+    ("jq", "jqlang/jq", "579e6f76cffd7643ba4002a2c3618a5ea710589a", "c"),
+    ("fmt", "fmtlib/fmt", "60ccad511fd680cb91d8b60a315759f71c67bef9", "cpp"),
+    ("newtonsoft", "JamesNK/Newtonsoft.Json", "09bb545d72969ad7fb4ea07db0d5c34f4fc07877", "csharp"),
+    ("rack", "rack/rack", "8bf4eb078498edc9105fb04add80d89c5340e60b", "ruby"),
+    ("monolog", "Seldaek/monolog", "57eb1028342134e701e77c617565d51b6e5a2a53", "php"),
+    ("okio", "square/okio", "4164f2976ac7174f3d35d52150e8ffbdbe0acbec", "kotlin"),
+)
+DOCSTRING_CAP, IDENTIFIER_PER_KIND, SEED = 200, 30, 13
+K = 10
+SIDES = ("windows", "definitions")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, list[Case]]:
+    """The checkout, its copy without doc comments, and the cases (file answers beside the
+    definitions' qualnames)."""
+    checkout, workspace = root / "checkout", root / "workspace"
+    if not checkout.exists():
+        mirror = Path("/work/.mirror") / source.replace("/", "+") / "repo"
+        if not mirror.exists():
+            raise SystemExit(f"{mirror} is missing: fetch github:{source} first")
+        git = ["git", "clone", "-q", "--no-checkout", str(mirror), str(checkout)]
+        subprocess.run(git, check=True)
+    check_out(checkout, commit)
+    shutil.rmtree(workspace, ignore_errors=True)  # the same copy each time
+    workspace.mkdir(parents=True)
+    languages = ("c", "cpp") if language in ("c", "cpp") else (language,)
+    questions = qc.build_workspace(checkout, workspace, languages)
+    chunks = [
+        chunk
+        for path in sorted(workspace.rglob("*"))
+        if path.is_file() and language_of(path.name) in languages
+        for chunk in chunk_file(
+            path.relative_to(workspace).as_posix(),
+            language_of(path.name) or "",
+            path.read_text("utf-8", errors="replace"),
+        ).chunks
+    ]
+    path_of = {c.qualname: c.path for c in chunks}
+    source_chunks = [
+        c
+        for c in chunks
+        if c.kind in qc.CODE_KINDS and not is_test_path(c.path) and not qc.is_vendored(c.path)
+    ]
+    raw = {
+        "docstring": qc.docstring_cases(questions.definitions, DOCSTRING_CAP, SEED),
+        "identifier": qc.identifier_cases(source_chunks, IDENTIFIER_PER_KIND, SEED),
+    }
+    return {
+        kind: [
+            Case(c["query"], c["expected"], fields={"files": {path_of[e] for e in c["expected"]}})
+            for c in cases
+            if all(e in path_of for e in c["expected"])
+        ]
+        for kind, cases in raw.items()
+    }
+
+
+def check_out(checkout: Path, commit: str) -> None:
+    """The commit's files; those whose content the mirror lacks (Newtonsoft.Json's
+    `large.json`, kept out of the snapshot) are left out rather than failing it all."""
+    git = ["git", "-C", str(checkout)]
+    if subprocess.run([*git, "checkout", "-q", commit], capture_output=True).returncode == 0:
+        return
+    listing = subprocess.run(
+        [*git, "ls-tree", "-r", commit], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    blobs = [line.split(None, 3) for line in listing if line.split()[1] == "blob"]
+    known = subprocess.run(
+        [*git, "cat-file", "--batch-check"],
+        input="".join(f"{blob[2]}\n" for blob in blobs),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    present = [blob[3] for blob, line in zip(blobs, known, strict=True) if "missing" not in line]
+    for start in range(0, len(present), 500):
+        paths = present[start : start + 500]
+        subprocess.run([*git, "checkout", "-q", commit, "--", *paths], check=True)
+
+
+def build(workspace: Path, db: Path, server: Path | None) -> dict[str, Any]:
+    """`codekith index` as a user runs it, cold; the windows side from the worktree's code.
+    A finished build is kept (its figures beside it) for a later run of the script."""
+    figures = db.with_suffix(".json")
+    if figures.exists() and db.exists():
+        return json.loads(figures.read_text())  # type: ignore[no-any-return]
+    env = {**os.environ, "CODEKITH_DAEMON": "0"}  # each side's own code, no warm process
+    if server is not None:
+        env["PYTHONPATH"] = str(server)
+    shutil.rmtree(db, ignore_errors=True)
+    started = time.perf_counter()
+    codekith = HERE.parent / ".venv" / "bin" / "codekith"
+    subprocess.run(
+        [str(codekith), "index", str(workspace), "--db", str(db), "--json"],
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    built = {"index_s": round(time.perf_counter() - started, 1)}
+    figures.write_text(json.dumps(built))
+    return built
+
+
+def measure(workspace: Path, db: Path, cases: dict[str, list[Case]]) -> dict[str, Any]:
+    """Ranks as a user reads the default answer (windows are not definitions, so search
+    lists them apart, with documentation sections: the list that holds the answer is
+    judged), and in one list of every kind (`--docs 0`), the windows' best light."""
+    from codekith.answers import Answers
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+    from codekith.vocabulary import TESTS_APART
+
+    project = Project(workspace, db=str(db), embedder=FastEmbedder())
+    answers = Answers(project)
+    result: dict[str, Any] = {"chunks": project.read_store.count()}
+    for kind, kind_cases in cases.items():
+        ranks: dict[str, list[int | None]] = {"file": [], "file one list": [], "definition": []}
+        for case in kind_cases:
+            found = searched(answers, case.query, "hybrid", TESTS_APART, FILE_DEPTH)
+            files = sorted(case.fields["files"])
+            shown = judged_hits(found.hits, (found.tests, found.docs), files)
+            ranks["file"].append(file_rank(files_of(shown), case.fields["files"]))
+            listed = judged_hits(found.hits[:K], (found.tests, found.docs), case.expected)
+            ranks["definition"].append(first_rank(listed, case.expected))
+            one = answers.search(case.query, FILE_DEPTH, docs=0, tests_apart=TESTS_APART)
+            ranks["file one list"].append(file_rank(files_of(one.hits), case.fields["files"]))
+        result[kind] = ranks
+    return result
+
+
+def reciprocal(ranks: list[int | None], depth: int = K) -> np.ndarray:
+    return np.array([1.0 / r if r is not None and r <= depth else 0.0 for r in ranks])
+
+
+def summary(name: str, language: str, sides: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    windows, definitions = (sides[s] for s in SIDES)
+    gain = reciprocal(definitions["docstring"]["file"]) - reciprocal(windows["docstring"]["file"])
+    low, high = bootstrap_interval(lambda at: float(gain[at].mean()), len(gain))
+    at_1 = {s: reciprocal(sides[s]["identifier"]["file"], 1).mean() for s in SIDES}
+    return {
+        "repo": name,
+        "language": language,
+        "chunks": {s: sides[s]["chunks"] for s in SIDES},
+        "index_s": {s: sides[s]["index_s"] for s in SIDES},
+        "docstring_cases": len(gain),
+        "docstring_file_mrr": {
+            s: round(float(reciprocal(sides[s]["docstring"]["file"]).mean()), 3) for s in SIDES
+        },
+        "docstring_file_gain": [round(float(gain.mean()), 3), round(low, 3), round(high, 3)],
+        "docstring_file_mrr_one_list": {
+            s: round(float(reciprocal(sides[s]["docstring"]["file one list"]).mean()), 3)
+            for s in SIDES
+        },
+        "docstring_definition_mrr": round(
+            float(reciprocal(definitions["docstring"]["definition"]).mean()), 3
+        ),
+        "identifier_cases": len(definitions["identifier"]["file"]),
+        "identifier_file_r1": {s: round(float(at_1[s]), 3) for s in SIDES},
+        "identifier_file_r1_one_list": {
+            s: round(float(reciprocal(sides[s]["identifier"]["file one list"], 1).mean()), 3)
+            for s in SIDES
+        },
+        "identifier_definition_r1": round(
+            float(reciprocal(definitions["identifier"]["definition"], 1).mean()), 3
+        ),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", required=True, help="a commit that indexes them as windows")
+    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    parser.add_argument("--repos", nargs="*", help="names (all)")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--fresh", action="store_true", help="build the kept indexes again")
+    args = parser.parse_args(argv)
+    chosen = [r for r in REPOS if not args.repos or r[0] in args.repos]
+    results = []
+    with tempfile.TemporaryDirectory() as scratch:
+        before = Path(scratch) / "before"
+        git = ["git", "-C", str(HERE.parent), "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(before), args.before], check=True)
+        try:
+            for name, source, commit, language in chosen:
+                root = args.bench / "languages" / name
+                if args.fresh:
+                    for side in SIDES:
+                        root.joinpath(f"{side}.json").unlink(missing_ok=True)
+                cases = prepare(root, source, commit, language)
+                sides = {}
+                for side, server in zip(SIDES, (before / "server", None), strict=True):
+                    db = root / f"{side}.db"
+                    figures = build(root / "workspace", db, server)
+                    sides[side] = {**figures, **measure(root / "workspace", db, cases)}
+                results.append(summary(name, language, sides))
+                log(json.dumps(results[-1]))
+        finally:
+            subprocess.run([*git, "remove", "--force", str(before)], check=False)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print_table(results)
+    return 0
+
+
+def print_table(results: list[dict[str, Any]]) -> None:
+    print(
+        "windows / definitions: chunks; docstring -> file MRR@10 as shown (gain [95% CI]) and"
+        " in one list; docstring -> definition MRR@10; identifier -> file R@1 as shown and in"
+        " one list; identifier -> definition R@1"
+    )
+    for r in results:
+        gain, low, high = r["docstring_file_gain"]
+        both = partial(_both, r)
+        print(
+            f"{r['repo']} ({r['language']}): {r['chunks']['windows']} / "
+            f"{r['chunks']['definitions']}; {r['docstring_cases']} questions "
+            f"{both('docstring_file_mrr')} ({gain:+.3f} [{low:+.3f}, {high:+.3f}]), "
+            f"{both('docstring_file_mrr_one_list')}; {r['docstring_definition_mrr']:.3f}; "
+            f"{r['identifier_cases']} names {both('identifier_file_r1')}, "
+            f"{both('identifier_file_r1_one_list')}; {r['identifier_definition_r1']:.3f}"
+        )
+
+
+def _both(result: dict[str, Any], key: str) -> str:
+    return f"{result[key]['windows']:.3f} / {result[key]['definitions']:.3f}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
