@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -249,6 +250,33 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
         )
     )
     await until(mail_hits, "the restored file to be indexed after the HEAD change")
+
+
+@pytest.mark.asyncio
+async def test_an_index_folder_deleted_under_the_server_is_built_again(client: LanguageClient):
+    """`rm -rf .codekith` while the server runs, the way users start over: every later run
+    failed with "cannot write the index" (its tables were gone) until a restart. The next
+    save now indexes the whole folder again, and search finds what was saved."""
+    shutil.rmtree(client.root / ".codekith")
+    (client.root / "shop/refunds.py").write_text(
+        'def issue_refund(order_id):\n    """Give the customer their money back."""\n'
+        "    return order_id\n"
+    )
+    saved = uri(client, "shop/refunds.py")
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(saved))
+    )
+
+    async def announced() -> bool:
+        return any(saved in n.indexed for n in client.indexed)  # type: ignore[attr-defined]
+
+    await until(announced, "codekith/indexed to name the saved file")
+    notice = next(n for n in client.indexed if saved in n.indexed)  # type: ignore[attr-defined]
+    assert notice.chunks > 10  # type: ignore[attr-defined]
+    found = await command(client, "codekith.search", {"query": "money back", "k": 1})
+    assert found["hits"][0]["qualname"] == "shop.refunds.issue_refund"
+    status = await command(client, "codekith.status", {})
+    assert status["folders"][0]["last_error"] == "", status
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from codekith import __version__
 
 if TYPE_CHECKING:
-    from codekith.project import Project
+    from codekith.project import IndexFolder, Project
 
 COMMANDS = frozenset({"index", "search", "related", "graph"})
 IDLE_S = 900.0  # a daemon ends after this long without a call
@@ -250,7 +250,9 @@ class Projects:
     def __init__(self, kept: int = PROJECTS_KEPT) -> None:
         self._kept = kept
         self.ready: Callable[[], None] = lambda: None  # waits for the warm-up, if any
-        self._projects: OrderedDict[tuple[Any, ...], tuple[Any, Project, Folder]] = OrderedDict()
+        self._projects: OrderedDict[tuple[Any, ...], tuple[Any, Project, IndexFolder]] = (
+            OrderedDict()
+        )
 
     def workspaces(self) -> list[str]:
         return [str(root) for root, _, _ in self._projects]
@@ -265,29 +267,16 @@ class Projects:
         known = self._projects.get(key)
         if known is not None and known[0] == settings:
             _, project, seen = known
-            folder = index_folder(project)
+            folder = project.index_folder()
             if seen is None or folder == seen:  # a first run made it: the same index
                 self._projects[key] = (settings, project, folder)
                 self._projects.move_to_end(key)
                 return project
         project = Project(root, db=db, remote_index=remote_index)
-        self._projects[key] = (settings, project, index_folder(project))
+        self._projects[key] = (settings, project, project.index_folder())
         while len(self._projects) > self._kept:
             self._projects.popitem(last=False)
         return project
-
-
-Folder = tuple[int, int] | None
-
-
-def index_folder(project: Project) -> Folder:
-    """The local index folder's (device, inode); None while there is none (or the index
-    is on object storage)."""
-    try:
-        found = os.stat(project.settings.db_location(project.root))
-    except (OSError, ValueError):
-        return None
-    return found.st_dev, found.st_ino
 
 
 class _Stream(io.TextIOBase):

@@ -6,6 +6,7 @@ The CLI and the language server both build a Project; nothing below it knows whi
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 from collections.abc import Callable
 from functools import cached_property
@@ -21,6 +22,9 @@ from codekith.store import Store, is_uri
 
 if TYPE_CHECKING:  # loaded by the first index run: `status` and queries never need it
     from codekith.indexer import Indexer
+
+
+IndexFolder = tuple[int, int] | None
 
 
 class Project:
@@ -69,6 +73,16 @@ class Project:
         a `remote-index` the published index is what must exist."""
         location = self.settings.remote_index or self.settings.db_location(self.root)
         return is_uri(location) or Path(location).is_dir()
+
+    def index_folder(self) -> IndexFolder:
+        """The local index folder's (device, inode), None while there is none (or the index
+        is on object storage): a long-lived process tells by it that the folder it opened
+        was deleted or replaced (`rm -rf .codekith`), and opens the new one."""
+        try:
+            found = os.stat(self.settings.db_location(self.root))
+        except (OSError, ValueError):
+            return None
+        return found.st_dev, found.st_ino
 
     def _connect(self, create: bool = True) -> Store:
         """The index, or with `remote-index` the published index under the local overlay."""

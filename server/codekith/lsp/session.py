@@ -112,8 +112,10 @@ class WorkspaceSession:
         on_indexed: Callable[[Path, IndexReport], None] = lambda root, report: None,
     ):
         self.root = root.resolve()
+        self._settings, self._embedder_factory = settings, embedder
         self.project = Project(self.root, overrides=settings or None, embedder_factory=embedder)
         self.answers = Answers(self.project)
+        self._folder = self.project.index_folder()  # the index folder the project opened
         self.debounce_s = debounce_ms / 1000
         self.dirty: set[str] = set()
         self.last_report: IndexReport | None = None
@@ -197,6 +199,9 @@ class WorkspaceSession:
         return await waiter
 
     async def _run(self, pending: _Pending) -> IndexReport | None:
+        if self._folder is not None and self.project.index_folder() != self._folder:
+            self._reopen()  # `rm -rf .codekith`: the tables it had open are gone
+            pending.scan = True
         whole = pending.scan or pending.full
         if whole or len(pending.paths) >= SILENT_RUN_FILES:
             title = "codekith: rebuilding index" if pending.full else "codekith: indexing"
@@ -232,6 +237,7 @@ class WorkspaceSession:
             self._last_run = time.monotonic()
             self._generation += 1
         self._note_indexed(report, whole)
+        self._folder = self.project.index_folder()
         self.last_report, self.last_error = report, ""
         self._on_indexed(self.root, report)  # a client waits for this, not for a poll
         if not self._warmed:
@@ -242,6 +248,23 @@ class WorkspaceSession:
         if whole:  # what it built lives on: keep the collector from walking it
             await asyncio.to_thread(settle_heap)
         return report
+
+    def _reopen(self) -> None:
+        """A new project over the index folder now at its place, with the model already
+        loaded; a Jedi pass of the old one stops at its next step (`_refine`)."""
+        log.info("%s: the index folder was deleted or replaced; opening it again", self.root)
+        old = self.project
+        self.project = Project(
+            self.root,
+            overrides=self._settings or None,
+            embedder=old.embedder(),
+            embedder_factory=self._embedder_factory,
+        )
+        self.answers = Answers(self.project)
+        self._indexed = self._warmed = False
+        self._freshness, self._folder = None, None
+        if not self.refining and "indexer" in vars(old):
+            old.indexer.graph.close()
 
     def _failed(self, exc: Exception, reporter: ProgressReporter) -> None:
         problem = storage_problem(exc)
@@ -305,7 +328,15 @@ class WorkspaceSession:
         ):
             return
         async with self._lock:
-            await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
+            try:
+                await self._locked(lambda: self.project.store.maintain(every_versions=IDLE_COMPACT))
+            except IndexLockedError:  # another process writes: a later pause compacts
+                return
+            except Exception as exc:  # the server must survive it: an index folder deleted
+                # under it fails here; the next run opens the new one (`_reopen`)
+                log.warning("compacting the index of %s failed: %s", self.root, exc)
+                self.last_error = f"compaction: {type(exc).__name__}: {exc}"
+                return
         await asyncio.to_thread(settle_heap, False)  # the garbage of the runs since the last
         # the whole heap only in a long pause: walked right when the next save came (2 s
         # after the last, a user's pause) it held that save's run and search up ~380 ms
@@ -339,9 +370,10 @@ class WorkspaceSession:
         """The saves' fast edges, then Jedi until no file waits or a pass stores nothing new
         (files that changed on disk since their run wait for the next one); False when a
         save interrupted it."""
-        graph = self.project.indexer.graph
+        project = self.project
+        graph = project.indexer.graph
         await self._idle_moment(EDGES_AFTER_S, EDGES_WORK_S, given_up=lambda: self._closed)
-        while not self._yield_to_saves():
+        while not self._yield_to_saves() and project is self.project:
             if not await self._update_edges():
                 return False
             async with self._lock:
@@ -356,19 +388,26 @@ class WorkspaceSession:
             clock = PhaseClock(reporter.report)
             try:
                 for number, job in enumerate(jobs, 1):
-                    if self._yield_to_saves() or reporter.cancelled():
+                    if (
+                        self._yield_to_saves()
+                        or reporter.cancelled()
+                        or project is not self.project
+                    ):
                         break
                     results.append(await asyncio.to_thread(graph.jedi_worker().resolve, job))
                     clock("jedi", number, len(jobs), job.path)
                     if time.monotonic() - last_store >= JEDI_STORE_EVERY_S:
-                        stored += await self._store_refined(results)
+                        stored += await self._store_refined(project, results)
                         results, last_store = [], time.monotonic()
                 if results and not self._closed:
-                    stored += await self._store_refined(results)
+                    stored += await self._store_refined(project, results)
             finally:
                 reporter.end("stopped" if reporter.cancelled() else "call graph refined")
             if not stored or reporter.cancelled():
                 break  # a cancelled pass waits for the next save's
+        if project is not self.project:  # reopened meanwhile: its Jedi child is done with
+            graph.close()
+            return False
         return not self._yield_to_saves()
 
     async def _update_edges(self) -> bool:
@@ -376,12 +415,15 @@ class WorkspaceSession:
         folder's lock (a save that comes meanwhile runs at once, and the update gives way
         at its next file), then stored under it. False when another process holds the
         index (its next run brings them) or a save came: the save's drain asks again."""
-        indexer = self.project.indexer
+        project = self.project
+        indexer = project.indexer
         try:
             computed = await asyncio.to_thread(
-                lambda: indexer.compute_graph(self.project.read_store.meta(), self._yield_to_saves)
+                lambda: indexer.compute_graph(project.read_store.meta(), self._yield_to_saves)
             )
             async with self._lock:
+                if project is not self.project:  # opened again meanwhile
+                    return False
                 await self._locked(
                     indexer.store_graph
                     if computed
@@ -395,11 +437,14 @@ class WorkspaceSession:
             return False
         return True
 
-    async def _store_refined(self, results: list[JediResult]) -> int:
+    async def _store_refined(self, project: Project, results: list[JediResult]) -> int:
         """Store Jedi's answers between runs; how many files it stored (0 while another
-        process holds the index: they stay pending)."""
-        graph = self.project.indexer.graph
+        process holds the index, they stay pending; 0 when the project was opened again
+        meanwhile: they belong to the old index)."""
+        graph = project.indexer.graph
         async with self._lock:
+            if project is not self.project:
+                return 0
             try:
                 return int(
                     await self._locked(
@@ -407,6 +452,10 @@ class WorkspaceSession:
                     )
                 )
             except IndexLockedError:
+                return 0
+            except Exception as exc:  # the server must survive it; the next pass tries again
+                log.warning("storing Jedi's call graph of %s failed: %s", self.root, exc)
+                self.last_error = f"call graph: {type(exc).__name__}: {exc}"
                 return 0
 
     async def _locked(self, work: Callable[[], Any]) -> Any:
