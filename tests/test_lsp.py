@@ -196,13 +196,9 @@ async def test_related_at_cursor_and_dirty_buffers(shared: LanguageClient):
     assert closed["items"][0]["dirty"] is False and closed["dirty"] == []
 
 
-@pytest.mark.asyncio(loop_scope="module")
-async def test_did_save_makes_new_code_searchable(shared: LanguageClient):
-    """The server says when a save is searchable (`codekith/indexed`): one search then finds
-    it, no polling."""
-    client = shared
-    path = client.root / "shop/refunds.py"
-    path.write_text(
+async def save_refunds(client: LanguageClient) -> Any:
+    """Write and save a new file; the `codekith/indexed` notice that names it."""
+    (client.root / "shop/refunds.py").write_text(
         'def issue_refund(order_id):\n    """Give the customer their money back '
         'for a cancelled order."""\n    return order_id\n'
     )
@@ -215,8 +211,16 @@ async def test_did_save_makes_new_code_searchable(shared: LanguageClient):
         return any(saved in n.indexed for n in client.indexed)  # type: ignore[attr-defined]
 
     await until(announced, "codekith/indexed to name the saved file")
-    notice = next(n for n in client.indexed if saved in n.indexed)  # type: ignore[attr-defined]
-    assert notice.root == client.root.as_uri() and notice.chunks > 10  # type: ignore[attr-defined]
+    return next(n for n in client.indexed if saved in n.indexed)  # type: ignore[attr-defined]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_did_save_makes_new_code_searchable(shared: LanguageClient):
+    """The server says when a save is searchable (`codekith/indexed`): one search then finds
+    it, no polling."""
+    client = shared
+    notice = await save_refunds(client)
+    assert notice.root == client.root.as_uri() and notice.chunks > 10
     found = await command(
         client, "codekith.search", {"query": "money back for a cancelled order", "k": 1}
     )
@@ -258,21 +262,7 @@ async def test_an_index_folder_deleted_under_the_server_is_built_again(client: L
     failed with "cannot write the index" (its tables were gone) until a restart. The next
     save now indexes the whole folder again, and search finds what was saved."""
     shutil.rmtree(client.root / ".codekith")
-    (client.root / "shop/refunds.py").write_text(
-        'def issue_refund(order_id):\n    """Give the customer their money back."""\n'
-        "    return order_id\n"
-    )
-    saved = uri(client, "shop/refunds.py")
-    client.text_document_did_save(
-        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(saved))
-    )
-
-    async def announced() -> bool:
-        return any(saved in n.indexed for n in client.indexed)  # type: ignore[attr-defined]
-
-    await until(announced, "codekith/indexed to name the saved file")
-    notice = next(n for n in client.indexed if saved in n.indexed)  # type: ignore[attr-defined]
-    assert notice.chunks > 10  # type: ignore[attr-defined]
+    assert (await save_refunds(client)).chunks > 10
     found = await command(client, "codekith.search", {"query": "money back", "k": 1})
     assert found["hits"][0]["qualname"] == "shop.refunds.issue_refund"
     status = await command(client, "codekith.status", {})
