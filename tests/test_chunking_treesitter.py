@@ -1,5 +1,5 @@
-"""tree-sitter chunks for JavaScript, TypeScript, Go, Rust, Java, C, C++, C#, Ruby, PHP and
-Kotlin."""
+"""tree-sitter chunks for JavaScript, TypeScript, Go, Rust, Java, C, C++, C#, Ruby, PHP,
+Kotlin, Swift, Scala and Lua."""
 
 from __future__ import annotations
 
@@ -812,6 +812,215 @@ def test_kotlin_classes_objects_companions_and_top_level_functions():
     assert "package okio" in rest and "val EMPTY = Buffer()" in rest and "A collection" not in rest
 
 
+def test_swift_types_extensions_initializers_and_functions():
+    """Swift's classes, structs, enums, extensions and protocols are class-like, their
+    `func`, `init`, `deinit` and `subscript` methods; an extension is named after the type
+    it extends (its last part), so its methods' parent is that type. `///` and `/** */`
+    comments above are docstrings, `@available` no signature."""
+    chunks, error = chunks_of(
+        "Source/Core/Session.swift",
+        "swift",
+        """
+        import Foundation
+
+        /// Creates and manages requests.
+        /// Thread-safe.
+        open class Session: @unchecked Sendable {
+            let rootQueue: DispatchQueue
+
+            /** Creates a session. */
+            public init(rootQueue: DispatchQueue) {
+                self.rootQueue = rootQueue
+            }
+
+            deinit { finishRequests() }
+
+            @available(macOS 10.15, *)
+            open func request(_ url: URL) -> Request {
+                return Request(url: url)
+            }
+
+            subscript(index: Int) -> Request? { nil }
+        }
+
+        extension Session.RequestSetup: CustomStringConvertible {
+            var description: String { "setup" }
+            func isLazy() -> Bool { self == .lazy }
+        }
+
+        protocol Interceptor {
+            func adapt(_ request: URLRequest) -> URLRequest
+        }
+
+        // Encodes a value as JSON.
+        func encode<T: Encodable>(_ value: T) throws -> Data {
+            try JSONEncoder().encode(value)
+        }
+
+        let AF = Session.default
+    """,
+    )
+    assert error is None
+    assert set(chunks) == {
+        "Source.Core.Session",
+        "Source.Core.Session.Session",
+        "Source.Core.Session.Session.init",
+        "Source.Core.Session.Session.deinit",
+        "Source.Core.Session.Session.request",
+        "Source.Core.Session.Session.subscript",
+        "Source.Core.Session.RequestSetup",
+        "Source.Core.Session.RequestSetup.isLazy",
+        "Source.Core.Session.Interceptor",
+        "Source.Core.Session.Interceptor.adapt",
+        "Source.Core.Session.encode",
+    }
+    session = chunks["Source.Core.Session.Session"]
+    assert (
+        session.kind == "class"
+        and session.docstring == "Creates and manages requests. Thread-safe."
+    )
+    assert "return Request" not in session.code and "let rootQueue" in session.code
+    init = chunks["Source.Core.Session.Session.init"]
+    assert init.kind == "method" and init.docstring == "Creates a session."
+    assert init.parent == "Source.Core.Session.Session"
+    request = chunks["Source.Core.Session.Session.request"]
+    assert request.signature == "open func request(_ url: URL) -> Request"
+    lazy = chunks["Source.Core.Session.RequestSetup.isLazy"]
+    assert lazy.parent == "Source.Core.Session.RequestSetup"
+    encode = chunks["Source.Core.Session.encode"]
+    assert encode.kind == "function" and encode.docstring == "Encodes a value as JSON."
+    rest = chunks["Source.Core.Session"].code
+    assert "import Foundation" in rest and "let AF = Session.default" in rest
+    assert "Thread-safe" not in rest
+
+
+def test_scala_classes_objects_traits_and_packages():
+    """Scala classes, objects (a companion too), traits and enums are class-like with
+    their `def`s (abstract ones too) as methods; a Scala 3 top-level `def` is a function
+    and a `package a { … }` holds top-level definitions. Scaladoc is the docstring, also
+    where a Scala 3 indented body runs on over the next definition's comment."""
+    chunks, error = chunks_of(
+        "src/scopt/OParser.scala",
+        "scala",
+        """
+        package scopt
+
+        import scala.collection.mutable
+
+        /** A command line parser.
+          * @param name the program name
+          */
+        abstract class OptionParser[C](name: String) {
+          val options = mutable.ListBuffer[String]()
+
+          /** Parses the arguments. */
+          def parse(args: Seq[String]): Option[C] = {
+            None
+          }
+        }
+
+        // Builds parsers.
+        object OParser {
+          def builder[C]: OptionParser[C] = ???
+        }
+
+        trait Read[A] {
+          def reads: String => A
+          def arity: Int = 1
+        }
+
+        def render(x: Int): String =
+          x.toString
+
+        /** Renders twice. */
+        def twice(x: Int): String = render(x) * 2
+
+        package internal {
+          class Tokens { def next(): String = "" }
+        }
+    """,
+    )
+    assert error is None
+    assert set(chunks) == {
+        "scopt.OParser",
+        "scopt.OParser.OptionParser",
+        "scopt.OParser.OptionParser.parse",
+        "scopt.OParser.OParser",
+        "scopt.OParser.OParser.builder",
+        "scopt.OParser.Read",
+        "scopt.OParser.Read.reads",
+        "scopt.OParser.Read.arity",
+        "scopt.OParser.render",
+        "scopt.OParser.twice",
+        "scopt.OParser.Tokens",
+        "scopt.OParser.Tokens.next",
+    }
+    parser = chunks["scopt.OParser.OptionParser"]
+    assert parser.docstring == "A command line parser. @param name the program name"
+    assert "None" not in parser.code and "val options" in parser.code
+    assert chunks["scopt.OParser.OParser"].docstring == "Builds parsers."
+    parse = chunks["scopt.OParser.OptionParser.parse"]
+    assert parse.docstring == "Parses the arguments."
+    assert parse.parent == "scopt.OParser.OptionParser"
+    assert chunks["scopt.OParser.OParser.builder"].parent == "scopt.OParser.OParser"
+    assert chunks["scopt.OParser.Read.reads"].kind == "method"
+    render = chunks["scopt.OParser.render"]
+    assert render.kind == "function" and (render.start_line, render.end_line) == (28, 29)
+    assert chunks["scopt.OParser.twice"].docstring == "Renders twice."
+    assert chunks["scopt.OParser.Tokens.next"].parent == "scopt.OParser.Tokens"
+    rest = chunks["scopt.OParser"].code
+    assert "package scopt" in rest and "package internal {" in rest and "def " not in rest
+
+
+def test_lua_functions_table_methods_and_assigned_functions():
+    """`function M.clamp` and `function M:add` are methods of the table `M` (as JavaScript's
+    `app.use = function` is of `app`), and so is `M.round = function … end`; `local function`
+    is a function, `local M = {}` no class. `---` and `--[[ ]]` comments above are
+    docstrings without their dashes."""
+    chunks, error = chunks_of(
+        "lume.lua",
+        "lua",
+        """
+        local M = { _version = "2.3.0" }
+
+        --- Clamps a number between two bounds.
+        -- @param x number
+        function M.clamp(x, lo, hi)
+          return math.max(lo, math.min(x, hi))
+        end
+
+        -- Adds to the counter.
+        function M:add(n)
+          self.n = self.n + n
+        end
+
+        local function iscallable(x)
+          return type(x) == "function"
+        end
+
+        --[[ Rounds to an increment. ]]
+        M.round = function(x, increment)
+          return math.floor(x / increment + .5) * increment
+        end
+
+        return M
+    """,
+    )
+    assert error is None
+    assert set(chunks) == {"lume", "lume.M.clamp", "lume.M.add", "lume.iscallable", "lume.M.round"}
+    clamp = chunks["lume.M.clamp"]
+    assert clamp.kind == "method" and clamp.parent == "lume.M"
+    assert clamp.docstring == "Clamps a number between two bounds. @param x number"
+    add = chunks["lume.M.add"]
+    assert add.kind == "method" and add.docstring == "Adds to the counter."
+    assert add.signature == "function M:add(n)"
+    assert chunks["lume.iscallable"].kind == "function"
+    round_ = chunks["lume.M.round"]
+    assert round_.kind == "method" and round_.docstring == "Rounds to an increment."
+    rest = chunks["lume"].code
+    assert "local M = {" in rest and "return M" in rest and "Clamps" not in rest
+
+
 def test_macros_tree_sitter_misreads_still_leave_the_definitions():
     """An export macro before a class name (`class Q_CORE_EXPORT QObject`) or before a
     namespace reads to tree-sitter as a function; the class is still a class, and the
@@ -855,9 +1064,23 @@ def test_bad_input_never_crashes():
     assert "lib.nested.M499.m499" in chunks_of("lib/nested.rb", "ruby", nested)[0]
 
 
+def test_swift_scala_and_lua_bad_input_never_crashes():
+    """Empty files and broken Swift, Scala and Lua give chunks (what still parses), not
+    errors: an editor indexes files mid-edit."""
+    for path, language in (("a.swift", "swift"), ("a.scala", "scala"), ("a.lua", "lua")):
+        assert chunks_of(path, language, "") == ({}, None)
+    swift, error = chunks_of("s.swift", "swift", "func ok() {}\nclass Broken {\n  func (\n")
+    assert error and "s.ok" in swift
+    scala, error = chunks_of("s.scala", "scala", "def ok = 1\nobject Broken {\n  def (\n")
+    assert error and "s.ok" in scala
+    lua, error = chunks_of("s.lua", "lua", "function ok() end\nfunction M.( end\n")
+    assert error and "s.ok" in lua
+
+
 def test_the_new_languages_are_chunked_but_not_in_the_call_graph():
     """The call graph resolves JavaScript, TypeScript, Go, Rust and Java only: C, C++, C#,
-    Ruby, PHP and Kotlin files are chunked by syntax but never reach its resolvers."""
+    Ruby, PHP, Kotlin, Swift, Scala and Lua files are chunked by syntax but never reach its
+    resolvers."""
     for path in (
         "a.c",
         "a.h",
@@ -870,6 +1093,9 @@ def test_the_new_languages_are_chunked_but_not_in_the_call_graph():
         "a.php",
         "a.kt",
         "a.kts",
+        "a.swift",
+        "a.scala",
+        "a.lua",
     ):
         assert not in_graph(path)
     assert in_graph("a.java") and in_graph("a.go")

@@ -1,5 +1,5 @@
 """tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust, Java, C, C++, C#,
-Ruby, PHP and Kotlin.
+Ruby, PHP, Kotlin, Swift, Scala and Lua.
 
 The only module that imports tree-sitter and its grammars: the chunker and the call-graph
 resolvers both parse through `parse`, so a grammar is loaded once and both see the same tree.
@@ -20,9 +20,12 @@ import tree_sitter_go
 import tree_sitter_java
 import tree_sitter_javascript
 import tree_sitter_kotlin
+import tree_sitter_lua
 import tree_sitter_php
 import tree_sitter_ruby
 import tree_sitter_rust
+import tree_sitter_scala
+import tree_sitter_swift
 import tree_sitter_typescript
 
 Node = tree_sitter.Node
@@ -41,6 +44,9 @@ _LOADERS: dict[str, Callable[[], Any]] = {
     "ruby": tree_sitter_ruby.language,
     "php": tree_sitter_php.language_php,  # `<?php` code with HTML around it
     "kotlin": tree_sitter_kotlin.language,
+    "swift": tree_sitter_swift.language,
+    "scala": tree_sitter_scala.language,
+    "lua": tree_sitter_lua.language,
 }
 
 

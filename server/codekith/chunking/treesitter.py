@@ -136,6 +136,28 @@ GRAMMARS = {
         containers=_RECOVERED,
         groups=_RECOVERED | {"companion_object", "class_body"},  # its functions: the class's
     ),
+    "swift": Grammar(
+        frozenset({"function_declaration"}),
+        # class, struct, enum, extension and actor alike
+        frozenset({"class_declaration", "protocol_declaration"}),
+        frozenset(
+            {
+                "function_declaration",
+                "init_declaration",
+                "deinit_declaration",
+                "subscript_declaration",
+                "protocol_function_declaration",
+            }
+        ),
+    ),
+    "scala": Grammar(
+        frozenset({"function_definition"}),  # Scala 3 allows top-level `def`
+        frozenset({"class_definition", "object_definition", "trait_definition", "enum_definition"}),
+        frozenset({"function_definition", "function_declaration"}),
+        containers=frozenset({"package_clause"}),  # `package a { … }`
+    ),
+    # `function M.f` and `M.f = function` are methods of the table M, `local M = {}` no class
+    "lua": Grammar(frozenset({"function_declaration"}), frozenset(), frozenset(), assigned=True),
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
 
@@ -157,6 +179,8 @@ class Definition:
 
 _COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|//+|#+)\s?")
 _COMMENT_END = re.compile(r"\s*\*/\s*$")
+# `---`, `--`, `--[[ … ]]` and `--[==[ … ]==]`: Lua's only (`--` is no mark elsewhere)
+_LUA_MARKS = (re.compile(r"^\s*(--+(\[=*\[)?|\]=*\])\s?"), re.compile(r"\s*\]=*\]\s*$"))
 _ATTRIBUTE_LINE = re.compile(r"\s*(#?\[.*\]|@[\w.:]+(\(.*\))?)\s*$")
 
 
@@ -173,7 +197,7 @@ def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk
         for span in _spans(outer, node, GRAMMARS[grammar]):
             comments = leading_comments(span)
             first = (comments[0] if comments else span).start_point[0]
-            covered.update(range(first, span.end_point[0] + 1))
+            covered.update(range(first, _last_row(span) + 1))
     maker.module_rest(covered)
     error = "syntax error (tree-sitter recovered)" if root.has_error else None
     return split_oversized(maker.chunks), error
@@ -229,7 +253,7 @@ def _contents(node: Node, grammar: Grammar) -> list[Node]:
     return children
 
 
-_STATEMENT_LISTS = ("declaration_list", "compound_statement", "body_statement")
+_STATEMENT_LISTS = ("declaration_list", "compound_statement", "body_statement", "template_body")
 
 
 def _unwrap(node: Node, grammar: Grammar) -> Node:
@@ -329,6 +353,9 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
                 add("method", _name(method), method, member, name)
         elif node.type == "method_declaration" and grammar == "go":
             add("method", _name(node), node, outer, go_receiver_type(node))
+        elif node.type == "function_declaration" and grammar == "lua":
+            owner, name = _lua_name(node)
+            add("method" if owner else "function", name, node, outer, owner)
         elif root.has_error and last_class and node.type in rules.methods - rules.functions:
             # a method outside any class: a syntax error (a C# `#if` splitting an `if …
             # else`) cut the class before it short
@@ -365,7 +392,7 @@ class _Maker:
 
     def add(self, definition: Definition) -> None:
         outer = definition.outer
-        start, end = outer.start_point[0] + 1, outer.end_point[0] + 1
+        start, end = outer.start_point[0] + 1, _last_row(outer) + 1
         code = (
             self.collapsed(outer, definition.methods)
             if definition.kind == "class"
@@ -388,7 +415,7 @@ class _Maker:
         )
 
     def text(self, node: Node) -> str:
-        return "\n".join(self.lines[node.start_point[0] : node.end_point[0] + 1])
+        return "\n".join(self.lines[node.start_point[0] : _last_row(node) + 1])
 
     def signature(self, node: Node) -> str:
         """The definition's first line below its attributes (`[Obsolete]`, `@JvmStatic`,
@@ -405,11 +432,12 @@ class _Maker:
             if method.start_point[0] < line:
                 continue
             out.extend(self.lines[line : method.start_point[0] + 1])
-            if method.end_point[0] > method.start_point[0]:
+            end = _last_row(method)
+            if end > method.start_point[0]:
                 indent = re.match(r"\s*", self.lines[method.start_point[0]])
                 out.append(f"{indent.group(0) if indent else ''}    …")
-            line = method.end_point[0] + 1
-        out.extend(self.lines[line : node.end_point[0] + 1])
+            line = end + 1
+        out.extend(self.lines[line : _last_row(node) + 1])
         return "\n".join(out)
 
     def comment_above(self, node: Node) -> str:
@@ -419,7 +447,8 @@ class _Maker:
             if "comment" in comment.type
             for line in (comment.text or b"").decode("utf-8").splitlines()
         ]
-        cleaned = (_COMMENT_END.sub("", _COMMENT_MARKS.sub("", r)).strip() for r in raw)
+        marks, end = _LUA_MARKS if self.language == "lua" else (_COMMENT_MARKS, _COMMENT_END)
+        cleaned = (end.sub("", marks.sub("", r)).strip() for r in raw)
         docstring = " ".join(s for s in cleaned if s)
         return _xml_text(docstring) if self.language == "csharp" else docstring
 
@@ -446,15 +475,52 @@ def leading_comments(node: Node) -> list[Node]:
     reads apart from the definition below (`@Throws(…)` as an expression) come along."""
     found: list[Node] = []
     below = node
-    previous = _before(node)
-    while (
-        previous is not None
-        and ("comment" in previous.type or previous.type == "annotated_expression")
-        and below.start_point[0] - previous.end_point[0] <= 1
-    ):
+    for previous in _above(node):
+        if not (
+            ("comment" in previous.type or previous.type == "annotated_expression")
+            and below.start_point[0] - previous.end_point[0] <= 1
+        ):
+            break
         found.append(previous)
-        below, previous = previous, previous.prev_named_sibling
+        below = previous
     return found[::-1]
+
+
+def _above(node: Node) -> Iterator[Node]:
+    """The nodes above a definition, nearest first, with the comments the one before holds
+    after its code (a Scala 3 indented block runs on to the next definition)."""
+    previous = _before(node)
+    while previous is not None:
+        if "comment" not in previous.type:
+            yield from reversed(_code_end(previous)[1])
+        yield previous
+        previous = previous.prev_named_sibling
+
+
+def _last_row(node: Node) -> int:
+    """The row of a node's last code, not of the blank lines and comments it holds below."""
+    return _code_end(node)[0].end_point[0]
+
+
+def _code_end(node: Node) -> tuple[Node, list[Node]]:
+    """A node's last token of code, and the comments after it that it holds: a Scala 3
+    indented block ends at the next definition, over its doc comment."""
+    comments: list[Node] = []
+    last = node
+    while last.child_count:
+        children = list(last.children)  # a copy: the binding caches its list, popping it crashes
+        while children and ("comment" in children[-1].type or _empty(children[-1])):
+            tail = children.pop()
+            comments[:0] = [tail] if "comment" in tail.type else []
+        if not children:
+            break
+        last = children[-1]
+    return last, comments
+
+
+def _empty(node: Node) -> bool:
+    """A token of no text: Scala's end of an indented block, a missing `}`."""
+    return node.start_byte == node.end_byte
 
 
 def _before(node: Node) -> Node | None:
@@ -472,13 +538,21 @@ def _xml_text(doc: str) -> str:
     return re.sub(r"\s+", " ", _XML_TAG.sub(" ", named)).strip()
 
 
+_SWIFT_UNNAMED = {
+    "init_declaration": "init",
+    "deinit_declaration": "deinit",
+    "subscript_declaration": "subscript",
+}
 _XML_REFERENCE = re.compile(r"<\w+\s+(?:cref|name|langword|href)=\"(?:\w:)?([^\"]*)\"\s*/>")
 _XML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 
 
 def _name(node: Node) -> str:
     """A definition's name; a JavaScript class field names itself `property`, a C or C++
-    function its declarator, a C# operator `operator+` and a destructor `~Reader`."""
+    function its declarator, a C# operator `operator+` and a destructor `~Reader`, a Swift
+    initializer `init`."""
+    if node.type in _SWIFT_UNNAMED:  # a subscript's `name` is its return type
+        return _SWIFT_UNNAMED[node.type]
     named = node.child_by_field_name("name") or node.child_by_field_name("property")
     if named is None and (declared := _declared(node)) is not None:
         return declared[1]
@@ -489,8 +563,8 @@ def _name(node: Node) -> str:
 
 def _type_name(node: Node) -> str:
     """Classes name themselves (`Rack::Request` and `formatter<T>` by their last part), a
-    typedef'd C struct by its typedef; a Rust impl names its type (without generic
-    arguments)."""
+    typedef'd C struct by its typedef; a Rust impl and a Swift extension name their type
+    (without generic arguments; `Inner` of `extension Session.Inner`)."""
     if node.type == "impl_item":
         return re.sub(r"<.*", "", text(node.child_by_field_name("type")))
     holder = node.parent if node.type in _C_TYPES else None  # `parent` walks from the root
@@ -500,7 +574,11 @@ def _type_name(node: Node) -> str:
             return text(typedef)
     if node.type == "function_definition":  # `class Q_CORE_EXPORT QObject {…}`, misread
         return text(node.child_by_field_name("declarator"))
-    return _last_part(node.child_by_field_name("name"))
+    named = node.child_by_field_name("name")
+    if named is not None and named.type == "user_type":
+        parts = [c for c in named.named_children if c.type == "type_identifier"]
+        named = parts[-1] if parts else named
+    return _last_part(named)
 
 
 def _last_part(name: Node | None) -> str:
@@ -597,7 +675,14 @@ def is_function_field(node: Node) -> bool:
     return node.type in ("public_field_definition", "field_definition") and _function_value(node)
 
 
-_FUNCTION_VALUES = ("arrow_function", "function_expression", "function", "generator_function")
+# Lua's `function (…) … end` value is a `function_definition`
+_FUNCTION_VALUES = (
+    "arrow_function",
+    "function_expression",
+    "function",
+    "generator_function",
+    "function_definition",
+)
 _GUARDS = ("&&", "||")
 
 
@@ -649,12 +734,9 @@ def _assigned_class(node: Node) -> tuple[str, Node] | None:
 def _assigned(node: Node) -> tuple[str, str, Node] | None:
     """(owner, name, value) of a top-level assignment to a plain dotted name: `app.use`
     (owner `app`), `View.prototype.render` (`View`), `exports.name` and `module.exports`
-    (no owner, and no name)."""
-    assignment = node.named_children[0] if node.type == "expression_statement" else None
-    if assignment is None or assignment.type != "assignment_expression":
-        return None
-    value = assignment.child_by_field_name("right")
-    parts = text(assignment.child_by_field_name("left")).split(".")
+    (no owner, and no name); Lua's `M.clamp = function (…) … end` alike."""
+    target, value = _assignment(node)
+    parts = text(target).split(".")
     if value is None or not all(part.isidentifier() for part in parts):
         return None
     if parts[:2] == ["module", "exports"]:
@@ -666,6 +748,20 @@ def _assigned(node: Node) -> tuple[str, str, Node] | None:
     if len(parts) == 2:
         return ("" if parts[0] == "exports" else parts[0]), parts[1], value
     return None
+
+
+def _assignment(node: Node) -> tuple[Node | None, Node | None]:
+    """(target, value) of a statement assigning one value: JavaScript's `a.b = …` or Lua's
+    (whose `a, b = f, g` assigns several); (None, None) for any other statement."""
+    if node.type == "expression_statement" and node.named_children:
+        assignment = node.named_children[0]
+        if assignment.type == "assignment_expression":
+            return assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    elif node.type == "assignment_statement" and len(node.named_children) == 2:
+        targets, values = (c.named_children for c in node.named_children)
+        if len(targets) == 1 and len(values) == 1:
+            return targets[0], values[0]
+    return None, None
 
 
 def object_members(node: Node) -> list[tuple[str, str, Node, Node]]:
@@ -719,6 +815,18 @@ def _object_in(value: Node | None) -> Node | None:
 
 
 _OBJECT_WRAPPERS = ("parenthesized_expression", "as_expression", "satisfies_expression")
+
+
+def _lua_name(node: Node) -> tuple[str, str]:
+    """(owner, name) of a Lua function: `function M.clamp` and `function M:add` are methods
+    of the table `M` (of `a.b` for `function a.b.c`), `function clamp` has no owner."""
+    named = node.child_by_field_name("name")
+    key = None
+    if named is not None and named.type in ("dot_index_expression", "method_index_expression"):
+        key = named.child_by_field_name("field") or named.child_by_field_name("method")
+    if named is None or key is None:
+        return "", text(named)
+    return text(named.child_by_field_name("table")), text(key)
 
 
 def go_receiver_type(node: Node) -> str:
