@@ -1,9 +1,10 @@
 """Definitions against line windows, for the languages tree-sitter chunks since stop 52.
 
-C, C++, C#, Ruby, PHP and Kotlin were indexed as 60-line windows until stop 52; now they
-are chunked into functions, types and methods like JavaScript or Go. This measures what a
-user of such a repository gains, on one pinned public repository per language (fetched
-beforehand with the search tool's fetch: github:OWNER/NAME; never committed):
+C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala and Lua were indexed as 60-line windows until
+stop 52; now they are chunked into functions, types and methods like JavaScript or Go. This
+measures what a user of such a repository gains, on one pinned public repository per
+language (fetched beforehand with the search tool's fetch: github:OWNER/NAME; never
+committed):
 
 * docstring -> file: the doc comment right above a definition is removed from a copy of the
   repository (quality_cases.build_workspace) and its first sentence (4 words or more) asked;
@@ -56,6 +57,9 @@ REPOS = (  # name, source, commit, language: one per language, pinned on 2026-12
     ("rack", "rack/rack", "8bf4eb078498edc9105fb04add80d89c5340e60b", "ruby"),
     ("monolog", "Seldaek/monolog", "57eb1028342134e701e77c617565d51b6e5a2a53", "php"),
     ("okio", "square/okio", "4164f2976ac7174f3d35d52150e8ffbdbe0acbec", "kotlin"),
+    ("alamofire", "Alamofire/Alamofire", "7595cbcf59809f9977c5f6378500de2ad73b7ddb", "swift"),
+    ("os-lib", "com-lihaoyi/os-lib", "e237000cbd4d97a4c4463df43d64556130d2bc50", "scala"),
+    ("luarocks", "luarocks/luarocks", "2d2cc8eff2f03c23d142f8059146fb241dcf56b5", "lua"),
 )
 DOCSTRING_CAP, IDENTIFIER_PER_KIND, SEED = 200, 30, 13
 K = 10

@@ -57,12 +57,15 @@ SECTION_CASE_LANGUAGES = ("markdown", "rst")
 _PROSE = re.compile(r"^[A-Za-z]")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
 _HASH_COMMENT_LINE = re.compile(r"^\s*#(?![!{])")  # Ruby's doc comments (not `#!`, `#{`)
+_DASH_COMMENT_LINE = re.compile(r"^\s*--")  # Lua's
 HASH_COMMENTS = ("ruby",)
+DASH_COMMENTS = ("lua",)
 _COMMENT_MARK = re.compile(r"^\s*(/\*\*?|\*/|\*|///?)\s?")
 _XML_REFERENCE = re.compile(r'<(?:see|paramref|typeparamref)\s+\w+="([^"]*)"\s*/>')
 _XML_DETAIL = re.compile(r"\s*<(param|typeparam|returns|exception|example|value)\b")
 _XML_TAG = re.compile(r"</?\w+[^>]*>")
 _HASH_MARK = re.compile(r"^\s*#\s?")
+_DASH_MARK = re.compile(r"^\s*-{2,}\s?")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
 MAX_COCHANGE_FUNCTIONS = 6
@@ -114,8 +117,17 @@ def python_docs(rel: str, source: str, module: str) -> tuple[str, list[tuple[str
     return strip_docstrings(source), found
 
 
+def _comment_marks(language: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(a comment line, the mark that opens it) of a language's doc comments."""
+    if language in HASH_COMMENTS:
+        return _HASH_COMMENT_LINE, _HASH_MARK
+    if language in DASH_COMMENTS:
+        return _DASH_COMMENT_LINE, _DASH_MARK
+    return _COMMENT_LINE, _COMMENT_MARK
+
+
 def _comment_text(lines: list[str], language: str) -> str:
-    marks = _HASH_MARK if language in HASH_COMMENTS else _COMMENT_MARK
+    marks = _comment_marks(language)[1]
     text = []
     for line in lines:
         cleaned = marks.sub("", line.rstrip()).removesuffix("*/")
@@ -134,7 +146,7 @@ def _comment_above(lines: list[str], index: int, taken: set[int], language: str)
     or a `/* … */` block whole, its inner lines starred or not (ky writes its JSDoc
     unstarred; taking only the lines that look like comment lines left an unclosed `/**`
     behind)."""
-    comment_line = _HASH_COMMENT_LINE if language in HASH_COMMENTS else _COMMENT_LINE
+    comment_line = _comment_marks(language)[0]
     block: list[int] = []
     while index >= 0 and index not in taken:
         line = lines[index]
