@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.conftest import HTTP_MODULE, git, init_repo, write_files
@@ -259,9 +260,25 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
 @pytest.mark.asyncio
 async def test_an_index_folder_deleted_under_the_server_is_built_again(client: LanguageClient):
     """`rm -rf .codekith` while the server runs, the way users start over: every later run
-    failed with "cannot write the index" (its tables were gone) until a restart. The next
-    save now indexes the whole folder again, and search finds what was saved."""
-    shutil.rmtree(client.root / ".codekith")
+    failed with "cannot write the index" (its tables were gone) until a restart. Now the
+    next command is told the index is being built while a run indexes the whole folder
+    again, and a save after it is searchable as before."""
+    folder = client.root / ".codekith"
+    for _ in range(50):  # the server may be writing in it (compaction): as a user would,
+        shutil.rmtree(folder, ignore_errors=True)  # delete again what it wrote meanwhile
+        if not folder.exists():
+            break
+    assert not folder.exists()
+    with pytest.raises(JsonRpcException, match="still being built"):  # and a run starts
+        await command(client, "codekith.search", {"query": "email a receipt"})
+
+    async def rebuilt() -> bool:
+        status = await command(client, "codekith.status", {})
+        return bool(status["folders"][0]["ready"] and not status["folders"][0]["indexing"])
+
+    await until(rebuilt, "the deleted index to be built again without a save")
+    found = await command(client, "codekith.search", {"query": "email a receipt", "k": 1})
+    assert found["hits"][0]["path"] == "shop/mail.py"
     assert (await save_refunds(client)).chunks > 10
     found = await command(client, "codekith.search", {"query": "money back", "k": 1})
     assert found["hits"][0]["qualname"] == "shop.refunds.issue_refund"

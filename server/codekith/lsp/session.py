@@ -199,7 +199,7 @@ class WorkspaceSession:
         return await waiter
 
     async def _run(self, pending: _Pending) -> IndexReport | None:
-        if self._folder is not None and self.project.index_folder() != self._folder:
+        if self._folder_replaced():
             self._reopen()  # `rm -rf .codekith`: the tables it had open are gone
             pending.scan = True
         whole = pending.scan or pending.full
@@ -248,6 +248,10 @@ class WorkspaceSession:
         if whole:  # what it built lives on: keep the collector from walking it
             await asyncio.to_thread(settle_heap)
         return report
+
+    def _folder_replaced(self) -> bool:
+        """The index folder the last run wrote was deleted or replaced since."""
+        return self._folder is not None and self.project.index_folder() != self._folder
 
     def _reopen(self) -> None:
         """A new project over the index folder now at its place, with the model already
@@ -521,7 +525,13 @@ class WorkspaceSession:
         """Whether the folder has a whole index. Asked before every command, so once it
         has one the answer is kept (until a run fails): asking LanceDB (its tables, and
         meta again after each save) took ~4 ms, on the event loop. A query still finds an
-        index deleted meanwhile, in its own thread."""
+        index deleted meanwhile, in its own thread; a folder deleted or replaced since the
+        last run has none until a run (started here) opens the new one."""
+        if self._folder_replaced():
+            self._indexed = False
+            if self._pending.empty() and not self.running:
+                self.schedule(scan=True)
+            return False
         if not self._indexed:
             self._indexed = await asyncio.to_thread(self.project.read_store.has_index)
         return self._indexed
