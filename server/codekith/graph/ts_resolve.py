@@ -68,6 +68,7 @@ _ANONYMOUS_FUNCTIONS = ("arrow_function", "function_expression", "function", "ge
 _CLASSES = ("class_declaration", "abstract_class_declaration", "class", "interface_declaration")
 _METHODS = ("method_definition", "method_signature", "abstract_method_signature")
 _FIELDS = ("public_field_definition", "field_definition", "property_signature")
+_MEMBERS = ("pair", "method_definition")  # a function of an object literal
 _TRANSPARENT = ("parenthesized_expression", "non_null_expression", "satisfies_expression")
 _JSONC = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/', re.S)
 
@@ -92,7 +93,7 @@ class TsExtractor(Extractor):
                 **dict.fromkeys(_FUNCTIONS, self.function_declaration),
                 **dict.fromkeys(_ANONYMOUS_FUNCTIONS, self.anonymous_function),
                 **dict.fromkeys(_CLASSES, self.class_declaration),
-                "method_definition": self.object_method,
+                "method_definition": self.anonymous_function,  # in an object literal
             }
         )
 
@@ -271,34 +272,23 @@ class TsExtractor(Extractor):
         return None
 
     def anonymous_function(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """A function value, or `get(field) {…}` in an object literal: a closure unless it
+        was chunked (assigned, exported, or an object literal's member)."""
         definition = self.definition(node)
         if definition is None:
             self.function(node, scope, owner, "", "", self.this_of(node))
-        elif definition.kind == "method":  # `View.prototype.render = function …`: `this` is
-            container = Known(Value("type", definition.parent))  # a View, as in a class
+        elif definition.kind == "method":
+            # `View.prototype.render = function …` or `trim` of `const helpers = {…}`:
+            # `this` is a View, or `helpers`
+            container = Known(Value("type", definition.parent))
             instance = None if node.type == "arrow_function" else Instance(container)
             name = definition.name
             self.function(node, scope, owner, definition.qualname, name, instance, container)
         else:  # `export default supported && function httpAdapter(config) {…}`
             name, this = definition.name, self.this_of(node)
-            if this is not None and definition.outer.type == "pair":  # `module.exports = {`
-                this = self.exported_this()  # `is: function () {…}}`: `this` is the module's
+            if this is not None and definition.outer.type in _MEMBERS:  # `module.exports = {`
+                this = self.exported_this()  # `is() {…}}`: `this` is the module's exports
             self.function(node, scope, owner, definition.qualname, name, this)
-        return None
-
-    def object_method(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        """`get(field) {…}` in an object literal: the object's own when chunked as a method
-        of `helpers` or of the module (`module.exports = {…}`), else a closure."""
-        definition = self.definition(node)
-        if definition is None:
-            self.function(node, scope, owner, "", "", UNKNOWN)
-        elif definition.parent:
-            container = Known(Value("type", definition.parent))
-            qualname, name = definition.qualname, definition.name
-            self.function(node, scope, owner, qualname, name, Instance(container), container)
-        else:
-            this = self.exported_this()
-            self.function(node, scope, owner, definition.qualname, definition.name, this)
         return None
 
     def exported_this(self) -> Expr:
