@@ -46,6 +46,7 @@ from codekith.chunking import chunk_file
 from codekith.evaluation import Case, first_rank, judged_hits
 from codekith.languages import language_of
 from codekith.sidecode import is_test_path
+from eval_quality import clone_at
 from eval_tests_apart import searched
 from quality_table import FILE_DEPTH, file_rank, files_of
 
@@ -74,13 +75,7 @@ def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, li
     """The checkout, its copy without doc comments, and the cases (file answers beside the
     definitions' qualnames)."""
     checkout, workspace = root / "checkout", root / "workspace"
-    if not checkout.exists():
-        mirror = Path("/work/.mirror") / source.replace("/", "+") / "repo"
-        if not mirror.exists():
-            raise SystemExit(f"{mirror} is missing: fetch github:{source} first")
-        git = ["git", "clone", "-q", "--no-checkout", str(mirror), str(checkout)]
-        subprocess.run(git, check=True)
-    check_out(checkout, commit)
+    clone_at(source, commit, checkout, Path("/work/.mirror"))
     shutil.rmtree(workspace, ignore_errors=True)  # the same copy each time
     workspace.mkdir(parents=True)
     languages = ("c", "cpp") if language in ("c", "cpp") else (language,)
@@ -113,29 +108,6 @@ def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, li
         ]
         for kind, cases in raw.items()
     }
-
-
-def check_out(checkout: Path, commit: str) -> None:
-    """The commit's files; those whose content the mirror lacks (Newtonsoft.Json's
-    `large.json`, kept out of the snapshot) are left out rather than failing it all."""
-    git = ["git", "-C", str(checkout)]
-    if subprocess.run([*git, "checkout", "-q", commit], capture_output=True).returncode == 0:
-        return
-    listing = subprocess.run(
-        [*git, "ls-tree", "-r", commit], capture_output=True, text=True, check=True
-    ).stdout.splitlines()
-    blobs = [line.split(None, 3) for line in listing if line.split()[1] == "blob"]
-    known = subprocess.run(
-        [*git, "cat-file", "--batch-check"],
-        input="".join(f"{blob[2]}\n" for blob in blobs),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
-    present = [blob[3] for blob, line in zip(blobs, known, strict=True) if "missing" not in line]
-    for start in range(0, len(present), 500):
-        paths = present[start : start + 500]
-        subprocess.run([*git, "checkout", "-q", commit, "--", *paths], check=True)
 
 
 def build(workspace: Path, db: Path, server: Path | None) -> dict[str, Any]:
