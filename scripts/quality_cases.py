@@ -92,16 +92,16 @@ def is_vendored(path: str) -> bool:
     return any(part in VENDORED_DIRS for part in path.split("/")[:-1])
 
 
-def is_code(path: str) -> bool:
+def is_code(path: str, languages: tuple[str, ...] = CODE_LANGUAGES) -> bool:
     """A file of a chunked language that is not a vendored copy: what the index holds."""
-    return language_of(path) in CODE_LANGUAGES and not is_vendored(path)
+    return language_of(path) in languages and not is_vendored(path)
 
 
-def is_source(path: str) -> bool:
+def is_source(path: str, languages: tuple[str, ...] = CODE_LANGUAGES) -> bool:
     """Code that the cases may point at: not a test as search ranks tests
     (`sidecode.is_test_path`), so the answers are the project's own code as the product
     sees it."""
-    return is_code(path) and not is_test_path(path)
+    return is_code(path, languages) and not is_test_path(path)
 
 
 # -- docstring cases ---------------------------------------------------------------------
@@ -343,9 +343,9 @@ def docstring_cases(by_query: dict[str, list[str]], cap: int, seed: int) -> list
 # -- identifier cases --------------------------------------------------------------------
 
 
-def source_chunks(code: list[Chunk]) -> list[Chunk]:
+def source_chunks(code: list[Chunk], languages: tuple[str, ...] = CODE_LANGUAGES) -> list[Chunk]:
     """The definitions among `code_chunks` that the cases may point at."""
-    return [c for c in code if c.kind in CODE_KINDS and is_source(c.path)]
+    return [c for c in code if c.kind in CODE_KINDS and is_source(c.path, languages)]
 
 
 def code_chunks(repo: Path) -> list[Chunk]:
@@ -483,13 +483,19 @@ def commit_log(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
         yield commit, subject, paths
 
 
-def cochange_cases(repo: Path, chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
+def cochange_cases(
+    repo: Path,
+    chunks: list[Chunk],
+    cap: int,
+    seed: int,
+    languages: tuple[str, ...] = CODE_LANGUAGES,
+) -> list[dict[str, Any]]:
     # By qualname: a file moved since (into src/, say) keeps its functions' qualnames.
     current = {c.qualname: c for c in chunks if c.kind in ("function", "method")}
     seen: set[frozenset[str]] = set()
     groups: list[tuple[str, list[str]]] = []
     for commit, _, paths in commit_log(repo):
-        code = [p for p in paths if is_source(p)]
+        code = [p for p in paths if is_source(p, languages)]
         if not code or len(code) > MAX_COCHANGE_FILES or len(paths) > 2 * MAX_COCHANGE_FILES + 2:
             continue
         changed = _functions_changed(repo, commit, code)

@@ -360,28 +360,9 @@ def hybrid_margin(
 def cochange(project: Any, paths: Any) -> dict[str, Any]:
     """Recall of `related PATH:LINE` (the target's line in the workspace) at the default
     budget, and of as many chunks most similar to the target."""
-    store, related = project.read_store, project.related
-    cases = load_cases(paths.case_file("cochange"))
-    recalls, baseline, sizes = [], [], []
-    missing = 0
-    for case in cases:
-        seed = case.fields["target"]
-        target = _chunk_named(store, seed)
-        if target is None:  # the index no longer chunks it so (an older chunker's case)
-            missing += 1
-            continue
-        bundle = related.bundle(f"{target['path']}:{target['start_line']}")
-        items = [i.hit for i in bundle.items if i.hit.qualname != seed]
-        recalls.append(_recall(items, case.expected))
-        vector = store.vectors_of([target["id"]])[target["id"]]
-        nearest = store.vector_search(vector, len(items) + 2)
-        similar = [
-            hit_from_row(r, 0.0)
-            for r in nearest
-            if r["qualname"] != seed and r["id"] != target["id"]
-        ][: len(items)]
-        baseline.append(_recall(similar, case.expected))
-        sizes.append(len(items))
+    recalls, baseline, sizes, missing = cochange_recalls(
+        project, load_cases(paths.case_file("cochange"))
+    )
     count = len(recalls) or 1
     ours, theirs = np.array(recalls), np.array(baseline)
     low, high = (
@@ -399,6 +380,36 @@ def cochange(project: Any, paths: Any) -> dict[str, Any]:
         "ratio_interval": [round(low, 3), round(high, 3)],
         "items": round(sum(sizes) / count, 1),
     }
+
+
+def cochange_recalls(
+    project: Any, cases: list[Case]
+) -> tuple[list[float], list[float], list[int], int]:
+    """Per case: the bundle's recall, the similarity baseline's at as many items, the
+    bundle's size; and how many targets the index no longer chunks so (an older chunker's
+    case)."""
+    store, related = project.read_store, project.related
+    recalls, baseline, sizes = [], [], []
+    missing = 0
+    for case in cases:
+        seed = case.fields["target"]
+        target = _chunk_named(store, seed)
+        if target is None:
+            missing += 1
+            continue
+        bundle = related.bundle(f"{target['path']}:{target['start_line']}")
+        items = [i.hit for i in bundle.items if i.hit.qualname != seed]
+        recalls.append(_recall(items, case.expected))
+        vector = store.vectors_of([target["id"]])[target["id"]]
+        nearest = store.vector_search(vector, len(items) + 2)
+        similar = [
+            hit_from_row(r, 0.0)
+            for r in nearest
+            if r["qualname"] != seed and r["id"] != target["id"]
+        ][: len(items)]
+        baseline.append(_recall(similar, case.expected))
+        sizes.append(len(items))
+    return recalls, baseline, sizes, missing
 
 
 def question_bundles(project: Any, paths: Any, is_side: Callable[[Case], bool]) -> dict[str, Any]:

@@ -1,0 +1,186 @@
+"""`related` with and without a language's call graph, on repositories nobody tuned on.
+
+C, C# and Kotlin got call-graph front ends after stop 52 (before, `related` in those
+languages had similarity, class members and files to go on, no calls). This measures what
+the graph adds where it counts for a user: functions changed together in one commit of the
+repository's history are related; for one of them, `related PATH:LINE` should bring the
+others (quality_cases.cochange_cases, the co-change cases of the seventeen-repository
+bench, here for the language at hand).
+
+The repositories are eval_languages.py's (its checkout and doc-stripped workspace under
+BENCH/languages/NAME, and its definitions index, built beforehand by that script). The
+index is copied twice: one copy is brought up to date by `codekith index` from a worktree
+at --before (no front end for the language: its call graph is empty), the other by this
+checkout's (the graph is derived again; chunks and vectors are the same, so only the graph
+differs). Each side's bundles are compared with the similarity baseline of as many items
+(quality_table.cochange_recalls) and with each other (paired bootstrap 95% interval).
+
+    python scripts/eval_graph_languages.py --before 1f70cb5 [--repos jq newtonsoft okio]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import quality_cases as qc
+from benchstats import bootstrap_interval
+from codekith.chunking import chunk_file
+from codekith.evaluation import load_cases
+from codekith.languages import language_of
+from eval_languages import REPOS
+from quality_table import cochange_recalls
+
+HERE = Path(__file__).resolve().parent
+CAP, SEED = 100, 13
+SIDES = ("before", "after")
+DEFAULT_REPOS = ("jq", "newtonsoft", "okio")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def cases_file(root: Path, language: str, fresh: bool) -> Path:
+    """The co-change cases of the checkout's history, named as the workspace's chunks are."""
+    path = root / "cochange.jsonl"
+    if path.exists() and not fresh:
+        return path
+    workspace = root / "workspace"
+    chunks = [
+        chunk
+        for file in sorted(workspace.rglob("*"))
+        if file.is_file() and language_of(file.name) == language
+        for chunk in chunk_file(
+            file.relative_to(workspace).as_posix(),
+            language,
+            file.read_text("utf-8", errors="replace"),
+        ).chunks
+    ]
+    source = qc.source_chunks(chunks, (language,))
+    qc.write_cases(qc.cochange_cases(root / "checkout", source, CAP, SEED, (language,)), path)
+    return path
+
+
+def index_copy(root: Path, side: str, server: Path | None) -> Path:
+    """The definitions index, copied and brought up to date by one side's code, as a user's
+    `codekith index` would after an upgrade."""
+    db = root / f"graph-{side}.db"
+    shutil.rmtree(db, ignore_errors=True)
+    shutil.copytree(root / "definitions.db", db)
+    env = {**os.environ, "CODEKITH_DAEMON": "0"}
+    if server is not None:
+        env["PYTHONPATH"] = str(server)
+    codekith = HERE.parent / ".venv" / "bin" / "codekith"
+    subprocess.run(
+        [str(codekith), "index", str(root / "workspace"), "--db", str(db), "--json"],
+        check=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    return db
+
+
+def measure(root: Path, db: Path, cases: Path) -> dict[str, Any]:
+    from codekith.embedding import FastEmbedder
+    from codekith.project import Project
+
+    project = Project(root / "workspace", db=str(db), embedder=FastEmbedder())
+    edges = Counter(e["kind"] for e in project.read_store.live_edges())
+    recalls, baseline, sizes, missing = cochange_recalls(project, load_cases(cases))
+    return {
+        "edges": dict(edges),
+        "related": recalls,
+        "similarity": baseline,
+        "items": float(np.mean(sizes)) if sizes else 0.0,
+        "missing": missing,
+    }
+
+
+def summary(name: str, language: str, sides: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    before, after = (np.array(sides[s]["related"]) for s in SIDES)
+    gain = after - before
+    low, high = bootstrap_interval(lambda at: float(gain[at].mean()), len(gain))
+    similarity = np.array(sides["after"]["similarity"])
+    return {
+        "repo": name,
+        "language": language,
+        "cases": len(gain),
+        "missing": sides["after"]["missing"],
+        "edges": {s: sides[s]["edges"] for s in SIDES},
+        "items": {s: round(sides[s]["items"], 1) for s in SIDES},
+        "recall": {s: round(float(np.mean(sides[s]["related"])), 3) for s in SIDES},
+        "similarity": round(float(similarity.mean()), 3),
+        "ratio": {
+            s: round(float(np.sum(sides[s]["related"]) / max(similarity.sum(), 1e-9)), 2)
+            for s in SIDES
+        },
+        "gain": [round(float(gain.mean()), 3), round(low, 3), round(high, 3)],
+        "cases_changed": int(np.count_nonzero(gain)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", required=True, help="a commit without the front ends")
+    parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
+    parser.add_argument("--repos", nargs="*", default=list(DEFAULT_REPOS))
+    parser.add_argument("--fresh", action="store_true", help="build the case files again")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results = []
+    with tempfile.TemporaryDirectory() as scratch:
+        before = Path(scratch) / "before"
+        git = ["git", "-C", str(HERE.parent), "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(before), args.before], check=True)
+        try:
+            for name, _, _, language in (r for r in REPOS if r[0] in args.repos):
+                root = args.bench / "languages" / name
+                if not (root / "definitions.db").exists():
+                    log(f"{name}: no definitions index; run eval_languages.py first")
+                    continue
+                cases = cases_file(root, language, args.fresh)
+                sides = {
+                    side: measure(root, index_copy(root, side, server), cases)
+                    for side, server in zip(SIDES, (before / "server", None), strict=True)
+                }
+                results.append(summary(name, language, sides))
+                log(json.dumps(results[-1]))
+        finally:
+            subprocess.run([*git, "remove", "--force", str(before)], check=False)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print_table(results)
+    return 0
+
+
+def print_table(results: list[dict[str, Any]]) -> None:
+    print(
+        "co-change recall of `related PATH:LINE`, without / with the call graph "
+        "(gain [95% CI]); similarity baseline at as many items; call edges"
+    )
+    for r in results:
+        calls = [r["edges"][s].get("call", 0) for s in SIDES]
+        print(
+            f"{r['repo']} ({r['language']}), {r['cases']} cases: "
+            f"{r['recall']['before']:.3f} / {r['recall']['after']:.3f} "
+            f"({r['gain'][0]:+.3f} [{r['gain'][1]:+.3f}, {r['gain'][2]:+.3f}]), "
+            f"{r['cases_changed']} cases moved; similarity {r['similarity']:.3f} "
+            f"({r['ratio']['before']:.2f}x / {r['ratio']['after']:.2f}x); "
+            f"items {r['items']['before']} / {r['items']['after']}; calls {calls[0]} -> {calls[1]}"
+        )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
