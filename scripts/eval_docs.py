@@ -63,7 +63,7 @@ from typing import Any
 from codekith import search
 from codekith.evaluation import evaluate, load_cases
 from codekith.question_probe import Probe
-from eval_quality import Paths, add_bench_arguments, load_repos
+from eval_quality import Paths, add_bench_arguments, fixes_trained, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_of
 
 SHARES = {"flat": (0.0, 0.2, 0.4, 0.6), "probe": (0.0, 0.2, 0.4, 0.6, 0.8), "split": (0.0, 1.0)}
@@ -167,20 +167,29 @@ def figures(
 
 
 def verdict(
-    tables: dict[str, dict[float, Figures]], roles: dict[str, str], shares: tuple[float, ...]
+    tables: dict[str, dict[float, Figures]],
+    roles: dict[str, str],
+    shares: tuple[float, ...],
+    trained: frozenset[str],
 ) -> dict[str, Any]:
+    """The tuning repositories' best share and whether the rule takes it. A repository whose
+    fix commits trained the query adapter (`fixes_trained`) counts without its fix figure."""
     tuning = [name for name in tables if roles[name] == "tuning"]
     held = [name for name in tables if roles[name] != "tuning"]
 
+    def summed(name: str, share: float) -> float:
+        row = tables[name][share]
+        return row["sum"] - (row.get("fix", 0.0) if name in trained else 0.0)
+
     def gain(names: list[str], share: float) -> float:
-        return statistics.fmean(tables[n][share]["sum"] - tables[n][0.0]["sum"] for n in names)
+        return statistics.fmean(summed(n, share) - summed(n, 0.0) for n in names)
 
     best = max(shares[1:], key=lambda share: gain(tuning, share))
     losses = [
         (name, kind, tables[name][best][kind] - tables[name][0.0][kind])
         for name in tables
         for kind in MAX_LOSS
-        if kind in tables[name][0.0]
+        if kind in tables[name][0.0] and not (kind == "fix" and name in trained)
     ]
     broken = [(n, k, round(d, 3)) for n, k, d in losses if d < -MAX_LOSS[k]]
     taken = gain(tuning, best) >= MIN_TUNING_GAIN and not broken
@@ -222,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{repo['name']} ({repo['role']})  {cells}", flush=True)
     if any(roles[name] == "tuning" for name in tables):
-        print(verdict(tables, roles, shares))
+        print(verdict(tables, roles, shares, fixes_trained(repos)))
     return 0
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from codekith.evaluation import Case, load_cases
 from codekith.search import Hit
-from eval_quality import Paths, add_bench_arguments, load_repos
+from eval_quality import Paths, add_bench_arguments, fixes_trained, load_repos
 from quality_table import FILE_DEPTH, file_summary, files_by_score
 
 GRIDS = {  # ALPHA: (SHARES, DECAYS)
@@ -78,17 +78,20 @@ def _files(hits: dict[str, list[Hit]], sizes: Counter[str], point: Point, case: 
     return files_by_score(hits[case.query], share, decay, lambda path: sizes[path] ** alpha)
 
 
-def verdict(tables: dict[str, dict[Point, float]], roles: dict[str, str]) -> dict[str, Any]:
-    """The tuning repositories' best point and whether the rule takes it."""
+def verdict(
+    tables: dict[str, dict[Point, float]], roles: dict[str, str], trained: frozenset[str]
+) -> dict[str, Any]:
+    """The tuning repositories' best point and whether the rule takes it; held out are the
+    others whose fix commits did not train the query adapter (`fixes_trained`)."""
     tuning = [name for name in tables if roles[name] == "tuning"]
-    held = [name for name in tables if roles[name] != "tuning"]
+    held = [name for name in tables if roles[name] != "tuning" and name not in trained]
     plain = PLAIN
 
     def mean_gain(names: list[str], point: Point) -> float:
         return statistics.fmean(tables[n][point] - tables[n][plain] for n in names)
 
     best = max(tables[tuning[0]], key=lambda point: mean_gain(tuning, point))
-    losses = {n: tables[n][best] - tables[n][plain] for n in tables}
+    losses = {n: tables[n][best] - tables[n][plain] for n in (*tuning, *held)}
     worst = min(losses, key=lambda n: losses[n])
     taken = (
         mean_gain(tuning, best) >= MIN_TUNING_GAIN
@@ -127,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         print_grid(repo, tables[repo["name"]])
     if not any(roles[name] == "tuning" for name in tables):
         return 0
-    result = verdict(tables, roles)
+    result = verdict(tables, roles, fixes_trained(repos))
     share, decay, alpha = result["point"]
     worst, loss = result["worst"]
     held = result["held_gain"]

@@ -43,7 +43,7 @@ from codekith import search
 from codekith.question_probe import TEST_PROBE, Probe
 from codekith.search import SIDE_SHARE
 from eval_docs import SUMMED, Figures, figures, verdict
-from eval_quality import Paths, add_bench_arguments, load_repos
+from eval_quality import Paths, add_bench_arguments, fixes_trained, load_repos
 
 SHARES = (0.2, 0.3, 0.4)
 TODAY = 0.0  # the table's key for the rule before the probe: SIDE_SHARE for every question
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"{repo['name']} ({repo['role']})  {cells}", flush=True)
     if any(roles[name] == "tuning" for name in tables):
-        print(verdict(tables, roles, (TODAY, *SHARES)))
+        print(verdict(tables, roles, (TODAY, *SHARES), fixes_trained(repos)))
     return 0
 
 
