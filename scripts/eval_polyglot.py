@@ -53,6 +53,9 @@ REPOS = (
     Repo("cobra", "spf13/cobra", "adbc8813901bba65827259daa8e22ff94ec1f30e", ("go",)),
     Repo("fd", "sharkdp/fd", "ee20f426ddf338ac7ead5c5f00ea49258005caaf", ("rust",)),
     Repo("javapoet", "square/javapoet", "b9017a9503b76e11b4ad4c1a9f050e2d29112cb0", ("java",)),
+    Repo(
+        "kotlinpoet", "square/kotlinpoet", "be2de914ce6eb3694092ed4e0f28626cbce1ffe0", ("kotlin",)
+    ),
 )
 
 

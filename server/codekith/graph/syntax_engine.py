@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from codekith.graph.frontend import Frontend
 from codekith.graph.go_resolve import GoFrontend
 from codekith.graph.java_resolve import JavaFrontend
+from codekith.graph.kotlin_resolve import KotlinFrontend
 from codekith.graph.model import Edge
 from codekith.graph.rust_resolve import RustFrontend
 from codekith.graph.syntax_model import (
@@ -53,7 +54,13 @@ from codekith.languages import language_of
 from codekith.workspace import cap_long_lines, read_source
 
 log = logging.getLogger(__name__)
-FRONTENDS: tuple[type[Frontend], ...] = (TsFrontend, GoFrontend, RustFrontend, JavaFrontend)
+FRONTENDS: tuple[type[Frontend], ...] = (
+    TsFrontend,
+    GoFrontend,
+    RustFrontend,
+    JavaFrontend,
+    KotlinFrontend,
+)
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
 # megabyte line costs tree-sitter and the front ends hundreds of megabytes
