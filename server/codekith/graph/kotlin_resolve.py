@@ -293,8 +293,8 @@ class KotlinExtractor(Extractor):
             qualname, inner_owner = f"{klass or owner}.<{name}>", owner
         this: Expr | None = None
         container: Expr | None = None
-        if receiver is not None:
-            this, container = Instance(receiver), receiver
+        if receiver is not None:  # an `actual` extension: its `expect` is the one found
+            this, container = Instance(receiver), None if _is_actual(node) else receiver
         elif klass:
             this, container = Instance(Known(Value("type", klass))), Known(Value("type", klass))
         if not klass and not _is_actual(node):
