@@ -49,7 +49,8 @@ from codekith.workspace import decode_text
 # 5: a derivation made before string annotations were parsed once (1081b22) may be wrong
 # 6: JavaScript defines by assignment, and `this` / `new` of function constructors resolve
 # 7: functions in top-level object literals and `module.exports = class` are definitions
-GRAPH_VERSION = "7"
+# 8: Kotlin has a call graph
+GRAPH_VERSION = "8"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
