@@ -7,15 +7,18 @@ repository's history are related; for one of them, `related PATH:LINE` should br
 others (quality_cases.cochange_cases, the co-change cases of the seventeen-repository
 bench, here for the language at hand).
 
-The repositories are eval_languages.py's (its checkout and doc-stripped workspace under
-BENCH/languages/NAME, and its definitions index, built beforehand by that script). The
-index is copied twice: one copy is brought up to date by `codekith index` from a worktree
-at --before (no front end for the language: its call graph is empty), the other by this
-checkout's (the graph is derived again; chunks and vectors are the same, so only the graph
-differs). Each side's bundles are compared with the similarity baseline of as many items
-(quality_table.cochange_recalls) and with each other (paired bootstrap 95% interval).
+The repositories: eval_languages.py's for these languages, and one more each, all pinned and
+none looked at while the front ends were written (each front end had its own development
+repository, eval_polyglot.py's). Each has a checkout, a doc-stripped workspace and a
+definitions index under BENCH/languages/NAME (eval_languages.prepare and build: this script
+makes what is missing). The index is copied twice: one copy is brought up to date by
+`codekith index` from a worktree at --before (no front end for the language: its call graph
+is empty), the other by this checkout's (the graph is derived again; chunks and vectors are
+the same, so only the graph differs). Each side's bundles are compared with the similarity
+baseline of as many items (quality_table.cochange_recalls) and with each other (paired
+bootstrap 95% interval).
 
-    python scripts/eval_graph_languages.py --before 1f70cb5 [--repos jq newtonsoft okio]
+    python scripts/eval_graph_languages.py --before 1f70cb5 [--repos jq tmux okio]
 """
 
 from __future__ import annotations
@@ -34,17 +37,22 @@ from typing import Any
 import numpy as np
 
 import quality_cases as qc
-from benchstats import bootstrap_interval
+from benchstats import bootstrap_interval, stratified_interval
 from codekith.chunking import chunk_file
 from codekith.evaluation import load_cases
 from codekith.languages import language_of
-from eval_languages import REPOS
+from eval_languages import REPOS, build, prepare
 from quality_table import cochange_recalls
 
 HERE = Path(__file__).resolve().parent
 CAP, SEED = 100, 13
 SIDES = ("before", "after")
-DEFAULT_REPOS = ("jq", "newtonsoft", "okio")
+MORE = (  # name, source, commit, language: pinned on 2026-12-06
+    ("tmux", "tmux/tmux", "c1f947a3c5bc72a40c32dead736f84c4628791ec", "c"),
+    ("polly", "App-vNext/Polly", "173d6d1d2e28a4697f1ac1d22da68f77ff19a0c9", "csharp"),
+    ("koin", "InsertKoinIO/koin", "fff5291f333c04fe5d6d9447f72740647d40d186", "kotlin"),
+)
+LANGUAGES = ("c", "csharp", "kotlin")
 
 
 def log(message: str) -> None:
@@ -126,7 +134,9 @@ def summary(name: str, language: str, sides: dict[str, dict[str, Any]]) -> dict[
             for s in SIDES
         },
         "gain": [round(float(gain.mean()), 3), round(low, 3), round(high, 3)],
-        "cases_changed": int(np.count_nonzero(gain)),
+        "gains": [round(float(g), 4) for g in gain],
+        "cases_up": int(np.count_nonzero(gain > 0)),
+        "cases_down": int(np.count_nonzero(gain < 0)),
     }
 
 
@@ -134,21 +144,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="a commit without the front ends")
     parser.add_argument("--bench", type=Path, default=Path(os.environ.get("BENCH", "/work/bench")))
-    parser.add_argument("--repos", nargs="*", default=list(DEFAULT_REPOS))
+    parser.add_argument("--repos", nargs="*", help="names (all)")
     parser.add_argument("--fresh", action="store_true", help="build the case files again")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    chosen = [
+        r for r in (*REPOS, *MORE) if r[3] in LANGUAGES and (not args.repos or r[0] in args.repos)
+    ]
     results = []
     with tempfile.TemporaryDirectory() as scratch:
         before = Path(scratch) / "before"
         git = ["git", "-C", str(HERE.parent), "worktree"]
         subprocess.run([*git, "add", "-q", "--detach", str(before), args.before], check=True)
         try:
-            for name, _, _, language in (r for r in REPOS if r[0] in args.repos):
+            for name, source, commit, language in chosen:
                 root = args.bench / "languages" / name
                 if not (root / "definitions.db").exists():
-                    log(f"{name}: no definitions index; run eval_languages.py first")
-                    continue
+                    prepare(root, source, commit, language)
+                    build(root / "workspace", root / "definitions.db", None)
                 cases = cases_file(root, language, args.fresh)
                 sides = {
                     side: measure(root, index_copy(root, side, server), cases)
@@ -159,10 +172,20 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             subprocess.run([*git, "remove", "--force", str(before)], check=False)
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"repos": results, "pooled": pooled(results)}, indent=2))
     else:
         print_table(results)
     return 0
+
+
+def pooled(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The mean of the repositories' mean gains (each counts once), stratified interval."""
+    groups = [np.array(r["gains"]) for r in results if r["gains"]]
+    if not groups:
+        return {}
+    low, high = stratified_interval(groups)
+    mean = float(np.mean([g.mean() for g in groups]))
+    return {"repos": len(groups), "gain": [round(mean, 3), round(low, 3), round(high, 3)]}
 
 
 def print_table(results: list[dict[str, Any]]) -> None:
@@ -176,9 +199,14 @@ def print_table(results: list[dict[str, Any]]) -> None:
             f"{r['repo']} ({r['language']}), {r['cases']} cases: "
             f"{r['recall']['before']:.3f} / {r['recall']['after']:.3f} "
             f"({r['gain'][0]:+.3f} [{r['gain'][1]:+.3f}, {r['gain'][2]:+.3f}]), "
-            f"{r['cases_changed']} cases moved; similarity {r['similarity']:.3f} "
+            f"{r['cases_up']} cases up, {r['cases_down']} down; similarity {r['similarity']:.3f} "
             f"({r['ratio']['before']:.2f}x / {r['ratio']['after']:.2f}x); "
             f"items {r['items']['before']} / {r['items']['after']}; calls {calls[0]} -> {calls[1]}"
+        )
+    if len(results) > 1:
+        gain = pooled(results)["gain"]
+        print(
+            f"pooled ({len(results)} repositories): {gain[0]:+.3f} [{gain[1]:+.3f}, {gain[2]:+.3f}]"
         )
 
 
