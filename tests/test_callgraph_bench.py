@@ -23,6 +23,7 @@ TARGETS = {
     "rust": 0.70,
     "java": 0.70,
     "kotlin": 0.70,
+    "c": 0.70,
 }
 
 
