@@ -1,0 +1,422 @@
+"""C: calls by name, linked the way a C build links them, through `#include`.
+
+A call `f(...)` names the `f` of its own file (static or not), else a function defined
+in a header the file includes (`static inline`), else a non-static `f` defined anywhere
+in the workspace. When several files define a non-static `f` (programs side by side in
+one repository, `unix/` and `win/` variants), the one implementing a header the caller
+includes wins, else the one in the caller's directory; still several: no edge. Macros
+are not functions: a name `#define`d in the file or in a header it includes is no call.
+Calls through struct fields and parameters (`ops->read(x)`, `cb(x)`) get no edge, a
+local pointer set to a known function (`fn = twice; fn(1)`) calls it. Headers are read
+with the C++ grammar; C++ constructs in them (classes, namespaces, templates) are skipped.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from codekith.chunking.treesitter import Definition
+from codekith.graph.frontend import Extractor, Frontend, end, field_text, line, pos
+from codekith.graph.syntax_model import (
+    EMPTY,
+    UNKNOWN,
+    Binding,
+    Call,
+    Expr,
+    FileFacts,
+    Import,
+    Known,
+    Name,
+    Scope,
+    Site,
+    Value,
+    Values,
+)
+from codekith.qualnames import module_name
+from codekith.syntax import Node, text
+
+if TYPE_CHECKING:
+    from codekith.graph.syntax_engine import Evaluator
+
+# declarators that wrap a name: `*p`, `a[4]`, `(*fp)`, `f(int)`, `x = 1`
+_WRAPPERS = frozenset(
+    {
+        "pointer_declarator",
+        "array_declarator",
+        "parenthesized_declarator",
+        "function_declarator",
+        "init_declarator",
+        "attributed_declarator",
+        "reference_declarator",
+    }
+)
+_NAMES = frozenset({"identifier", "field_identifier", "type_identifier"})
+# C++ in a header: its calls are methods and namespaced functions, not C's
+_CPP_ONLY = ("namespace_definition", "class_specifier", "template_declaration")
+_COMMENTS = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+_MENTIONS = re.compile(rb"\b([A-Za-z_]\w*)\s*\(")
+# C library functions: another file of the workspace that defines one (`snprintf` for old
+# MSVC, `strlcpy` where libc lacks it) is a shim some platforms link, not what calls reach
+_LIBC_NAMES = """
+printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf asprintf vasprintf
+dprintf scanf fscanf sscanf vscanf vfscanf vsscanf fopen fdopen freopen fclose fflush
+fread fwrite fgets fputs puts putchar getchar fgetc fputc getc putc ungetc fseek ftell
+fseeko ftello rewind feof ferror clearerr perror remove rename tmpfile setvbuf setbuf
+fileno popen pclose getline getdelim malloc calloc realloc reallocarray free aligned_alloc
+posix_memalign abort exit atexit getenv setenv unsetenv putenv system qsort bsearch abs
+labs llabs atoi atol atoll atof strtol strtoul strtoll strtoull strtod strtof strtold rand
+srand random srandom mkstemp mkdtemp realpath memcpy memmove memset memcmp memchr memrchr
+memmem strcpy strncpy strcat strncat strcmp strncmp strchr strrchr strstr strcasestr
+strspn strcspn strpbrk strtok strtok_r strlen strnlen strerror strerror_r strdup strndup
+strlcpy strlcat strsep strcasecmp strncasecmp stpcpy isalnum isalpha isdigit isspace
+isupper islower isxdigit isprint ispunct toupper tolower time clock mktime timegm gmtime
+localtime gmtime_r localtime_r strftime strptime gettimeofday clock_gettime nanosleep
+sleep usleep open close read write lseek pipe dup dup2 fork waitpid kill getpid unlink
+mkdir rmdir stat fstat lstat access chdir getcwd opendir readdir closedir basename dirname
+signal sigaction select poll socket connect bind listen accept send recv sendto recvfrom
+getaddrinfo freeaddrinfo inet_pton inet_ntop
+"""
+_LIBC = frozenset(_LIBC_NAMES.split())
+
+
+@dataclass(eq=False)
+class CFacts(FileFacts):
+    """A C file's facts plus what linking needs: its includes, prototypes and macros."""
+
+    includes: list[tuple[str, bool]] = field(default_factory=list)  # (spec, quoted)
+    declared: set[str] = field(default_factory=set)  # names written before a `(`: what a
+    # header declares (prototypes often sit in an ERROR node: `extern "C" {` under `#ifdef`)
+    macros: set[str] = field(default_factory=set)  # names `#define`d here
+    defined: dict[str, tuple[str, bool]] = field(default_factory=dict)  # name -> (qualname,
+    # static) of each top-level function defined here
+
+
+class CExtractor(Extractor):
+    def __init__(self, path: str, language: str, root: Node, found: list[Definition]):
+        super().__init__(path, language, root, found)
+        base = self.facts
+        self.facts = CFacts(path, language, module_name(path), Scope("module", None))
+        self.facts.definitions = base.definitions
+        self.c_facts = self.facts
+        self.handlers.update(
+            {
+                "function_definition": self.function_definition,
+                "declaration": self.declaration,
+                "assignment_expression": self.assignment,
+                "call_expression": self.call,
+                "preproc_include": self.include,
+                "preproc_def": self.macro,
+                "preproc_function_def": self.macro,
+                "field_declaration_list": self.skip,  # struct bodies: fields, C++ methods
+                "linkage_specification": self.linkage,
+                "preproc_ifdef": self.ifdef,
+                **dict.fromkeys(_CPP_ONLY, self.skip),
+            }
+        )
+
+    def skip(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        return None
+
+    def linkage(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """`extern "C" {…}` holds C; `extern "C++" {…}` overloads in a C header do not."""
+        return None if "C++" in field_text(node, "value") else scope
+
+    def ifdef(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """Functions right inside `#ifdef __cplusplus` are C++ overloads, unseen by C (the
+        `extern "C" {` opener such a block usually holds wraps the header, and is kept)."""
+        if node.children[0].type != "#ifdef" or field_text(node, "name") != "__cplusplus":
+            return scope
+        for child in reversed(node.named_children):
+            if child.type != "function_definition":
+                self.visit(child, scope, owner)
+        return None
+
+    # -- file level ------------------------------------------------------------------------
+    def include(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        path = node.child_by_field_name("path")
+        if path is None or path.type not in ("string_literal", "system_lib_string"):
+            return None  # `#include MACRO`
+        spec = text(path).strip().strip('"<>').strip()
+        quoted = path.type == "string_literal"
+        if spec:
+            self.c_facts.includes.append((spec, quoted))
+            self.facts.imports.append((Import(("q:" if quoted else "a:") + spec), line(node)))
+        return None
+
+    def macro(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """A macro hides a function of the same name: its calls expand to something else."""
+        name = text(node.child_by_field_name("name"))
+        if name:
+            self.c_facts.macros.add(name)
+            self.facts.scope.bind(name, Binding(pos(node), UNKNOWN))
+        return None
+
+    def function_definition(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        definition = self.definition(node)
+        if definition is not None and definition.kind == "method":
+            return None  # C++ `A::f() {…}` in a header
+        declarator = _function_declarator(node.child_by_field_name("declarator"))
+        name = _name_of(declarator.child_by_field_name("declarator")) if declarator else ""
+        static = any(
+            c.type == "storage_class_specifier" and text(c) == "static" for c in node.children
+        )
+        if definition is not None and name == definition.name:
+            self.facts.scope.bind(
+                name, Binding(pos(node), Known(Value("func", definition.qualname)))
+            )
+            self.c_facts.defined.setdefault(name, (definition.qualname, static))
+        body = Scope("function", scope)
+        if declarator is not None:
+            self.parameters(declarator.child_by_field_name("parameters"), body)
+        self.visit(node.child_by_field_name("body"), body, owner)
+        return None
+
+    def parameters(self, node: Node | None, scope: Scope) -> None:
+        for parameter in node.named_children if node is not None else []:
+            if parameter.type == "identifier":  # K&R `f(a, b) int a; …`
+                scope.bind(text(parameter), Binding(pos(parameter), UNKNOWN))
+            elif parameter.type in ("parameter_declaration", "optional_parameter_declaration"):
+                name = _name_of(parameter.child_by_field_name("declarator"))
+                scope.bind(name, Binding(pos(parameter), UNKNOWN))
+
+    def declaration(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """A prototype declares; a variable hides a function of its name, and a local one
+        set to a plain function name (`int (*op)(int) = twice;`) holds that function."""
+        for declarator in node.children_by_field_name("declarator"):
+            name = _name_of(declarator)
+            if _is_prototype(declarator):
+                continue
+            value = declarator.child_by_field_name("value")
+            held = _function_named(value) if scope.kind == "function" else None
+            at = end(declarator) if scope.kind == "function" else pos(node)
+            scope.bind(name, Binding(at, Name(text(held), pos(held)) if held else UNKNOWN))
+        return scope
+
+    def assignment(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """`fn = other;` of a local: it holds `other` from here on."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if (
+            left is not None
+            and left.type == "identifier"
+            and text(node.child_by_field_name("operator")) == "="
+        ):
+            declaring = scope.declaring(text(left))
+            if declaring is not None and declaring.kind == "function":
+                held = _function_named(right)
+                expr: Expr = Name(text(held), pos(held)) if held else UNKNOWN
+                declaring.bind(text(left), Binding(end(node), expr))
+        return scope
+
+    # -- calls -----------------------------------------------------------------------------
+    def call(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        callee = _callee(node.child_by_field_name("function"))
+        expr: Expr = Name(text(callee), pos(callee)) if callee is not None else UNKNOWN
+        self.facts.sites.append(Site(owner, scope, Call(expr), line(node)))
+        return scope
+
+
+def _name_of(declarator: Node | None) -> str:
+    """The name a declarator declares: `p` of `*p`, `fp` of `(*fp)(int)`, `a` of `a[4] = …`."""
+    node = declarator
+    while node is not None and node.type in _WRAPPERS:
+        node = node.child_by_field_name("declarator") or (
+            node.named_children[0] if node.named_children else None
+        )
+    return text(node) if node is not None and node.type in _NAMES else ""
+
+
+def _function_declarator(declarator: Node | None) -> Node | None:
+    """The `f(…)` of a definition's declarator (`*f(void)` returns a pointer)."""
+    node = declarator
+    while node is not None and node.type in ("pointer_declarator", "attributed_declarator"):
+        node = node.child_by_field_name("declarator")
+    return node if node is not None and node.type == "function_declarator" else None
+
+
+def _is_prototype(declarator: Node) -> bool:
+    """`int f(void);` and `char *g(int);` declare functions; `int (*fp)(int);` a variable."""
+    function = _function_declarator(declarator)
+    inner = function.child_by_field_name("declarator") if function is not None else None
+    return inner is not None and inner.type == "identifier"
+
+
+def _function_named(value: Node | None) -> Node | None:
+    """`twice` of `= twice` or `= &twice`: a name a pointer may be set to."""
+    if value is not None and value.type == "pointer_expression" and text(value.children[0]) == "&":
+        value = value.child_by_field_name("argument")
+    return value if value is not None and value.type == "identifier" else None
+
+
+def _callee(node: Node | None) -> Node | None:
+    """The name called: `f` of `f(x)`, `(f)(x)` and `(*f)(x)`; None for `ops->f(x)`."""
+    while node is not None:
+        if node.type == "identifier":
+            return node
+        if node.type == "parenthesized_expression" and node.named_children:
+            node = node.named_children[0]
+        elif node.type == "pointer_expression" and text(node.children[0]) == "*":
+            node = node.child_by_field_name("argument")
+        else:
+            return None
+    return None
+
+
+class Defined(NamedTuple):
+    path: str
+    qualname: str
+    static: bool
+
+
+class Linker:
+    """What the C files of one index state define and include: one name table for the
+    workspace, include targets and closures computed once per file."""
+
+    def __init__(self, files: Iterable[FileFacts]) -> None:
+        self.files = {f.path: f for f in files if isinstance(f, CFacts)}
+        self.by_name: dict[str, list[Defined]] = {}
+        self.by_base: dict[str, list[str]] = {}
+        for path in sorted(self.files):
+            facts = self.files[path]
+            self.by_base.setdefault(posixpath.basename(path), []).append(path)
+            for name, (qualname, static) in facts.defined.items():
+                self.by_name.setdefault(name, []).append(Defined(path, qualname, static))
+        self._includes: dict[str, list[str]] = {}
+        self._closures: dict[str, frozenset[str]] = {}
+        self._found: dict[tuple[str, str], Values] = {}
+
+    def include(self, source: str, spec: str, quoted: bool) -> str | None:
+        """The workspace file `#include spec` names: beside the including file (quoted
+        includes), else the file whose path ends with spec, nearest the includer."""
+        here = posixpath.dirname(source)
+        if quoted:
+            beside = posixpath.normpath(posixpath.join(here, spec))
+            if beside in self.files:
+                return beside
+        spec = posixpath.normpath(spec)
+        if spec.startswith("../"):
+            return None
+        matches = [
+            p
+            for p in self.by_base.get(posixpath.basename(spec), [])
+            if p == spec or p.endswith("/" + spec)
+        ]
+        if len(matches) <= 1:
+            return matches[0] if matches else None
+        nearness = {p: _shared(here, posixpath.dirname(p)) for p in matches}
+        best = max(nearness.values())
+        nearest = [p for p in matches if nearness[p] == best]
+        return nearest[0] if len(nearest) == 1 else None
+
+    def includes(self, path: str) -> list[str]:
+        if path not in self._includes:
+            facts = self.files[path]
+            found = (self.include(path, spec, quoted) for spec, quoted in facts.includes)
+            self._includes[path] = [p for p in dict.fromkeys(found) if p and p != path]
+        return self._includes[path]
+
+    def closure(self, path: str) -> frozenset[str]:
+        """Every file `path` includes, directly or through others."""
+        if path not in self._closures:
+            seen: set[str] = set()
+            pending = list(self.includes(path))
+            while pending:
+                current = pending.pop()
+                if current not in seen and current != path:
+                    seen.add(current)
+                    pending += self.includes(current)
+            self._closures[path] = frozenset(seen)
+        return self._closures[path]
+
+    def function(self, name: str, caller: str) -> Values:
+        key = (caller, name)
+        if key not in self._found:
+            self._found[key] = self._function(name, caller)
+        return self._found[key]
+
+    def _function(self, name: str, caller: str) -> Values:
+        seen = self.closure(caller)
+        if any(name in self.files[p].macros for p in seen):
+            return EMPTY
+        definitions = [d for d in self.by_name.get(name, []) if d.path != caller]
+        included = {d.qualname for d in definitions if d.path in seen}
+        if included or name in _LIBC:  # another file's `snprintf` is a shim for some platform
+            return _one(included)
+        candidates = [d for d in definitions if not d.static]
+        if len({d.qualname for d in candidates}) <= 1:
+            return _one({d.qualname for d in candidates})
+        implementing = [d for d in candidates if self.implements(d.path, name, seen)]
+        if len({d.qualname for d in implementing}) == 1:
+            chosen = implementing[0]
+            variants = [d for d in candidates if _dir(d.path) == _dir(chosen.path)]
+            if len({d.qualname for d in variants}) == 1:
+                return _one({chosen.qualname})
+        return _one({d.qualname for d in candidates if _dir(d.path) == _dir(caller)})
+
+    def implements(self, path: str, name: str, seen: frozenset[str]) -> bool:
+        """Whether `path` defines what a header among `seen` declares: the header is one
+        `path` includes, or is named like it (`foo.h` of `foo.c`)."""
+        paired = posixpath.splitext(path)[0] + ".h"
+        reached = self.closure(path)
+        return any(
+            name in self.files[header].declared
+            for header in seen
+            if header == paired or header in reached
+        )
+
+
+def _one(qualnames: set[str]) -> Values:
+    return frozenset({Value("func", qualnames.pop())}) if len(qualnames) == 1 else EMPTY
+
+
+def _dir(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+def _shared(a: str, b: str) -> int:
+    """How many leading directories two directories share."""
+    count = 0
+    for x, y in zip(a.split("/"), b.split("/"), strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+class CFrontend(Frontend):
+    languages = ("c",)
+    extractor = CExtractor
+
+    def extract(self, path: str, language: str, source: bytes) -> FileFacts:
+        facts = super().extract(path, language, source)
+        if isinstance(facts, CFacts):
+            code = _COMMENTS.sub(b" ", source)
+            facts.declared = {m.decode("utf-8", "replace") for m in _MENTIONS.findall(code)}
+        return facts
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self._linked: tuple[Evaluator, Linker] | None = None
+
+    def linker(self, evaluator: Evaluator) -> Linker:
+        """The name table of the evaluator's index state (built once per state)."""
+        if self._linked is None or self._linked[0] is not evaluator:
+            self._linked = (evaluator, Linker(evaluator.index.files.values()))
+        return self._linked[1]
+
+    def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        if not isinstance(facts, CFacts):
+            return EMPTY
+        return self.linker(evaluator).function(name, facts.path)
+
+    def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        """An include as a module (for import edges); a file's own header is no import."""
+        kind, _, target = spec.partition(":")
+        found = self.linker(evaluator).include(facts.path, target, kind == "q")
+        if found is None or module_name(found) == facts.module:
+            return EMPTY
+        return frozenset({Value("module", found)})
