@@ -56,6 +56,7 @@ REPOS = (
     Repo(
         "kotlinpoet", "square/kotlinpoet", "be2de914ce6eb3694092ed4e0f28626cbce1ffe0", ("kotlin",)
     ),
+    Repo("hiredis", "redis/hiredis", "29ea2791c102fdffff350f1ea6e04d1f71903d0d", ("c",)),
 )
 
 
