@@ -79,6 +79,10 @@ def test_platform_variants_and_libc_shims_get_no_edge(tmp_path: Path) -> None:
             "test/runner-unix.c": "void notify(void) {}\n",
             "test/runner-win.c": '#include "task.h"\nvoid notify(void) {}\n',
             "test/echo.c": '#include "task.h"\nint echo(void) { notify(); return 0; }\n',
+            # shared code above the caller's directory competes with a platform's own
+            "shared.c": "void fs_free(void) {}\n",
+            "unix/zos.c": "void fs_free(void) {}\n",
+            "unix/aix.c": "void aix(void) { fs_free(); }\n",
         },
     )
     assert graph(root) == {("unix.use.use", "unix.fs.fs_open")}

@@ -355,7 +355,10 @@ class Linker:
             variants = [d for d in candidates if _dir(d.path) == _dir(chosen.path)]
             if len({d.qualname for d in variants}) == 1:
                 return _one({chosen.qualname})
-        return _one({d.qualname for d in candidates if _dir(d.path) == _dir(caller)})
+        here = _dir(caller)
+        if any(_above(_dir(d.path), here) for d in candidates):
+            return EMPTY  # shared code above the caller's directory, or a variant beside it
+        return _one({d.qualname for d in candidates if _dir(d.path) == here})
 
     def implements(self, path: str, name: str, seen: frozenset[str]) -> bool:
         """Whether `path` defines what a header among `seen` declares: the header is one
@@ -375,6 +378,11 @@ def _one(qualnames: set[str]) -> Values:
 
 def _dir(path: str) -> str:
     return posixpath.dirname(path)
+
+
+def _above(directory: str, here: str) -> bool:
+    """Whether `directory` holds `here` (and is not it): `src` holds `src/unix`."""
+    return directory != here and (not directory or here.startswith(directory + "/"))
 
 
 def _shared(a: str, b: str) -> int:
