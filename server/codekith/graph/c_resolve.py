@@ -1,14 +1,20 @@
 """C: calls by name, linked the way a C build links them, through `#include`.
 
 A call `f(...)` names the `f` of its own file (static or not), else a function defined
-in a header the file includes (`static inline`), else a non-static `f` defined anywhere
-in the workspace. When several files define a non-static `f` (programs side by side in
-one repository, `unix/` and `win/` variants), the one implementing a header the caller
-includes wins, else the one in the caller's directory; still several: no edge. Macros
-are not functions: a name `#define`d in the file or in a header it includes is no call.
-Calls through struct fields and parameters (`ops->read(x)`, `cb(x)`) get no edge, a
-local pointer set to a known function (`fn = twice; fn(1)`) calls it. Headers are read
-with the C++ grammar; C++ constructs in them (classes, namespaces, templates) are skipped.
+in a file it includes, directly or not (`static inline` in a header), else a non-static
+`f` defined anywhere in the workspace. When several files define a non-static `f`
+(programs side by side in one repository, `unix/` and `win/` variants), it is the one
+implementing a header the caller includes, unless another sits beside it (variants),
+else the one in the caller's directory, unless another is above it (shared code); else
+no edge. A file's facts depend on its text alone; this linking is done per index state
+(`Linker`): one name table and one include closure per file, not per call.
+
+Macros are not functions: a name `#define`d in the file or in a header it includes is
+no call. A parameter or local hides a function; a local pointer set to a known function
+(`fn = twice; fn(1)`) calls it; calls through struct fields (`ops->read(x)`) get no edge.
+A C library function (`snprintf`) defined in another file is a platform shim: no edge.
+Headers are read with the C++ grammar (`syntax.grammar_of`); C++ in them (classes,
+namespaces, templates, `extern "C++"`, functions under `#ifdef __cplusplus`) is skipped.
 """
 
 from __future__ import annotations
@@ -99,10 +105,9 @@ class CFacts(FileFacts):
 class CExtractor(Extractor):
     def __init__(self, path: str, language: str, root: Node, found: list[Definition]):
         super().__init__(path, language, root, found)
-        base = self.facts
-        self.facts = CFacts(path, language, module_name(path), Scope("module", None))
-        self.facts.definitions = base.definitions
-        self.c_facts = self.facts
+        self.c_facts = CFacts(path, language, module_name(path), Scope("module", None))
+        self.c_facts.definitions = self.facts.definitions
+        self.facts = self.c_facts
         self.handlers.update(
             {
                 "function_definition": self.function_definition,
@@ -267,6 +272,8 @@ def _callee(node: Node | None) -> Node | None:
 
 
 class Defined(NamedTuple):
+    """A top-level function definition, as the linker lists them by name."""
+
     path: str
     qualname: str
     static: bool
@@ -339,6 +346,7 @@ class Linker:
         return self._found[key]
 
     def _function(self, name: str, caller: str) -> Values:
+        """The `name` a file without its own sees: see the module docstring for the order."""
         seen = self.closure(caller)
         if any(name in self.files[p].macros for p in seen):
             return EMPTY
@@ -357,7 +365,7 @@ class Linker:
                 return _one({chosen.qualname})
         here = _dir(caller)
         if any(_above(_dir(d.path), here) for d in candidates):
-            return EMPTY  # shared code above the caller's directory, or a variant beside it
+            return EMPTY  # shared code (src/uv-common.c) competes with src/unix/os390.c
         return _one({d.qualname for d in candidates if _dir(d.path) == here})
 
     def implements(self, path: str, name: str, seen: frozenset[str]) -> bool:
@@ -399,16 +407,18 @@ class CFrontend(Frontend):
     languages = ("c",)
     extractor = CExtractor
 
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self._linked: tuple[Evaluator, Linker] | None = None
+
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
+        """The facts, and the names the text writes before a `(` (what a header declares:
+        its prototypes may sit in ERROR nodes, which tree-sitter leaves unstructured)."""
         facts = super().extract(path, language, source)
         if isinstance(facts, CFacts):
             code = _COMMENTS.sub(b" ", source)
             facts.declared = {m.decode("utf-8", "replace") for m in _MENTIONS.findall(code)}
         return facts
-
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self._linked: tuple[Evaluator, Linker] | None = None
 
     def linker(self, evaluator: Evaluator) -> Linker:
         """The name table of the evaluator's index state (built once per state)."""
