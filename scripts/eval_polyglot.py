@@ -1,4 +1,4 @@
-"""Evaluate the tree-sitter call graph (TypeScript, JavaScript, Go, Rust, Java).
+"""Evaluate the tree-sitter call graph (every language of syntax_engine.FRONTENDS).
 
     python scripts/eval_polyglot.py bench                 # the labeled benchmark in tests/
     python scripts/eval_polyglot.py repos --dir /work/bench [--repeat 3] [--sample 20]

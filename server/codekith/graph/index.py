@@ -1,7 +1,8 @@
 """One graph index over every language that has a call graph.
 
-Python files go to the `ast` resolver (`incremental.FastGraph`), JavaScript, TypeScript,
-Go, Rust and Java files to the tree-sitter one (`syntax_engine.SyntaxIndex`).
+Python files go to the `ast` resolver (`incremental.FastGraph`), the files of every
+language with a tree-sitter front end (`syntax_engine.FRONTENDS`) to the tree-sitter one
+(`syntax_engine.SyntaxIndex`).
 """
 
 from __future__ import annotations

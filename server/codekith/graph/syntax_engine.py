@@ -1,7 +1,8 @@
 """Call, inherit and import edges for the tree-sitter languages, one evaluator for all.
 
-`SyntaxIndex` keeps the facts of every JavaScript, TypeScript, Go, Rust and Java file (each
-extracted from that file alone) and resolves a file's call sites against all of them. Like
+`SyntaxIndex` keeps the facts of every file of a language with a front end (`FRONTENDS`;
+each file's extracted from that file alone) and resolves a file's call sites against all
+of them. Like
 the Python fast resolver it follows only what the text shows: imports, scopes, declared
 and constructed types, fields, `this`/`self`/`super`, bases, embedded types and trait
 impls. A call whose receiver has no known type is left out: never the "only method named m".
