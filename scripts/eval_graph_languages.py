@@ -1,6 +1,6 @@
 """`related` with and without a language's call graph, on repositories nobody tuned on.
 
-C, C# and Kotlin got call-graph front ends after stop 52 (before, `related` in those
+C, C#, Kotlin, PHP, Swift and Ruby got call-graph front ends at stop 53 (before, `related` in those
 languages had similarity, class members and files to go on, no calls). This measures what
 the graph adds where it counts for a user: functions changed together in one commit of the
 repository's history are related; for one of them, `related PATH:LINE` should bring the
@@ -51,8 +51,11 @@ MORE = (  # name, source, commit, language: pinned on 2026-12-06
     ("tmux", "tmux/tmux", "c1f947a3c5bc72a40c32dead736f84c4628791ec", "c"),
     ("polly", "App-vNext/Polly", "173d6d1d2e28a4697f1ac1d22da68f77ff19a0c9", "csharp"),
     ("koin", "InsertKoinIO/koin", "fff5291f333c04fe5d6d9447f72740647d40d186", "kotlin"),
+    ("slim", "slimphp/Slim", "038fd5713d5a41636fdff0e8dcceedecdd17fc17", "php"),
+    ("moya", "Moya/Moya", "10a9dd1577c4de5135a29f99410863d2e9ee034a", "swift"),
+    ("faraday", "lostisland/faraday", "59334e0e9b1918bd26b143f4a7bbc8c765de3ac4", "ruby"),
 )
-LANGUAGES = ("c", "csharp", "kotlin")
+LANGUAGES = ("c", "csharp", "kotlin", "php", "swift", "ruby")
 
 
 def log(message: str) -> None:
