@@ -1,0 +1,6 @@
+namespace Zoo;
+
+public interface IPet
+{
+    string Play();
+}

@@ -1,0 +1,10 @@
+namespace Zoo;
+
+public class Puppy : Dog
+{
+    public Puppy() : base("Pup")
+    {
+    }
+
+    public string Nap() => Describe() + Sound() + Name;
+}

@@ -1,0 +1,8 @@
+namespace Geometry;
+
+public interface IShape
+{
+    double Area();
+
+    string Name => "shape";
+}

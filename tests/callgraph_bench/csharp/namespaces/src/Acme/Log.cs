@@ -1,0 +1,8 @@
+using System;
+
+namespace Acme;
+
+public static class Log
+{
+    public static void Write(string message) => Console.Error.WriteLine(message);
+}

@@ -1,0 +1,8 @@
+using System;
+
+namespace Billing;
+
+internal static class Clock
+{
+    public static string Today() => DateTime.UtcNow.ToString("yyyy-MM-dd");
+}
