@@ -24,6 +24,7 @@ TARGETS = {
     "java": 0.70,
     "kotlin": 0.70,
     "c": 0.70,
+    "csharp": 0.70,
 }
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from codekith.graph.c_resolve import CFrontend
+from codekith.graph.csharp_resolve import CsFrontend
 from codekith.graph.frontend import Frontend
 from codekith.graph.go_resolve import GoFrontend
 from codekith.graph.java_resolve import JavaFrontend
@@ -63,6 +64,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     JavaFrontend,
     KotlinFrontend,
     CFrontend,
+    CsFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
