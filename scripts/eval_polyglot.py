@@ -57,6 +57,7 @@ REPOS = (
         "kotlinpoet", "square/kotlinpoet", "be2de914ce6eb3694092ed4e0f28626cbce1ffe0", ("kotlin",)
     ),
     Repo("hiredis", "redis/hiredis", "29ea2791c102fdffff350f1ea6e04d1f71903d0d", ("c",)),
+    Repo("serilog", "serilog/serilog", "60935b4d7abad71cf6157b45a10f5c3c65ead527", ("csharp",)),
 )
 
 

@@ -15,12 +15,22 @@ chunks: their calls belong to the type around them.
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, field_text, line, pos, returned
+from codekith.graph.frontend import (
+    Extractor,
+    Frontend,
+    config_ancestors,
+    field_text,
+    line,
+    pos,
+    returned,
+)
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -130,8 +140,7 @@ class CsFacts(FileFacts):
     partial: set[str] = field(default_factory=set)
     namespaces: set[str] = field(default_factory=set)
     extensions: dict[str, list[Extension]] = field(default_factory=dict)
-    global_usings: list[str] = field(default_factory=list)
-    global_aliases: dict[str, str] = field(default_factory=dict)
+    globals: Ctx = field(default_factory=lambda: Ctx("", "global", -1))  # `global using`s
     receivers: list[tuple[Expr, Scope]] = field(default_factory=list)
 
 
@@ -211,13 +220,14 @@ class CsExtractor(Extractor):
         target = _dotted(named[-1])
         alias = text(named[0]) if len(named) > 1 and named[0].type == "identifier" else ""
         level = self.cs.contexts[self.context(scope)]
-        is_global = "global" in tokens
+        if "global" in tokens:
+            level = self.cs.globals
         if alias:
-            (self.cs.global_aliases if is_global else level.aliases)[alias] = target
+            level.aliases[alias] = target
         elif "static" in tokens:
             level.statics.append(target)
         else:
-            (self.cs.global_usings if is_global else level.usings).append(target)
+            level.usings.append(target)
         return None
 
     def context(self, scope: Scope | None) -> int:
@@ -724,8 +734,8 @@ class _Table:
     partial: set[str] = field(default_factory=set)
     namespaces: set[str] = field(default_factory=set)
     extensions: dict[str, list[Extension]] = field(default_factory=dict)
-    global_usings: list[str] = field(default_factory=list)
-    global_aliases: dict[str, str] = field(default_factory=dict)
+    globals: dict[str, Ctx] = field(default_factory=dict)  # project -> its global usings
+    projects: dict[str, str] = field(default_factory=dict)  # type qualname -> project
 
 
 class CsFrontend(Frontend):
@@ -737,6 +747,37 @@ class CsFrontend(Frontend):
         super().__init__(root)
         self._tables: object = None
         self._table = _Table()
+        self.projects: list[str] = []
+        self._project_of: dict[str, str] = {}
+
+    def config_files(self, paths: Iterable[str]) -> set[str]:
+        """The `*.csproj` files in the folders of `paths` and their parents."""
+        dirs = {posixpath.dirname(p) for p in config_ancestors(paths, ("_",))}
+        found: set[str] = set()
+        for directory in dirs:
+            try:
+                entries = list((self.root / directory).glob("*.csproj"))
+            except OSError:
+                continue
+            found |= {posixpath.join(directory, e.name) if directory else e.name for e in entries}
+        return found
+
+    def configure(self, paths: Iterable[str]) -> None:
+        """A project is a folder holding a `.csproj`; its `global using`s are its own."""
+        self.projects = sorted(
+            {posixpath.dirname(p) for p in self.config_files(paths)}, key=len, reverse=True
+        )
+        self._project_of.clear()
+        self._tables = None
+
+    def project(self, path: str) -> str:
+        """The innermost project folder holding `path` ("" without any .csproj)."""
+        directory = posixpath.dirname(path)
+        found = self._project_of.get(directory)
+        if found is None:
+            found = next((p for p in self.projects if _inside(directory, p)), "")
+            self._project_of[directory] = found
+        return found
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return (type_qualname.rsplit(".", 1)[-1],)
@@ -754,8 +795,12 @@ class CsFrontend(Frontend):
                 table.namespaces |= facts.namespaces
                 for name, found in facts.extensions.items():
                     table.extensions.setdefault(name, []).extend(found)
-                table.global_usings += facts.global_usings
-                table.global_aliases.update(facts.global_aliases)
+                project = self.project(facts.path)
+                table.projects.update(dict.fromkeys(facts.full_names, project))
+                merged = table.globals.setdefault(project, Ctx("", "global", -1))
+                merged.usings += facts.globals.usings
+                merged.aliases.update(facts.globals.aliases)
+                merged.statics += facts.globals.statics
             self._tables, self._table = evaluator.tables, table
         return self._table
 
@@ -796,42 +841,50 @@ class CsFrontend(Frontend):
             if not found:
                 break
             names, index = found, index + 1
-        values: Values = frozenset(Value("type", q) for n in names for q in table.types.get(n, []))
+        values: Values = frozenset(Value("type", q) for q in self.nearest(names, facts.path, table))
         if index == len(parts) and not values:
             values = frozenset(Value("package", "csharp:" + n) for n in names)
         for part in parts[index:]:
             values = frozenset(v for value in values for v in evaluator.member(value, part))
         return values
 
-    def head(self, name: str, ctx: int, facts: CsFacts, table: _Table) -> list[str]:
-        """The full names of the types or namespace `name` means at `ctx`."""
+    def nearest(self, names: list[str], path: str, table: _Table) -> list[str]:
+        """The types of these full names; those of the file's own project when the name is
+        declared in several projects (each test project its own `Program`)."""
+        found = [q for n in names for q in table.types.get(n, [])]
+        project = self.project(path)
+        own = [q for q in found if table.projects.get(q) == project]
+        return own or found
+
+    def levels(self, ctx: int, facts: CsFacts, table: _Table) -> Iterator[Ctx]:
+        """Where names are looked up from `ctx`, innermost first; last the `global using`s
+        of the file's project."""
         while ctx >= 0:
             level = facts.contexts[ctx]
-            found = self.level(name, level, facts, table)
+            yield level
+            ctx = level.parent
+        yield table.globals.get(self.project(facts.path), Ctx("", "global", -1))
+
+    def head(self, name: str, ctx: int, facts: CsFacts, table: _Table) -> list[str]:
+        """The full names of the types or namespace `name` means at `ctx`."""
+        for level in self.levels(ctx, facts, table):
+            found = self.level(name, level, table)
             if found:
                 return found
-            ctx = level.parent
         return []
 
-    def level(self, name: str, level: Ctx, facts: CsFacts, table: _Table) -> list[str]:
+    def level(self, name: str, level: Ctx, table: _Table) -> list[str]:
         own = f"{level.name}.{name}" if level.name else name
-        if own in table.types or (level.kind != "type" and own in table.namespaces):
+        if level.kind != "global" and own in table.types:
+            return [own]
+        if level.kind in ("namespace", "unit") and own in table.namespaces:
             return [own]
         if level.kind == "type":
             return []
-        aliases = (
-            level.aliases
-            if level.kind != "unit"
-            else {
-                **table.global_aliases,
-                **level.aliases,
-            }
-        )
-        if name in aliases:
-            return self.absolute(aliases[name], level, table)
-        usings = level.usings + (table.global_usings if level.kind == "unit" else [])
+        if name in level.aliases:
+            return self.absolute(level.aliases[name], level, table)
         found: list[str] = []
-        for using in usings:
+        for using in level.usings:
             for namespace in self.absolute(using, level, table):
                 candidate = f"{namespace}.{name}"
                 if candidate in table.types and candidate not in found:
@@ -860,25 +913,22 @@ class CsFrontend(Frontend):
     ) -> Values:
         """A method of a class named by `using static` around `ctx`."""
         found: set[Value] = set()
-        while ctx >= 0:
-            level = facts.contexts[ctx]
+        for level in self.levels(ctx, facts, table):
             for target in level.statics:
-                for full in self.absolute(target, level, table):
-                    for qualname in table.types.get(full, []):
-                        found |= evaluator.method(Value("type", qualname), name)
-            ctx = level.parent
+                for qualname in self.nearest(
+                    self.absolute(target, level, table), facts.path, table
+                ):
+                    found |= evaluator.method(Value("type", qualname), name)
         return frozenset(found)
 
     def visible(self, ctx: int, facts: CsFacts, table: _Table) -> set[str]:
         """The namespaces whose extension methods `ctx` sees."""
-        found: set[str] = set(table.global_usings)
-        while ctx >= 0:
-            level = facts.contexts[ctx]
+        found: set[str] = set()
+        for level in self.levels(ctx, facts, table):
             parts = level.name.split(".") if level.name else []
             found |= {".".join(parts[:n]) for n in range(len(parts) + 1)}
             for using in level.usings:
                 found |= set(self.absolute(using, level, table))
-            ctx = level.parent
         return found
 
     # -- partial classes, base, extension methods ------------------------------------------
@@ -886,7 +936,9 @@ class CsFrontend(Frontend):
         if qualname not in table.partial:
             return [qualname]
         full = table.full_names.get(qualname, "")
-        return [q for q in table.types.get(full, [qualname]) if q in table.partial]
+        project = table.projects.get(qualname)
+        found = table.types.get(full, [qualname])
+        return [q for q in found if q in table.partial and table.projects.get(q) == project]
 
     def part_bases(self, qualname: str, table: _Table, evaluator: Evaluator) -> Values:
         """The declared bases of the other parts of a partial class."""
@@ -935,6 +987,10 @@ class CsFrontend(Frontend):
             if any(v.kind == "inst" and v.name in kinds for v in wanted):
                 found.add(Value("func", candidate.qualname))
         return frozenset(found)
+
+
+def _inside(directory: str, project: str) -> bool:
+    return not project or directory == project or directory.startswith(project + "/")
 
 
 def _declared(decl: TypeDecl) -> list[Expr]:
