@@ -92,19 +92,18 @@ _WRAPPERS = ("Task", "ValueTask")  # `await` gives their type argument
 _OPERATORS = frozenset(
     ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", ">", "<=", ">=")
 )
-_LITERALS = frozenset(
+_TEXTS = frozenset(  # `"a" + x` concatenates: no user-defined operator is that common
     {
-        "integer_literal",
-        "real_literal",
         "string_literal",
         "verbatim_string_literal",
         "raw_string_literal",
         "interpolated_string_expression",
         "character_literal",
-        "boolean_literal",
         "null_literal",
     }
 )
+_LITERALS = _TEXTS | {"integer_literal", "real_literal", "boolean_literal"}
+_LEAVES = frozenset({"identifier", "predefined_type", "modifier", "comment"}) | _LITERALS
 _TYPE_PARAM = "<T>"  # how a generic parameter is bound (never a value's name)
 _MAX_CHAIN = 32  # `a.b.c` read as a dotted name up to this many parts
 
@@ -179,6 +178,11 @@ class CsExtractor(Extractor):
                 "binary_expression": self.binary_expression,
             }
         )
+
+    def visit_children(self, node: Node, scope: Scope, owner: str) -> None:
+        """Names and literals hold nothing to visit (generated code has millions)."""
+        found = [c for c in reversed(node.named_children) if c.type not in _LEAVES]
+        self._stack.extend((c, scope, owner) for c in found)
 
     # -- namespaces and usings -------------------------------------------------------------
     def compilation_unit(self, node: Node, scope: Scope, owner: str) -> Scope | None:
@@ -496,6 +500,8 @@ class CsExtractor(Extractor):
         symbol = text(operator)
         if left is None or right is None or symbol not in _OPERATORS:
             return scope
+        if left.type in _TEXTS or right.type in _TEXTS:
+            return scope
         if left.type in _LITERALS and right.type in _LITERALS:
             return scope
         self.here = scope
@@ -736,6 +742,7 @@ class _Table:
     extensions: dict[str, list[Extension]] = field(default_factory=dict)
     globals: dict[str, Ctx] = field(default_factory=dict)  # project -> its global usings
     projects: dict[str, str] = field(default_factory=dict)  # type qualname -> project
+    named: dict[tuple[str, int, str], tuple[Values, int]] = field(default_factory=dict)
 
 
 class CsFrontend(Frontend):
@@ -833,6 +840,20 @@ class CsFrontend(Frontend):
     ) -> Values:
         """Types, a namespace, or static members that a dotted name names."""
         parts = dotted.split(".")
+        key = (facts.path, ctx, dotted)
+        named = table.named.get(key)
+        if named is None:
+            named = table.named[key] = self.named(parts, ctx, facts, table)
+        values, index = named
+        for part in parts[index:]:
+            values = frozenset(v for value in values for v in evaluator.member(value, part))
+        return values
+
+    def named(
+        self, parts: list[str], ctx: int, facts: CsFacts, table: _Table
+    ) -> tuple[Values, int]:
+        """The types or namespace the longest head of `parts` names, and how many parts
+        that took (the rest are static members)."""
         names = self.head(parts[0], ctx, facts, table)
         index = 1
         while index < len(parts) and names:
@@ -841,12 +862,10 @@ class CsFrontend(Frontend):
             if not found:
                 break
             names, index = found, index + 1
-        values: Values = frozenset(Value("type", q) for q in self.nearest(names, facts.path, table))
+        values = frozenset(Value("type", q) for q in self.nearest(names, facts.path, table))
         if index == len(parts) and not values:
             values = frozenset(Value("package", "csharp:" + n) for n in names)
-        for part in parts[index:]:
-            values = frozenset(v for value in values for v in evaluator.member(value, part))
-        return values
+        return values, index
 
     def nearest(self, names: list[str], path: str, table: _Table) -> list[str]:
         """The types of these full names; those of the file's own project when the name is
