@@ -248,3 +248,27 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert ("App.Use.Use.Run", "Lib.Disk.Disk.Save", "call") in seen[5]
     assert ("App.Use.Use.Run", "Lib.Store.Store.Save", "call") not in seen[5]
     assert not any("Extra" in edge[1] for edge in seen[6])
+
+
+def test_a_new_project_file_re_scopes_global_usings(tmp_path: Path) -> None:
+    """A .csproj is a project file: adding one re-resolves every file."""
+    root = write_files(
+        tmp_path / "ws",
+        {
+            "lib/Usings.cs": "global using Lib.Support;\n",
+            "lib/Support/Some.cs": "namespace Lib.Support;\n\npublic static class Some\n{\n"
+            "    public static int Value() => 1;\n}\n",
+            "app/UseIt.cs": "class UseIt\n{\n    int Run() => Some.Value();\n}\n",
+        },
+    )
+    builder = GraphBuilder(root)
+
+    def run() -> set[tuple[str, str, str]]:
+        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
+        builder.update(contents, config_fingerprint(root, contents))
+        return {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
+
+    edge = ("app.UseIt.UseIt.Run", "lib.Support.Some.Some.Value", "call")
+    assert edge in run()  # no project file: one project, the global using counts everywhere
+    write_files(root, {"lib/Lib.csproj": "<Project />\n"})
+    assert edge not in run()  # app/ is outside lib's project
