@@ -103,7 +103,10 @@ _TEXTS = frozenset(  # `"a" + x` concatenates: no user-defined operator is that 
     }
 )
 _LITERALS = _TEXTS | {"integer_literal", "real_literal", "boolean_literal"}
-_LEAVES = frozenset({"identifier", "predefined_type", "modifier", "comment"}) | _LITERALS
+_LEAVES = (  # hold no calls (an interpolated string may)
+    frozenset({"identifier", "predefined_type", "modifier", "comment"})
+    | _LITERALS - {"interpolated_string_expression", "raw_string_literal"}
+)
 _TYPE_PARAM = "<T>"  # how a generic parameter is bound (never a value's name)
 _MAX_CHAIN = 32  # `a.b.c` read as a dotted name up to this many parts
 
