@@ -51,7 +51,8 @@ from codekith.workspace import decode_text
 # 7: functions in top-level object literals and `module.exports = class` are definitions
 # 8: Kotlin has a call graph
 # 9: C has a call graph
-GRAPH_VERSION = "9"
+# 10: C# has a call graph
+GRAPH_VERSION = "10"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
