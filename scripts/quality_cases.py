@@ -468,8 +468,14 @@ def _functions_changed(repo: Path, commit: str, paths: list[str]) -> set[Changed
 
 
 def commit_log(repo: Path) -> Iterable[tuple[str, str, list[str]]]:
-    """(commit, subject, paths it changed), newest first, merges left out."""
-    log = git(repo, "log", "--no-merges", "--format=@%H %s", "--name-only")
+    """(commit, subject, paths it changed), newest first, merges left out. Where the
+    mirror lacks old blobs (koin's), rename detection cannot read them: the log is read
+    without it, a rename then listing both paths."""
+    listing = ["log", "--no-merges", "--format=@%H %s", "--name-only"]
+    try:
+        log = git(repo, *listing)
+    except subprocess.CalledProcessError:
+        log = git(repo, *listing, "--no-renames")
     commit, subject, paths = "", "", list[str]()
     for line in log.splitlines():
         if line.startswith("@"):
