@@ -25,6 +25,7 @@ TARGETS = {
     "kotlin": 0.70,
     "c": 0.70,
     "csharp": 0.70,
+    "swift": 0.70,
 }
 
 

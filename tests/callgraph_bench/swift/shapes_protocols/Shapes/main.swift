@@ -1,0 +1,7 @@
+let renderer = ConsoleRenderer()
+let canvas = Canvas(renderer: renderer)
+canvas.add(Circle(radius: 1))
+canvas.add(Rectangle(width: 2, height: 3))
+canvas.add(Rectangle(square: 2).scaled(by: 0.5))
+canvas.draw()
+print(format(canvas.totalArea()))
