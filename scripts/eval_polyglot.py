@@ -58,6 +58,9 @@ REPOS = (
     ),
     Repo("hiredis", "redis/hiredis", "29ea2791c102fdffff350f1ea6e04d1f71903d0d", ("c",)),
     Repo("serilog", "serilog/serilog", "60935b4d7abad71cf6157b45a10f5c3c65ead527", ("csharp",)),
+    Repo(
+        "kingfisher", "onevcat/Kingfisher", "410984bf301f4fa224fe56277b3f8672cc465c79", ("swift",)
+    ),
 )
 
 
