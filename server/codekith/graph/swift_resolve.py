@@ -64,6 +64,7 @@ def _words(*lines: str) -> frozenset[str]:
 
 
 LIBRARY = "<library>"  # the qualname prefix of library types that the workspace extends
+_OFF = Known(Value("unknown", ""))  # a field of no known type: it still hides outer names
 _MEMBERS = {"init_declaration": "init", "deinit_declaration": "deinit"}
 _FUNCTIONS = (
     "function_declaration",
@@ -166,6 +167,7 @@ class SwiftExtractor(Extractor):
                 "for_statement": self.for_statement,
                 "switch_entry": self.switch_entry,
                 "catch_block": self.catch_block,
+                "selector_expression": self.skip,  # `#selector(m)` names m, calls nothing
             }
         )
 
@@ -183,6 +185,9 @@ class SwiftExtractor(Extractor):
             if inner is not None:
                 self.visit_children(node, inner, owner)
         return self.facts
+
+    def skip(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        return None
 
     # -- imports and top-level names -------------------------------------------------------
     def import_(self, node: Node, scope: Scope, owner: str) -> Scope | None:
@@ -297,8 +302,8 @@ class SwiftExtractor(Extractor):
             if kind in _FUNCTIONS:
                 self.function(member, type_scope, owner, own)
             elif kind in ("property_declaration", "protocol_property_declaration"):
-                for name, value in self.declared(member, initializers):
-                    decl.add_field(name, value, initializers)
+                for name, value in self.declared(member, initializers):  # an unknown field
+                    decl.add_field(name, value if value is not UNKNOWN else _OFF, initializers)
                 self.visit_values(member, initializers, owner)
             elif kind in _TYPES:
                 self.declare_type(member, type_scope, owner, decl)
