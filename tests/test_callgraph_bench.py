@@ -26,6 +26,7 @@ TARGETS = {
     "c": 0.70,
     "csharp": 0.70,
     "swift": 0.70,
+    "ruby": 0.70,
 }
 
 
