@@ -61,6 +61,7 @@ REPOS = (
     Repo(
         "kingfisher", "onevcat/Kingfisher", "410984bf301f4fa224fe56277b3f8672cc465c79", ("swift",)
     ),
+    Repo("sinatra", "sinatra/sinatra", "cb22afd7902b566b6eaba6c4ea89739494a65d12", ("ruby",)),
 )
 
 

@@ -79,6 +79,25 @@ _SELF_CHANGING = frozenset(
     }
 )
 _CLOSURES = ("lambda", "proc")  # blocks that keep self even in a class body
+# class-body calls whose block becomes an instance method (test cases, routes, filters)
+_INSTANCE_BLOCKS = frozenset(
+    {
+        "it",
+        "specify",
+        "test",
+        "setup",
+        "teardown",
+        "before",
+        "after",
+        "get",
+        "post",
+        "put",
+        "patch",
+        "delete",
+        "head",
+        "options",
+    }
+)
 _BOUND = ("identifier", "rest_assignment", "destructured_left_assignment")
 _VARIABLES = ("constant", "instance_variable", "global_variable", "class_variable")
 _NOT_EXPRESSIONS = ("alias", "undef", "method_parameters", "block_parameters", "lambda_parameters")
@@ -450,7 +469,11 @@ class RubyExtractor(Extractor):
             called = field_text(parent, "method")
         elif parent is not None and parent.type == "lambda":
             called = "lambda"
-        if called in _SELF_CHANGING or (scope.kind == "type" and called not in _CLOSURES):
+        in_body = scope.kind == "type" and ctx.side == "meta"
+        bare = parent is not None and _bare_call(parent) == called
+        if in_body and bare and called in _INSTANCE_BLOCKS:
+            ctx = ctx._replace(side="inst", method="")
+        elif called in _SELF_CHANGING or (scope.kind == "type" and called not in _CLOSURES):
             ctx = ctx._replace(klass="", side="", method="")
         inner = RubyScope("function", scope, ctx=ctx)
         parameters = node.child_by_field_name("parameters")
