@@ -27,6 +27,7 @@ TARGETS = {
     "csharp": 0.70,
     "swift": 0.70,
     "ruby": 0.70,
+    "php": 0.70,
 }
 
 

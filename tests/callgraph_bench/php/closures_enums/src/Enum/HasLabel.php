@@ -1,0 +1,8 @@
+<?php
+
+namespace Tasks\Enum;
+
+interface HasLabel
+{
+    public function label(): string;
+}

@@ -1,0 +1,10 @@
+<?php
+
+namespace Geometry;
+
+interface Shape
+{
+    public function area(): float;
+
+    public function name(): string;
+}

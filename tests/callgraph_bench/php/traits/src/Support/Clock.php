@@ -1,0 +1,11 @@
+<?php
+
+namespace Shop\Support;
+
+final class Clock
+{
+    public static function now(): string
+    {
+        return date(DATE_ATOM);
+    }
+}
