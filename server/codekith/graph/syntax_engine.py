@@ -23,6 +23,7 @@ from codekith.graph.java_resolve import JavaFrontend
 from codekith.graph.kotlin_resolve import KotlinFrontend
 from codekith.graph.model import Edge
 from codekith.graph.ruby_resolve import RubyFrontend
+from codekith.graph.php_resolve import PhpFrontend
 from codekith.graph.rust_resolve import RustFrontend
 from codekith.graph.swift_resolve import SwiftFrontend
 from codekith.graph.syntax_model import (
@@ -69,6 +70,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     CsFrontend,
     SwiftFrontend,
     RubyFrontend,
+    PhpFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
