@@ -201,6 +201,18 @@ def test_narrowing_closures_and_docblocks(tmp_path: Path) -> None:
                         $fn = function () { return new Square(); };
                         $fn()->side();
                     }
+
+                    public function guarded($a, $b, $c): float
+                    {
+                        $side = $b instanceof Square ? $b->side() : 0.0;
+                        if (!$c instanceof Square) {
+                            $c->side();
+                        }
+                        if (!$a instanceof Square) {
+                            throw new \\InvalidArgumentException('not a square');
+                        }
+                        return $a->area();
+                    }
                 }
                 """,
         },
@@ -208,6 +220,8 @@ def test_narrowing_closures_and_docblocks(tmp_path: Path) -> None:
     assert graph(root) == {
         ("Shapes.Report.sum", "Shapes.Shape.area"),
         ("Shapes.Report.sum", "Shapes.Square.side"),
+        ("Shapes.Report.guarded", "Shapes.Square.side"),  # the ternary's, not the if's
+        ("Shapes.Report.guarded", "Shapes.Square.area"),  # after the guard
     }
 
 

@@ -148,6 +148,7 @@ class PhpExtractor(Extractor):
                 "return_statement": self.return_statement,
                 "if_statement": self.if_statement,
                 "binary_expression": self.binary_expression,
+                "conditional_expression": self.conditional,
                 "comment": self.comment,
                 **dict.fromkeys(_CALLS, self.call),
                 "scoped_call_expression": self.call,
@@ -531,10 +532,34 @@ class PhpExtractor(Extractor):
 
     def if_statement(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         condition = node.child_by_field_name("condition")
+        body = node.child_by_field_name("body")
         narrowed = self.narrowed(condition, scope)
         for child in node.named_children:
-            inner = narrowed if child == node.child_by_field_name("body") else scope
-            self.visit(child, inner, owner)
+            self.visit(child, narrowed if child == body else scope, owner)
+        self.guard(node, condition, body, scope)
+        return None
+
+    def guard(self, node: Node, condition: Node | None, body: Node | None, scope: Scope) -> None:
+        """`if (!$x instanceof Foo) { throw …; }` without else: x is a Foo after it (an
+        untyped binding: a declared type still wins)."""
+        negated = _strip(condition)
+        if negated is None or negated.type != "unary_op_expression":
+            return
+        if text(negated.child_by_field_name("operator")) != "!" or node.child_by_field_name(
+            "alternative"
+        ):
+            return
+        if not _exits(body):
+            return
+        for variable, ref in self.instance_tests(negated.child_by_field_name("argument")):
+            _home(scope).bind(variable, Binding(end(node), Instance(ref)))
+
+    def conditional(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """`$x instanceof Foo ? $x->m() : …`: x is a Foo in the first branch."""
+        condition = node.child_by_field_name("condition")
+        first = node.child_by_field_name("body")
+        for child in node.named_children:
+            self.visit(child, self.narrowed(condition, scope) if child == first else scope, owner)
         return None
 
     def binary_expression(self, node: Node, scope: Scope, owner: str) -> Scope | None:
@@ -560,8 +585,7 @@ class PhpExtractor(Extractor):
         return inner
 
     def instance_tests(self, node: Node | None) -> list[tuple[str, Expr]]:
-        while node is not None and node.type == "parenthesized_expression":
-            node = node.named_children[0] if node.named_children else None
+        node = _strip(node)
         if node is None or node.type != "binary_expression":
             return []
         operator = text(node.child_by_field_name("operator")).lower()
@@ -721,6 +745,38 @@ def _union(parts: list[Expr]) -> Expr | None:
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else Union(tuple(parts))
+
+
+def _strip(node: Node | None) -> Node | None:
+    while node is not None and node.type == "parenthesized_expression":
+        node = node.named_children[0] if node.named_children else None
+    return node
+
+
+_EXITS = frozenset(
+    {
+        "return_statement",
+        "continue_statement",
+        "break_statement",
+        "exit_statement",
+        "throw_expression",
+    }
+)
+
+
+def _exits(body: Node | None) -> bool:
+    """Whether a block ends by leaving: return, throw, continue, break, exit."""
+    last = body.named_children[-1] if body is not None and body.named_children else None
+    if last is not None and last.type == "compound_statement":
+        return _exits(last)
+    if last is None or last.type in ("return_statement", "continue_statement", "break_statement"):
+        return last is not None
+    inner = last.named_children[0] if last.named_children else None
+    return (
+        last.type == "expression_statement"
+        and inner is not None
+        and (inner.type in ("throw_expression", "exit_statement"))
+    )
 
 
 def _home(scope: Scope) -> Scope:
