@@ -62,6 +62,7 @@ REPOS = (
         "kingfisher", "onevcat/Kingfisher", "410984bf301f4fa224fe56277b3f8672cc465c79", ("swift",)
     ),
     Repo("sinatra", "sinatra/sinatra", "cb22afd7902b566b6eaba6c4ea89739494a65d12", ("ruby",)),
+    Repo("guzzle", "guzzle/guzzle", "2779e868a00289e1b1fd854af030c43a06f4bcb4", ("php",)),
 )
 
 
