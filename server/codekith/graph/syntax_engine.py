@@ -22,8 +22,8 @@ from codekith.graph.go_resolve import GoFrontend
 from codekith.graph.java_resolve import JavaFrontend
 from codekith.graph.kotlin_resolve import KotlinFrontend
 from codekith.graph.model import Edge
-from codekith.graph.ruby_resolve import RubyFrontend
 from codekith.graph.php_resolve import PhpFrontend
+from codekith.graph.ruby_resolve import RubyFrontend
 from codekith.graph.rust_resolve import RustFrontend
 from codekith.graph.swift_resolve import SwiftFrontend
 from codekith.graph.syntax_model import (
