@@ -1,6 +1,6 @@
 """`related` with and without a language's call graph, on repositories nobody tuned on.
 
-C, C#, Kotlin, PHP, Swift and Ruby got call-graph front ends at stop 53 (before, `related` in those
+C, C#, Kotlin, PHP, Swift, Ruby, Scala, Lua and C++ got call-graph front ends at stop 53 (before, `related` in those
 languages had similarity, class members and files to go on, no calls). This measures what
 the graph adds where it counts for a user: functions changed together in one commit of the
 repository's history are related; for one of them, `related PATH:LINE` should bring the
@@ -54,8 +54,16 @@ MORE = (  # name, source, commit, language: pinned on 2026-12-06
     ("slim", "slimphp/Slim", "038fd5713d5a41636fdff0e8dcceedecdd17fc17", "php"),
     ("moya", "Moya/Moya", "10a9dd1577c4de5135a29f99410863d2e9ee034a", "swift"),
     ("faraday", "lostisland/faraday", "59334e0e9b1918bd26b143f4a7bbc8c765de3ac4", "ruby"),
+    ("mainargs", "com-lihaoyi/mainargs", "12b72ef6ed166c97a84a876411453bcab797880c", "scala"),
+    (
+        "telescope",
+        "nvim-telescope/telescope.nvim",
+        "7d324792b7943e4aa16ad007212e6acc6f9fe335",
+        "lua",
+    ),
+    ("leveldb", "google/leveldb", "78a352f47ed6c1e9d750545e9b242289185b87e1", "cpp"),
 )
-LANGUAGES = ("c", "csharp", "kotlin", "php", "swift", "ruby")
+LANGUAGES = ("c", "csharp", "kotlin", "php", "swift", "ruby", "scala", "lua", "cpp")
 
 
 def log(message: str) -> None:
