@@ -1,11 +1,11 @@
 """`related` with and without a language's call graph, on repositories nobody tuned on.
 
-C, C#, Kotlin, PHP, Swift, Ruby, Scala, Lua and C++ got call-graph front ends at stop 53 (before, `related` in those
-languages had similarity, class members and files to go on, no calls). This measures what
-the graph adds where it counts for a user: functions changed together in one commit of the
-repository's history are related; for one of them, `related PATH:LINE` should bring the
-others (quality_cases.cochange_cases, the co-change cases of the seventeen-repository
-bench, here for the language at hand).
+C, C#, Kotlin, PHP, Swift, Ruby, Scala, Lua and C++ got call-graph front ends at stop 53
+(before, `related` in those languages had similarity, class members and files to go on, no
+calls). This measures what the graph adds where it counts for a user: functions changed
+together in one commit of the repository's history are related; for one of them, `related
+PATH:LINE` should bring the others (quality_cases.cochange_cases, the co-change cases of the
+seventeen-repository bench, here for the language at hand).
 
 The repositories: eval_languages.py's for these languages, and one more each, all pinned and
 none looked at while the front ends were written (each front end had its own development
