@@ -213,6 +213,7 @@ class Evaluator:
         self.active: dict[tuple, int] = {}
         self.low = 1 << 30
         self.mros: dict[str, list[str]] = {}
+        self.made_by: dict[str, list[str]] = {}  # class -> the constructors `new` runs
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
     def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
@@ -467,18 +468,30 @@ class Evaluator:
                     found |= self.eval(expr, decl.body)
         return found
 
-    def constructors(self, owner: str, seen: frozenset[str] = frozenset()) -> list[str]:
-        decls = self.tables.types.get(owner, [])
-        if not decls or owner in seen:
-            return []
-        frontend = self.frontend(decls[0][1])
-        found = [v.name for n in frontend.constructor_names(owner) for v in self.methods(owner, n)]
-        if found or not frontend.inherits_constructors:
-            return sorted(found)
-        for base in self.bases(owner):
-            if self.is_class(base):
-                return self.constructors(base, seen | {owner})
-        return []
+    def constructors(self, owner: str) -> list[str]:
+        """The constructors `new owner(...)` runs: its own, or (where the language inherits
+        them) the nearest class base's. Kept per class: `new` sites all over a generated
+        chain of a thousand subclasses walk each class once, not once a site."""
+        chain: list[str] = []
+        found: list[str] = []
+        current = owner
+        while current not in chain:
+            if current in self.made_by:
+                found = self.made_by[current]
+                break
+            decls = self.tables.types.get(current, [])
+            if not decls:
+                break
+            chain.append(current)
+            frontend = self.frontend(decls[0][1])
+            names = frontend.constructor_names(current)
+            found = sorted(v.name for n in names for v in self.methods(current, n))
+            if found or not frontend.inherits_constructors:
+                break
+            current = next((b for b in self.bases(current) if self.is_class(b)), "")
+        for name in chain:
+            self.made_by[name] = found
+        return found
 
     def targets(self, site: Site) -> list[str]:
         if site.kind == "call" and isinstance(site.expr, Call):
