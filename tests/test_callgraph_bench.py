@@ -28,6 +28,7 @@ TARGETS = {
     "swift": 0.70,
     "ruby": 0.70,
     "php": 0.70,
+    "lua": 0.70,
 }
 
 

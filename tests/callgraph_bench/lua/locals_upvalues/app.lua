@@ -1,0 +1,4 @@
+local report = require("report")
+
+print(report.run(string.len))
+print(report.build("x 1"))
