@@ -21,6 +21,7 @@ from codekith.graph.frontend import Frontend
 from codekith.graph.go_resolve import GoFrontend
 from codekith.graph.java_resolve import JavaFrontend
 from codekith.graph.kotlin_resolve import KotlinFrontend
+from codekith.graph.lua_resolve import LuaFrontend
 from codekith.graph.model import Edge
 from codekith.graph.php_resolve import PhpFrontend
 from codekith.graph.ruby_resolve import RubyFrontend
@@ -71,6 +72,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     SwiftFrontend,
     RubyFrontend,
     PhpFrontend,
+    LuaFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
