@@ -22,6 +22,7 @@ subclass instance. Anything else (parameters, loop variables, strings) is unknow
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -695,7 +696,8 @@ class _Workspace:
 
     def find(self, spec: str, requirer: str) -> str | None:
         """The file `require(spec)` loads: `a/b.lua` before `a/b/init.lua` under a root;
-        several roots: the longest one the requirer is under, else none."""
+        several roots: the one of the innermost project (the directory holding the root)
+        the requirer is in, else none."""
         name = spec.replace("/", ".").removesuffix(".lua") if "/" in spec else spec
         found = self.modules.get(name, [])
         by_root: dict[str, str] = {}
@@ -703,12 +705,18 @@ class _Workspace:
             by_root.setdefault(root, path)
         if len(by_root) == 1:
             return next(iter(by_root.values()))
-        mine = [r for r in by_root if requirer.startswith(r)]
+        projects = {r: _project(r) for r in by_root}
+        mine = [r for r in by_root if requirer.startswith(projects[r])]
         if not mine:
             return None
-        longest = max(len(r) for r in mine)
-        chosen = [r for r in mine if len(r) == longest]
+        longest = max(len(projects[r]) for r in mine)
+        chosen = [r for r in mine if len(projects[r]) == longest]
         return by_root[chosen[0]] if len(chosen) == 1 else None
+
+
+def _project(root: str) -> str:
+    """The directory a root belongs to: `plugins/x/` for `plugins/x/lua/`."""
+    return posixpath.dirname(root.rstrip("/")) + "/" if "/" in root.rstrip("/") else ""
 
 
 def _module_names(path: str) -> list[tuple[str, str, bool]]:
