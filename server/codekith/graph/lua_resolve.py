@@ -696,15 +696,13 @@ class _Workspace:
 
     def find(self, spec: str, requirer: str) -> str | None:
         """The file `require(spec)` loads: `a/b.lua` before `a/b/init.lua` under a root;
-        several roots: the one of the innermost project (the directory holding the root)
-        the requirer is in, else none."""
+        only roots of a project (the directory holding the root) the requirer is in, the
+        innermost one; several: none."""
         name = spec.replace("/", ".").removesuffix(".lua") if "/" in spec else spec
         found = self.modules.get(name, [])
         by_root: dict[str, str] = {}
         for root, path, _ in sorted(found, key=lambda f: f[2]):
             by_root.setdefault(root, path)
-        if len(by_root) == 1:
-            return next(iter(by_root.values()))
         projects = {r: _project(r) for r in by_root}
         mine = [r for r in by_root if requirer.startswith(projects[r])]
         if not mine:
