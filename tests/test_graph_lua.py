@@ -282,6 +282,7 @@ def test_odd_files_cost_only_their_own_edges(tmp_path: Path) -> None:
     nested = "(" * 3000 + "f()" + ")" * 3000
     blocks = "do " * 1500 + "f()" + " end" * 1500
     functions = "(function() " * 300 + "f()" + " end)()" * 300
+    data = "local t = {\n" + "  { v = f() },\n" * 2000 + "}\n" + "local x = x\n" * 3000
     root = write_files(
         tmp_path,
         {
@@ -292,6 +293,7 @@ def test_odd_files_cost_only_their_own_edges(tmp_path: Path) -> None:
             "ok/nested.lua": f"local function n()\n  local x = {nested}\nend\n",
             "ok/blocks.lua": f"local function b()\n  {blocks}\nend\n",
             "ok/functions.lua": f"local function c()\n  {functions}\nend\n",
+            "ok/data.lua": data,
             "ok/empty.lua": "",
             "ok/weird.lua": "function ( end end end\nlocal = \n",
             "ok/binary.lua": b"\x00\xff\xfe",
@@ -305,6 +307,7 @@ def test_odd_files_cost_only_their_own_edges(tmp_path: Path) -> None:
     assert ("ok.ors.o", "ok.ok.f") in found
     assert ("ok.blocks.b", "ok.ok.f") in found
     assert ("ok.functions.c", "ok.ok.f") in found
+    assert ("ok.data", "ok.ok.f") in found  # a generated table's calls are still read
     assert index.broken <= {"ok/binary.lua"}
 
 

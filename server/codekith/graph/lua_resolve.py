@@ -70,6 +70,7 @@ BUILTINS = frozenset(_BUILTIN_NAMES.split())
 _FUNCTIONS = ("function_declaration", "function_definition")
 _INDEXES = ("dot_index_expression", "bracket_index_expression")
 _MAX_STATIC = 32  # static table lookups nested deeper are unknown
+_MAX_FIELDS = 500  # a table constructor with more entries is data: its keys are not read
 
 
 @dataclass(eq=False)
@@ -129,6 +130,7 @@ class LuaExtractor(Extractor):
         self.chunks = _function_chunks(found)
         self.decls: dict[str, TypeDecl] = {}
         self.statics: dict[str, str] = {}  # unique name -> the table it holds (as read)
+        self.homes: dict[str, LuaScope] = {}  # unique name -> the function binding it
         self.static_fields: dict[tuple[str, str], str] = {}
         self.tids: dict[int, str] = {}
         self.handlers.update(
@@ -161,6 +163,7 @@ class LuaExtractor(Extractor):
         self.count += 1
         unique = f"{name}#{self.count}"
         scope.decls.setdefault(name, []).append((visible, unique))
+        self.homes[unique] = scope.owner()
         return unique
 
     def resolve(self, name: str, at: Pos, scope: LuaScope) -> tuple[str, bool] | None:
@@ -168,9 +171,9 @@ class LuaExtractor(Extractor):
         function's (else an upvalue); None for a global."""
         current: Scope | None = scope
         while isinstance(current, LuaScope):
-            found = [u for start, u in current.decls.get(name, ()) if start <= at]
-            if found:
-                return found[-1], current.owner() is scope.owner()
+            for start, unique in reversed(current.decls.get(name, ())):  # the last first:
+                if start <= at:  # generated code redeclares a name thousands of times
+                    return unique, current.owner() is scope.owner()
             current = current.parent
         return None
 
@@ -179,20 +182,10 @@ class LuaExtractor(Extractor):
         name = text(target)
         local = self.resolve(name, pos(target), scope)
         if local is not None:
-            self.function_of(local[0], scope).bind(local[0], Binding(at, expr))
+            self.homes[local[0]].bind(local[0], Binding(at, expr))
             return local[0]
         self.facts.scope.bind(GLOBAL + name, Binding(at, expr))
         return GLOBAL + name
-
-    def function_of(self, unique: str, scope: LuaScope) -> Scope:
-        """The function scope holding the bindings of a local declared around `scope`."""
-        name = unique.rpartition("#")[0]
-        current: Scope | None = scope
-        while isinstance(current, LuaScope):
-            if any(u == unique for _, u in current.decls.get(name, ())):
-                return current.owner()
-            current = current.parent
-        return scope.owner()
 
     def is_global_table(self, node: Node) -> bool:
         """`_G` (not a local of that name): `_G.x` is the global x."""
@@ -514,6 +507,8 @@ class LuaExtractor(Extractor):
         (`setmetatable({…}, C)` in a function) is C's."""
         tid = self.table_id(node)
         decl = self.decl(tid)
+        if node.named_child_count > _MAX_FIELDS:
+            return tid  # data (generated tables): its calls are still sites, its keys unknown
         for entry in node.named_children:
             if entry.type != "field":
                 continue
