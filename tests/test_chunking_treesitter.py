@@ -1078,8 +1078,8 @@ def test_swift_scala_and_lua_bad_input_never_crashes():
 
 
 def test_only_languages_with_a_front_end_reach_the_call_graph():
-    """C, C#, Kotlin, Swift, Ruby and PHP got call-graph front ends at stop 53; C++, Scala
-    and Lua files are chunked by syntax but never reach the graph's resolvers."""
+    """C, C#, Kotlin, Swift, Ruby, PHP and Lua got call-graph front ends at stop 53; C++
+    and Scala files are chunked by syntax but never reach the graph's resolvers."""
     for path in ("a.cpp", "a.hh", "a.cxx", "a.hxx", "a.scala"):
         assert not in_graph(path)
     for path in ("a.c", "a.h", "a.cs", "a.kt", "a.kts", "a.swift", "a.rb", "a.php", "a.lua"):
