@@ -29,6 +29,7 @@ TARGETS = {
     "ruby": 0.70,
     "php": 0.70,
     "lua": 0.70,
+    "scala": 0.70,
 }
 
 

@@ -26,6 +26,7 @@ from codekith.graph.model import Edge
 from codekith.graph.php_resolve import PhpFrontend
 from codekith.graph.ruby_resolve import RubyFrontend
 from codekith.graph.rust_resolve import RustFrontend
+from codekith.graph.scala_resolve import ScalaFrontend
 from codekith.graph.swift_resolve import SwiftFrontend
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -73,6 +74,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     RubyFrontend,
     PhpFrontend,
     LuaFrontend,
+    ScalaFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
