@@ -69,6 +69,7 @@ _WRAPPERS = _words(
     "List Seq IndexedSeq Vector Set SortedSet Iterable Iterator Option Some Array ",
     "ArrayBuffer ListBuffer Buffer Queue Stack LazyList Stream NonEmptyList NonEmptySeq ",
     "NonEmptyVector Chain Future Try Either ArraySeq HashSet TreeSet LinkedHashSet",
+    "ListBuffer ArrayBuffer",
 )
 # collection and Option methods whose lambda's parameter (or `_`) is an element
 _ELEMENT_LAMBDAS = _words(
@@ -119,6 +120,7 @@ class ScalaExtractor(Extractor):
         self.elements: dict[int, Expr] = {}  # node id -> the element a lambda receives
         self.current = self.facts.scope  # the scope of the node at hand (`convert` reads it)
         self.visible: list[str] = []  # packages whose members the file sees unqualified
+        self.types_in: dict[int, dict[tuple[bool, str], Node]] = {}  # body id -> its types
         self.handlers.update(
             {
                 "package_clause": self.package_clause,
@@ -270,7 +272,7 @@ class ScalaExtractor(Extractor):
         name = field_text(node, "name")
         definition = self.definition(node)
         qualname = definition.qualname if definition else f"{owner}.<{name}>"
-        companion = _companion(node, name)
+        companion = self.companion(node, name)
         is_object = node.type == "object_definition"
         kind = qualname + COMPANION if is_object and companion is not None else qualname
         known = Known(Value("type", kind))
@@ -410,13 +412,28 @@ class ScalaExtractor(Extractor):
             else:
                 self.visit(member, scope, owner)
 
+    def companion(self, node: Node, name: str) -> Node | None:
+        """The object of the same name beside a class, trait or enum (or the other way
+        round); the types of a body are listed once."""
+        parent = node.parent
+        if parent is None or not name:
+            return None
+        listed = self.types_in.get(parent.id)
+        if listed is None:
+            listed = self.types_in[parent.id] = {}
+            for sibling in parent.named_children:
+                if sibling.type in _TYPES:
+                    key = (sibling.type == "object_definition", field_text(sibling, "name"))
+                    listed.setdefault(key, sibling)
+        return listed.get((node.type != "object_definition", name))
+
     def nested(self, member: Node, decl: TypeDecl, scope: Scope, owner: str) -> None:
         """A nested class or object: a member of the type (`Outer.Inner`)."""
         name = field_text(member, "name")
         definition = self.definition(member)
         qualname = definition.qualname if definition else f"{owner}.<{name}>"
         if member.type == "object_definition":
-            companion = _companion(member, name) is not None
+            companion = self.companion(member, name) is not None
             decl.add_field(
                 name, Known(Value("type", qualname + (COMPANION if companion else ""))), scope
             )
@@ -714,11 +731,11 @@ class ScalaExtractor(Extractor):
 
     def receiver(self, node: Node) -> Expr:
         value = node.child_by_field_name("value")
-        if value is not None and text(value) == "super" and value.type == "identifier":
+        if value is not None and _last_name(value) == "super":
             return Super()
         if value is not None and value.type == "generic_function":  # `super[Base].m`
             inner = value.child_by_field_name("function")
-            if inner is not None and text(inner) == "super":
+            if inner is not None and _last_name(inner) == "super":
                 return Super()
         return self.expr(value)
 
@@ -896,19 +913,13 @@ class ScalaExtractor(Extractor):
         """`x.asInstanceOf[Foo]` is a Foo; `List[Item](…)`, `Vector.empty[Item]` hold Items."""
         function = node.child_by_field_name("function")
         arguments = _children(node.child_by_field_name("type_arguments"))
-        name = (
-            field_text(function, "field")
-            if function is not None and function.type == "field_expression"
-            else text(function)
-        )
+        name = _last_name(function)
         if name == "asInstanceOf" and arguments:
             return declared_type(arguments[0]) or UNKNOWN
-        head = (
-            text(function.child_by_field_name("value"))
-            if function is not None and function.type == "field_expression"
-            else name
-        )
-        if head.rpartition(".")[2] in _WRAPPERS | {"ListBuffer", "ArrayBuffer"} and arguments:
+        head = name
+        if function is not None and function.type == "field_expression":
+            head = _last_name(function.child_by_field_name("value"))
+        if head in _WRAPPERS and arguments:
             element = type_ref(arguments[-1])
             return Wrapped(element) if element is not None else UNKNOWN
         return self.expr(function)
@@ -951,22 +962,6 @@ def _path(parts: list[str]) -> Expr:
     for part in parts[1:]:
         expr = Member(expr, part)
     return expr
-
-
-def _companion(node: Node, name: str) -> Node | None:
-    """The object of the same name beside a class, trait or enum (or the other way round)."""
-    parent = node.parent
-    if parent is None or not name:
-        return None
-    is_object = node.type == "object_definition"
-    for sibling in parent.named_children:
-        if sibling.type not in _TYPES or sibling == node:
-            continue
-        if (sibling.type == "object_definition") != is_object and field_text(
-            sibling, "name"
-        ) == name:
-            return sibling
-    return None
 
 
 def _declares(node: Node | None, name: str) -> bool:
@@ -1031,6 +1026,18 @@ def _last_value(node: Node | None) -> Node | None:
         found = [c for c in node.named_children if c.type != "comment"]
         node = found[-1] if found else None
     return node
+
+
+def _last_name(node: Node | None) -> str:
+    """`c` of an identifier `c` or a path `a.b.c`; "" for any other expression (whose
+    text may be long)."""
+    if node is None:
+        return ""
+    if node.type in ("identifier", "type_identifier"):
+        return text(node)
+    if node.type == "field_expression":
+        return field_text(node, "field")
+    return ""
 
 
 def _first(node: Node | None, kind: str) -> Node | None:
@@ -1144,7 +1151,7 @@ class ScalaFrontend(Frontend):
         if not holder:
             return EMPTY
         member = TYPE + simple if kind == "type" else simple
-        found = evaluator.package_member("scala:" + holder, member)
+        found = self.package_member(holder, member, evaluator)
         if found:
             return found
         members: set[Value] = set()
@@ -1155,4 +1162,13 @@ class ScalaFrontend(Frontend):
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         """Declarations of the file's package."""
-        return evaluator.package_member("scala:" + facts.package, name)
+        return self.package_member(facts.package, name, evaluator)
+
+    @staticmethod
+    def package_member(package: str, name: str, evaluator: Evaluator) -> Values:
+        """A package's declaration, looked up once per state of the index (a large
+        package has hundreds of files, and library names are asked for again and again)."""
+        key = "scala:" + package
+        return evaluator.cached(
+            ("scala-package", key, name), lambda: evaluator.package_member(key, name)
+        )
