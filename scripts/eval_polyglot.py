@@ -64,6 +64,7 @@ REPOS = (
     Repo("sinatra", "sinatra/sinatra", "cb22afd7902b566b6eaba6c4ea89739494a65d12", ("ruby",)),
     Repo("guzzle", "guzzle/guzzle", "2779e868a00289e1b1fd854af030c43a06f4bcb4", ("php",)),
     Repo("busted", "Olivine-Labs/busted", "2e4799e06b865c352baa7f7721e32aedaafd19d6", ("lua",)),
+    Repo("scopt", "scopt/scopt", "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb", ("scala",)),
 )
 
 
