@@ -134,6 +134,7 @@ class ScalaExtractor(Extractor):
                 "given_definition": self.given_definition,
                 "extension_definition": self.extension_definition,
                 "lambda_expression": self.lambda_expression,
+                "colon_argument": self.lambda_expression,
                 "for_expression": self.for_expression,
                 "case_clause": self.case_clause,
                 "call_expression": self.call_expression,
@@ -621,28 +622,36 @@ class ScalaExtractor(Extractor):
                 scope.bind(name, Binding(at, UNKNOWN))
 
     def lambda_expression(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """`x => …`, `(a: Foo, b) => …`, and Scala 3's `xs.map: x =>` (`colon_argument`):
+        an untyped single parameter is the element a collection method passes."""
         body = Scope("function", scope)
-        element = self.elements.get(node.id)
-        parameters = node.child_by_field_name("parameters")
-        if parameters is not None and parameters.type == "identifier":
-            body.bind(text(parameters), Binding(pos(parameters), element or UNKNOWN))
-        elif parameters is not None:
-            bindings = [c for c in parameters.named_children if c.type == "binding"]
-            for binding in bindings:
-                declared = declared_type(binding.child_by_field_name("type"))
-                value = declared or (
-                    element if element is not None and len(bindings) == 1 else UNKNOWN
-                )
-                body.bind(field_text(binding, "name"), Binding(pos(binding), value))
+        parameters = _field_child(
+            node, "lambda_start" if node.type == "colon_argument" else "parameters"
+        )
+        if parameters is not None:
+            self.lambda_parameters(parameters, body, self.elements.get(node.id))
         for child in node.named_children:
-            if child != parameters:
+            if parameters is None or child.id != parameters.id:
                 self.visit(child, body, owner)
         return None
+
+    def lambda_parameters(self, node: Node, body: Scope, element: Expr | None) -> None:
+        if node.type == "identifier":
+            body.bind(text(node), Binding(pos(node), element or UNKNOWN))
+            return
+        bindings = [c for c in node.named_children if c.type == "binding"]
+        for binding in bindings:
+            declared = declared_type(binding.child_by_field_name("type"))
+            single = element if element is not None and len(bindings) == 1 else UNKNOWN
+            body.bind(field_text(binding, "name"), Binding(pos(binding), declared or single))
+        if not bindings:
+            for name in _binders(node):
+                body.bind(name, Binding(pos(node), UNKNOWN))
 
     def for_expression(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """`for (x <- xs; y = f(x) if p)`: x is an element of xs."""
         body = Scope("function", scope)
-        enumerators = _first(node, "enumerators")  # the grammar puts the field on `(`
+        enumerators = _first(node, "enumerators")
         for enumerator in _children(enumerators):
             if enumerator.type != "enumerator":
                 self.visit(enumerator, body, owner)
@@ -881,11 +890,30 @@ class ScalaExtractor(Extractor):
         obj = self.receiver(node)
         member = Member(obj, name)
         found: Expr = Either(Call(member), member)
+        path = self.qualified(node)
+        if path:  # `y.Tools`: the object Tools of package y, unless y is a value
+            found = Either(found, Import(self.spec("term", path)))
         if name in _SAME_WRAPPER:
             return Either(found, obj)
         if name in _ELEMENT_RESULTS:
             return Either(found, Unwrap(obj))
         return found
+
+    def qualified(self, node: Node) -> list[str]:
+        """`a.b.C` as names, when its head is a lower-case name no local holds (a package)."""
+        parts: list[str] = []
+        current: Node | None = node
+        while current is not None and current.type == "field_expression":
+            if len(parts) > 16:  # no package path is this long (generated code may be)
+                return []
+            parts.append(field_text(current, "field"))
+            current = current.child_by_field_name("value")
+        if current is None or current.type != "identifier":
+            return []
+        head = text(current)
+        if not head[:1].islower() or self.is_local(head, pos(current), self.current):
+            return []
+        return [head, *reversed(parts)]
 
     def call_value(self, node: Node) -> Expr:
         function = node.child_by_field_name("function")
@@ -1028,6 +1056,15 @@ def _last_value(node: Node | None) -> Node | None:
     return node
 
 
+def _field_child(node: Node, name: str) -> Node | None:
+    """The named child in field `name` (`child_by_field_name` may answer with a token: the
+    grammar puts `enumerators` on the `(` before them)."""
+    for index, child in enumerate(node.children):
+        if child.is_named and node.field_name_for_child(index) == name:
+            return child
+    return None
+
+
 def _last_name(node: Node | None) -> str:
     """`c` of an identifier `c` or a path `a.b.c`; "" for any other expression (whose
     text may be long)."""
@@ -1158,6 +1195,9 @@ class ScalaFrontend(Frontend):
         for owner in self.named("term", holder, evaluator):
             if owner.kind == "type":
                 members |= evaluator.member(owner, member)
+        key = "scala:" + name
+        if not members and kind == "term" and self.package_files(key, evaluator):
+            return frozenset({Value("package", key)})  # `a.b` of `a.b.C(...)`
         return frozenset(members)
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
