@@ -249,3 +249,33 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert warm == cold
     assert ("app.Use.use", "app.Stores.Cache.find", "call") in warm  # the field's new type
     assert ("app.Use.use", "app.Stores.Disk.find", "call") not in warm
+
+
+def test_a_curried_constructor_is_one_call(tmp_path: Path) -> None:
+    """`new Attr(a)(b)` constructs an Attr; its value is an Attr, not what Attr's `apply`
+    returns."""
+    root = write_files(
+        tmp_path,
+        {
+            "f/Attr.scala": """\
+                package f
+
+                class Str {
+                  def ++(other: Str): Str = this
+                }
+
+                class Attr(code: String)(name: String) {
+                  def apply(s: Str): Str = s
+                  def ++(other: Attr): Attr = this
+                }
+
+                object Use {
+                  def run(): Unit = {
+                    val bold = new Attr("1")("bold")
+                    bold ++ bold
+                  }
+                }
+                """,
+        },
+    )
+    assert graph(root) == {("f.Attr.Use.run", "f.Attr.Attr"), ("f.Attr.Use.run", "f.Attr.Attr.++")}

@@ -706,7 +706,8 @@ class ScalaExtractor(Extractor):
             klass = scope.enclosing_type()
             if klass:
                 self.site(owner, scope, Known(Value("func", klass)), node)
-        elif callee.type != "call_expression":  # `f(a)(b)`: the inner call is the site
+        elif callee.type not in ("call_expression", "instance_expression"):
+            # `f(a)(b)`, `new Foo(a)(b)`: one call, the inner node is the site
             self.site(owner, scope, _applied(self.callee(callee, scope)), node)
         if callee.type == "field_expression":
             self.visit(callee.child_by_field_name("value"), scope, owner)
@@ -919,7 +920,8 @@ class ScalaExtractor(Extractor):
         function = node.child_by_field_name("function")
         if function is None:
             return UNKNOWN
-        if function.type == "call_expression":  # `m(a)(b)`: one call of a curried m
+        if function.type in ("call_expression", "instance_expression"):
+            # `m(a)(b)`, `new Foo(a)(b)`: one call of a curried m or constructor
             return self.expr(function)
         if function.type == "generic_function":
             made = self.generic_value(function)
@@ -927,7 +929,10 @@ class ScalaExtractor(Extractor):
                 return made
             function = function.child_by_field_name("function") or function
         callee = self.callee(function, self.current)
-        called: Expr = Either(Call(_applied(callee)), Unwrap(callee))
+        # `xs(0)` of a library collection is an element; an `apply` whose result the text
+        # does not show leaves the value unknown (not the callee's own type)
+        unknown = Either(Member(callee, "apply"), Unwrap(callee))
+        called: Expr = Either(Call(_applied(callee)), unknown)
         if function.type == "field_expression":
             name = field_text(function, "field")
             obj = self.receiver(function)
