@@ -56,7 +56,8 @@ from codekith.workspace import decode_text
 # 12: Ruby has a call graph
 # 13: PHP has a call graph
 # 14: Lua has a call graph
-GRAPH_VERSION = "14"
+# 15: Scala has a call graph
+GRAPH_VERSION = "15"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
