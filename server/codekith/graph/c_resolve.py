@@ -14,7 +14,8 @@ no call. A parameter or local hides a function; a local pointer set to a known f
 (`fn = twice; fn(1)`) calls it; calls through struct fields (`ops->read(x)`) get no edge.
 A C library function (`snprintf`) defined in another file is a platform shim: no edge.
 Headers are read with the C++ grammar (`syntax.grammar_of`); C++ in them (classes,
-namespaces, templates, `extern "C++"`, functions under `#ifdef __cplusplus`) is skipped.
+namespaces, templates, `extern "C++"`, functions under `#ifdef __cplusplus`) is skipped, and
+a header holding C++ is handed to `cpp_resolve` (with the linking facts read here).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from codekith.chunking.treesitter import Definition
+from codekith.chunking.treesitter import Definition, definitions
 from codekith.graph.frontend import Extractor, Frontend, end, field_text, line, pos
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -44,7 +45,7 @@ from codekith.graph.syntax_model import (
     Values,
 )
 from codekith.qualnames import module_name
-from codekith.syntax import Node, text
+from codekith.syntax import Node, grammar_of, parse, text
 
 if TYPE_CHECKING:
     from codekith.graph.syntax_engine import Evaluator
@@ -414,11 +415,19 @@ class CFrontend(Frontend):
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
         """The facts, and the names the text writes before a `(` (what a header declares:
         its prototypes may sit in ERROR nodes, which tree-sitter leaves unstructured)."""
-        facts = super().extract(path, language, source)
-        if isinstance(facts, CFacts):
-            code = _COMMENTS.sub(b" ", source)
-            facts.declared = {m.decode("utf-8", "replace") for m in _MENTIONS.findall(code)}
-        return facts
+        grammar = grammar_of(path, language)
+        root = parse(grammar, source).root_node
+        found = definitions(root, path, grammar)
+        facts = self.extractor(path, language, root, found).run()
+        if not isinstance(facts, CFacts):
+            return facts
+        code = _COMMENTS.sub(b" ", source)
+        facts.declared = {m.decode("utf-8", "replace") for m in _MENTIONS.findall(code)}
+        if grammar != "cpp":
+            return facts
+        from codekith.graph.cpp_resolve import cpp_header  # imports this module
+
+        return cpp_header(path, root, found, facts)  # a header holding C++: C++'s reading
 
     def linker(self, evaluator: Evaluator) -> Linker:
         """The name table of the evaluator's index state (built once per state)."""

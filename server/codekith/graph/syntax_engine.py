@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from codekith.graph.c_resolve import CFrontend
+from codekith.graph.cpp_resolve import CppFrontend
 from codekith.graph.csharp_resolve import CsFrontend
 from codekith.graph.frontend import Frontend
 from codekith.graph.go_resolve import GoFrontend
@@ -75,6 +76,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     PhpFrontend,
     LuaFrontend,
     ScalaFrontend,
+    CppFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
