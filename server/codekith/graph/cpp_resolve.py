@@ -560,7 +560,7 @@ class CppExtractor(Extractor):
             space = tuple(p for p in holder.split("::")[:-1] if p)
             body_parent = self.child(scope, namespace=self.namespace_of(scope) + space)
             fqn = "::".join((*self.namespace_of(scope), *written.strip(":").split("::")))
-            self.cpp.entities.append(Entity(fqn, "func", qualname))
+            self.cpp.entities.append(Entity(fqn, "outer", qualname))
         else:
             static = any(
                 c.type == "storage_class_specifier" and text(c) == "static" for c in node.children
@@ -1063,9 +1063,13 @@ class CppLinker(Linker):
         return any(name in f.macros for f in files if isinstance(f, CFacts))
 
     def functions(self, fqn: str, caller: str) -> Values:
-        """Which definition of a function: see `c_resolve` for the order."""
-        entries = [e for e in self.by_fqn.get(fqn, []) if e.kind == "func"]
+        """Which definition of a function: see `c_resolve` for the order. C++ calls only
+        what the file or a file it includes declares (or defines)."""
+        everything = self.by_fqn.get(fqn, [])
+        entries = [e for e in everything if e.kind in ("func", "outer")]
         seen = self.closure(caller)
+        if not self.declared_in(fqn, everything, caller, seen):
+            return EMPTY
         visible = [e for e in entries if not e.local or e.path == caller or e.path in seen]
         own = {e.qualname for e in visible if e.path == caller}
         if own:
@@ -1082,6 +1086,22 @@ class CppLinker(Linker):
             return _one(implementing)
         here = posixpath.dirname(caller)
         return _one({e.qualname for e in candidates if posixpath.dirname(e.path) == here})
+
+    def declared_in(
+        self, fqn: str, entries: list[Entry], caller: str, seen: frozenset[str]
+    ) -> bool:
+        """Whether the caller's translation unit declares `fqn`: a prototype or definition
+        in it or in a header it includes, a C header's prototype, or a qualified
+        definition (`void A::f()`, declared where A is)."""
+        if any(e.kind == "outer" or e.path == caller or e.path in seen for e in entries):
+            return True
+        if "::" in fqn:
+            return False
+        return any(
+            fqn in self.files[p].declared
+            for p in seen
+            if p in self.files and not isinstance(self.files[p], CppFacts)
+        )
 
     def types(self, fqn: str, caller: str, evaluator: Evaluator) -> Values:
         """A class must be defined in the file or in one it includes (else: the one class of
@@ -1227,30 +1247,32 @@ class CppFrontend(Frontend):
         kind, _, rest = spec.partition(":")
         linker = self.linker(evaluator)
         if kind in ("q", "a"):
-            found = linker.include(facts.path, rest, kind == "q")
-            if found is None or module_name(found) == facts.module:
-                return EMPTY
-            return frozenset({Value("module", found)})
+            header = linker.include(facts.path, rest, kind == "q")
+            if header is None or module_name(header) == facts.module:
+                return EMPTY  # its own header is no import
+            return frozenset({Value("module", header)})
         if not isinstance(facts, CppFacts):
             return EMPTY
         if kind == "k":
             return frozenset({Value("type", rest)}) if linker.has_cpp else EMPTY
         index, _, name = rest.partition(":")
         context = facts.contexts[int(index)]
-        if facts.gated and not linker.has_cpp:
-            return self.as_c(name, context, facts, evaluator)
-        return linker.lookup(facts, int(index), name, kind == "t", evaluator)
+        if facts.gated and (context.cpp_only or kind == "t") and not linker.has_cpp:
+            return EMPTY  # a header's C++ in a C workspace: left out, as C leaves it
+        found = EMPTY
+        if linker.has_cpp or not facts.gated:
+            found = linker.lookup(facts, int(index), name, kind == "t", evaluator)
+        if found or not facts.gated or context.cpp_only or kind == "t":
+            return found
+        return self.as_c(name, facts, evaluator)
 
-    def as_c(self, name: str, context: Context, facts: CppFacts, evaluator: Evaluator) -> Values:
-        """A header's C code in a C-only workspace: what the C front end finds."""
-        if context.cpp_only or kind_of_name(name) != "plain" or name in facts.macros:
+    def as_c(self, name: str, facts: CppFacts, evaluator: Evaluator) -> Values:
+        """A header's C code: what the C front end finds when C++'s lookup finds nothing
+        (C links without prototypes)."""
+        if "::" in name or name in facts.macros:
             return EMPTY
         own = facts.defined.get(name)
         if own is not None:
             return frozenset({Value("func", own[0])})
         c_frontend = evaluator.index.frontends.get("c")
         return c_frontend.fallback(name, facts, evaluator) if c_frontend else EMPTY
-
-
-def kind_of_name(name: str) -> str:
-    return "plain" if "::" not in name else "qualified"
