@@ -533,7 +533,8 @@ class CppExtractor(Extractor):
         self.classes[id(body)] = kind
         declarator = node.child_by_field_name("declarator")
         returns = self.returns(node.child_by_field_name("type"), declarator, body)
-        if qualname:
+        deleted = any(c.type == "delete_method_clause" for c in node.children)
+        if qualname and not deleted:  # `Foo(const Foo&) = delete;` is never called
             self.facts.functions.append(FuncDecl(qualname, name, body, returns, kind, scope))
         self.function_body(node, body, qualname or owner)
 
@@ -642,6 +643,8 @@ class CppExtractor(Extractor):
         auto = type_node is not None and type_node.type == "placeholder_type_specifier"
         for declarator in node.children_by_field_name("declarator"):
             name = _declared_name(declarator)
+            if _qualified_declarator(declarator):
+                name = ""  # `int Foo::count = 0;` defines a member: no name here
             function = _function_declarator(declarator)
             if function is not None and _is_function_name(function):
                 if scope.kind != "function":
@@ -948,6 +951,15 @@ def _declared_name(declarator: Node | None) -> str:
     if node.type == "qualified_identifier":
         return _qualified(node).rsplit("::", 1)[-1]
     return ""
+
+
+def _qualified_declarator(declarator: Node | None) -> bool:
+    node = declarator
+    while node is not None and node.type in _DECLARATORS:
+        node = node.child_by_field_name("declarator") or (
+            node.named_children[0] if node.named_children else None
+        )
+    return node is not None and node.type == "qualified_identifier"
 
 
 def _function_declarator(declarator: Node | None) -> Node | None:
