@@ -65,6 +65,7 @@ REPOS = (
     Repo("guzzle", "guzzle/guzzle", "2779e868a00289e1b1fd854af030c43a06f4bcb4", ("php",)),
     Repo("busted", "Olivine-Labs/busted", "2e4799e06b865c352baa7f7721e32aedaafd19d6", ("lua",)),
     Repo("scopt", "scopt/scopt", "75cd14c9e1f517e9d1beb8de9e3427e40630f1cb", ("scala",)),
+    Repo("yaml-cpp", "jbeder/yaml-cpp", "c3f81127320662deb3e28f4da0a511f1faecd860", ("cpp", "c")),
 )
 
 
