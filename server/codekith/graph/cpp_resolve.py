@@ -1154,6 +1154,9 @@ class CppLinker(Linker):
             return None
         parts = [*space, *name]
         fqn = "::".join(parts)
+        owner = self.by_fqn.get("::".join(parts[:-1]), []) if len(parts) > 1 else []
+        if any(e.kind == "spec" for e in owner):
+            return EMPTY  # `convert<T>::decode`: which specialization's depends on T
         if fqn in self.by_fqn:
             found = self.types(fqn, caller, evaluator)
             if found or types:
