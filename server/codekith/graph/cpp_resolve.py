@@ -1154,8 +1154,8 @@ class CppLinker(Linker):
             return None
         parts = [*space, *name]
         fqn = "::".join(parts)
-        owner = self.by_fqn.get("::".join(parts[:-1]), []) if len(parts) > 1 else []
-        if any(e.kind == "spec" for e in owner):
+        holder = self.by_fqn.get("::".join(parts[:-1]), []) if len(parts) > 1 else []
+        if any(e.kind == "spec" for e in holder):
             return EMPTY  # `convert<T>::decode`: which specialization's depends on T
         if fqn in self.by_fqn:
             found = self.types(fqn, caller, evaluator)
