@@ -57,7 +57,8 @@ from codekith.workspace import decode_text
 # 13: PHP has a call graph
 # 14: Lua has a call graph
 # 15: Scala has a call graph
-GRAPH_VERSION = "15"
+# 16: C++ has a call graph (and C headers holding C++ go to it)
+GRAPH_VERSION = "16"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
