@@ -423,6 +423,18 @@ def test_the_test_path_filter_selects_what_the_ranking_calls_tests(tmp_path):
         "src/latest/attest.py",
         "docs/tests.md",
         "src/app.py",
+        "Src/Newtonsoft.Json.Tests/JsonConvertTest.cs",
+        "Src/Newtonsoft.Json.FuzzTests/FuzzTests.cs",
+        "Tests/AlamofireTests/SessionTests.swift",
+        "okio/src/jvmTest/kotlin/okio/BufferTest.kt",
+        "src/main/java/p/LatestTest.java",
+        "core/src/FooSpec.scala",
+        "lib/rack/utils_spec.rb",
+        "db/version_set_test.cc",
+        "Src/Newtonsoft.Json/Latest.cs",
+        "Sources/Contest/Attest.swift",
+        "src/main/kotlin/Testing.kt",
+        "src/Protest/Manifest.java",
     ]
     store = Store(str(tmp_path / "db"))
     store.create("fake", 16, "1")
@@ -434,10 +446,14 @@ def test_the_test_path_filter_selects_what_the_ranking_calls_tests(tmp_path):
     others = {row["path"] for row in store.rows(Filters(test_paths=False).where())}
     assert tests == {path for path in paths if is_test_path(path)}
     assert others == set(paths) - tests
-    assert len(tests) == 10 and others == {
+    assert len(tests) == 18 and others == {
         "src/testing.py",
         "src/contest/entry.py",
         "src/latest/attest.py",
+        "Src/Newtonsoft.Json/Latest.cs",
+        "Sources/Contest/Attest.swift",
+        "src/main/kotlin/Testing.kt",
+        "src/Protest/Manifest.java",
         "docs/tests.md",
         "src/app.py",
     }
