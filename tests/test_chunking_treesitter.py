@@ -1087,3 +1087,140 @@ def test_every_chunked_language_reaches_the_call_graph():
     assert in_graph("a.java") and in_graph("a.go")
     script, _ = chunks_of("build.gradle.kts", "kotlin", "fun configure() {\n  apply()\n}\n")
     assert script["build.gradle.configure"].kind == "function"
+
+
+def test_types_nested_in_a_type_body_are_classes_with_methods_of_their_own():
+    """A Java or Kotlin `Builder`, a C# nested class, a Swift enum inside a struct, a
+    Scala object inside an object: each is a class named under its outer type, its methods
+    under it, and the outer type's chunk shows the nested one's first line only. C and C++
+    types nested in field declarations stay their outer type's code."""
+    java, _ = chunks_of(
+        "src/main/java/p/TypeSpec.java",
+        "java",
+        """
+        package p;
+
+        public class TypeSpec {
+          public void emit() {
+            write();
+          }
+
+          /** Builds type specs. */
+          public static class Builder {
+            private int count;
+
+            /** Adds a member. */
+            public Builder add(int member) {
+              count += member;
+              return this;
+            }
+
+            enum Kind {
+              CLASS, INTERFACE;
+
+              boolean isClass() {
+                return this == CLASS;
+              }
+            }
+          }
+        }
+        """,
+    )
+    outer = java["main.java.p.TypeSpec.TypeSpec"]
+    builder = java["main.java.p.TypeSpec.TypeSpec.Builder"]
+    assert builder.kind == "class" and builder.docstring == "Builds type specs."
+    assert builder.parent == "main.java.p.TypeSpec.TypeSpec"
+    assert "public static class Builder {" in outer.code and "count += member" not in outer.code
+    add = java["main.java.p.TypeSpec.TypeSpec.Builder.add"]
+    assert add.kind == "method" and add.docstring == "Adds a member."
+    assert add.parent == "main.java.p.TypeSpec.TypeSpec.Builder"
+    assert java["main.java.p.TypeSpec.TypeSpec.Builder.Kind.isClass"].kind == "method"
+    assert "return this == CLASS" not in builder.code
+
+    kotlin, _ = chunks_of(
+        "src/p/Spec.kt",
+        "kotlin",
+        """
+        package p
+
+        class Spec {
+          class Builder {
+            fun build(): Spec = Spec()
+          }
+
+          object Keys {
+            fun key() = 1
+          }
+
+          companion object {
+            fun make() = Spec()
+          }
+        }
+        """,
+    )
+    assert kotlin["p.Spec.Spec.Builder.build"].kind == "method"
+    assert kotlin["p.Spec.Spec.Keys.key"].kind == "method"
+    assert kotlin["p.Spec.Spec.make"].kind == "method"  # a companion's: the class's own
+
+    csharp, _ = chunks_of(
+        "src/Outer.cs",
+        "csharp",
+        """
+        namespace N
+        {
+            public class Outer
+            {
+                private sealed class Inner : Base
+                {
+                    public void Run() { }
+                }
+            }
+        }
+        """,
+    )
+    assert csharp["Outer.Outer.Inner"].kind == "class"
+    assert csharp["Outer.Outer.Inner.Run"].kind == "method"
+
+    swift, _ = chunks_of(
+        "Sources/Session.swift",
+        "swift",
+        """
+        extension Session {
+          enum State {
+            case idle
+
+            func name() -> String {
+              return ""
+            }
+          }
+        }
+        """,
+    )
+    assert swift["Sources.Session.Session.State.name"].kind == "method"
+
+    scala, _ = chunks_of(
+        "src/os.scala",
+        "scala",
+        """
+        object os {
+          object Inner {
+            def b() = 2
+          }
+        }
+        """,
+    )
+    assert scala["os.os.Inner.b"].kind == "method"
+
+    cpp, _ = chunks_of(
+        "src/a.cpp",
+        "cpp",
+        """
+        class Outer {
+          struct Impl {
+            int x;
+          };
+          int f() { return 1; }
+        };
+        """,
+    )
+    assert "a.Outer.f" in cpp and not any(".Impl" in name for name in cpp)

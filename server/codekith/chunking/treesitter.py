@@ -325,6 +325,24 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             owner = join(module, parent) if parent else ""
             found.append(Definition(kind, name, qualname, owner, node, outer, tuple(methods)))
 
+    def add_type(node: Node, outer: Node, name: str, parent: str) -> None:
+        """A class-like definition, its methods, and the types nested in its body (a
+        Java or Kotlin `Builder`: `Outer.Builder`, its methods `Outer.Builder.build`)."""
+        owned = _members(node, rules)
+        nested = _nested_types(node, rules)
+        collapsed = [o for o, _ in owned] + [o for o, _ in nested]
+        if node.type in rules.containers:  # Ruby's nested classes are chunks of their own
+            collapsed += [o for o, _ in top_level(node, rules, nested=False)]
+        if node.type != "impl_item":
+            add("class", name, node, outer, parent, collapsed)
+        path = join(parent, name)
+        types = {inner.id for _, inner in nested}
+        for member, inner in sorted(owned + nested, key=lambda pair: pair[0].start_byte):
+            if inner.id in types:
+                add_type(inner, member, _type_name(inner), path)
+            else:
+                add("method", _name(inner), inner, member, path)
+
     for outer, node in top_level(root, rules):
         if node.type in _VARIABLES:
             for declarator in node.named_children:
@@ -342,15 +360,8 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
                 for member, method in owned:
                     add("method", _name(method), method, member, name)
         elif node.type in rules.classes or _misread(node) == "class":
-            name = last_class = _type_name(node)
-            owned = _members(node, rules)
-            collapsed = [o for o, _ in owned]
-            if node.type in rules.containers:  # Ruby's nested classes are chunks of their own
-                collapsed += [o for o, _ in top_level(node, rules, nested=False)]
-            if node.type != "impl_item":
-                add("class", name, node, outer, "", collapsed)
-            for member, method in owned:
-                add("method", _name(method), method, member, name)
+            last_class = _type_name(node)
+            add_type(node, outer, last_class, "")
         elif node.type == "method_declaration" and grammar == "go":
             add("method", _name(node), node, outer, go_receiver_type(node))
         elif node.type == "function_declaration" and grammar == "lua":
@@ -646,6 +657,29 @@ def _operator(code: str) -> str:
 def _members(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
     """(outer node, method) of each method in a type's body (a Go interface's method list
     is its `type`), also in the groups it holds (a Kotlin companion object)."""
+    return [
+        (child, inner)
+        for child, inner in _body(node, grammar)
+        if inner.type in grammar.methods or is_function_field(inner)
+    ]
+
+
+def _nested_types(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
+    """(outer node, type) of each class-like definition in a type's body. A container's
+    (a Ruby class's) are top-level definitions already; C and C++ types nest inside field
+    declarations and stay their outer type's code."""
+    if node.type in grammar.containers or node.type in _SPECIFIERS:
+        return []
+    return [
+        (child, inner)
+        for child, inner in _body(node, grammar)
+        if inner.type in grammar.classes and _defines_itself(inner, grammar)
+    ]
+
+
+def _body(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
+    """(outer node, definition inside its wrappers) of each statement of a type's body,
+    also of those in the groups it holds."""
     body = node.child_by_field_name("body")
     if body is None and node.type == "type_spec":
         body = node.child_by_field_name("type")
@@ -661,8 +695,8 @@ def _members(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
             pending.pop()
         elif child.type in grammar.groups:
             pending.append(iter(child.named_children))
-        elif (inner := _unwrap(child, grammar)).type in grammar.methods or is_function_field(inner):
-            found.append((child, inner))
+        else:
+            found.append((child, _unwrap(child, grammar)))
     return found
 
 
