@@ -4,18 +4,13 @@ that agree with a cold build."""
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import GraphIndex, config_fingerprint
+from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.test_graph_polyglot import all_edges, calls, files
-
-
-def graph(root: Path) -> set[tuple[str, str]]:
-    return calls(all_edges(GraphIndex(root, files(root))))
+from tests.graphs import all_edges, calls, files, graph, update
 
 
 def test_names_are_looked_up_through_namespaces_and_includes(tmp_path: Path) -> None:
@@ -300,21 +295,16 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     )
     builder = GraphBuilder(root)
 
-    def run() -> set[tuple[str, str, str]]:
-        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
-        builder.update(contents, config_fingerprint(root, contents))
-        return {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-
     def callees(edges: set[tuple[str, str, str]]) -> set[str]:
         return {e[1] for e in edges if e[0] == "app.service.Service.run" and e[2] == "call"}
 
-    seen = [run()]
+    seen = [update(builder, root)]
     for path, text in EDITS:
         if text is None:
             (root / path).unlink()
         else:
             write_files(root, {path: text})
-        seen.append(run())
+        seen.append(update(builder, root))
     assert callees(seen[0]) == {"lib.printer.Printer.write"}
     assert callees(seen[1]) == {"lib.logger.Logger.write"}  # the field's class changed
     assert callees(seen[2]) == set()  # Logger moved into io: unnamed here

@@ -3,31 +3,13 @@ guessed, namespaces and projects, and warm updates that agree with a cold build.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import GraphIndex, config_fingerprint, in_graph
-from codekith.graph.model import Edge
+from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-
-
-def calls(edges: list[Edge]) -> set[tuple[str, str]]:
-    return {(e.src, e.dst) for e in edges if e.kind == "call"}
-
-
-def all_edges(index: GraphIndex) -> list[Edge]:
-    return [e for path in index.paths() for e in index.resolve(path)]
-
-
-def files(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if in_graph(p.as_posix()))
-
-
-def graph(root: Path) -> set[tuple[str, str]]:
-    return calls(all_edges(GraphIndex(root, files(root))))
-
+from tests.graphs import all_edges, calls, files, graph, update
 
 UTIL = "namespace Lib;\n\npublic static class Util\n{\n    public static int One() => 1;\n}\n"
 
@@ -222,24 +204,20 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     root = write_files(tmp_path / "ws", {"Lib/Util.cs": UTIL})
     builder = GraphBuilder(root)
 
-    def run() -> None:
-        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
-        builder.update(contents, config_fingerprint(root, contents))
-
     def cold() -> set[tuple[str, str, str]]:
         copy = tmp_path / "copy"
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(root, copy)
         return {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
 
-    run()
+    update(builder, root)
     seen: list[set[tuple[str, str, str]]] = []
     for path, text in EDITS:
         if text is None:
             (root / path).unlink()
         else:
             write_files(root, {path: text})
-        run()
+        update(builder, root)
         warm = {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
         assert warm == cold()
         seen.append(warm)
@@ -263,12 +241,9 @@ def test_a_new_project_file_re_scopes_global_usings(tmp_path: Path) -> None:
     )
     builder = GraphBuilder(root)
 
-    def run() -> set[tuple[str, str, str]]:
-        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
-        builder.update(contents, config_fingerprint(root, contents))
-        return {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-
     edge = ("app.UseIt.UseIt.Run", "lib.Support.Some.Some.Value", "call")
-    assert edge in run()  # no project file: one project, the global using counts everywhere
+    assert edge in update(
+        builder, root
+    )  # no project file: one project, the global using counts everywhere
     write_files(root, {"lib/Lib.csproj": "<Project />\n"})
-    assert edge not in run()  # app/ is outside lib's project
+    assert edge not in update(builder, root)  # app/ is outside lib's project

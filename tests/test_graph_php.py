@@ -3,30 +3,13 @@ name resolution corners, test doubles of builtins, narrowing, odd files, and war
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import GraphIndex, config_fingerprint, in_graph
-from codekith.graph.model import Edge
+from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-
-
-def calls(edges: list[Edge]) -> set[tuple[str, str]]:
-    return {(e.src, e.dst) for e in edges if e.kind == "call"}
-
-
-def all_edges(index: GraphIndex) -> list[Edge]:
-    return [e for path in index.paths() for e in index.resolve(path)]
-
-
-def files(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if in_graph(p.as_posix()))
-
-
-def graph(root: Path) -> set[tuple[str, str]]:
-    return calls(all_edges(GraphIndex(root, files(root))))
+from tests.graphs import all_edges, calls, files, graph, update
 
 
 def test_values_of_unknown_class_are_never_guessed(tmp_path: Path) -> None:
@@ -280,15 +263,10 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     root.mkdir()
     builder = GraphBuilder(root)
 
-    def run() -> set[tuple[str, str, str]]:
-        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
-        builder.update(contents, config_fingerprint(root, contents))
-        return {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-
     seen = []
     for path, text in EDITS:
         write_files(root, {path: text})
-        seen.append(run())
+        seen.append(update(builder, root))
     assert ("use.use_it", "Stores.Disk.find", "call") in seen[2]
     warm = seen[-1]
     copy = tmp_path / "copy"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from codekith.cli import main
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import GraphIndex, config_fingerprint, in_graph
-from codekith.graph.model import Edge
+from codekith.graph.index import GraphIndex, config_fingerprint
 from codekith.graph.syntax_engine import MAX_GRAPH_LINE_CHARS
 from tests.conftest import write_files
+from tests.graphs import all_edges, calls, files
 
 MIXED = {
     "web/tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}}',
@@ -66,18 +66,6 @@ MIXED = {
         }
         """,
 }
-
-
-def calls(edges: list[Edge]) -> set[tuple[str, str]]:
-    return {(e.src, e.dst) for e in edges if e.kind == "call"}
-
-
-def all_edges(index: GraphIndex) -> list[Edge]:
-    return [e for path in index.paths() for e in index.resolve(path)]
-
-
-def files(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if in_graph(p.as_posix()))
 
 
 def test_mixed_workspace_resolves_through_imports_paths_and_packages(tmp_path: Path) -> None:

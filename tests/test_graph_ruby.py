@@ -4,18 +4,13 @@ with a cold build."""
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import GraphIndex, config_fingerprint
+from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.test_graph_polyglot import all_edges, calls, files
-
-
-def graph(root: Path) -> set[tuple[str, str]]:
-    return calls(all_edges(GraphIndex(root, files(root))))
+from tests.graphs import all_edges, calls, files, graph, update
 
 
 def test_unknown_receivers_locals_and_dynamic_calls_get_no_edge(tmp_path: Path) -> None:
@@ -203,18 +198,13 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     )
     builder = GraphBuilder(root)
 
-    def run() -> set[tuple[str, str, str]]:
-        contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
-        builder.update(contents, config_fingerprint(root, contents))
-        return {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-
-    seen = [run()]
+    seen = [update(builder, root)]
     for path, text in EDITS:
         if text is None:
             (root / path).unlink()
         else:
             write_files(root, {path: text})
-        seen.append(run())
+        seen.append(update(builder, root))
     assert not any(e[0] == "app.user.User.go" for e in seen[0])
     assert ("app.user.User.go", "lib.base.Base.save", "call") in seen[1]
     assert ("app.user.User.go", "lib.base.Base.save", "call") in seen[2]  # not included yet
