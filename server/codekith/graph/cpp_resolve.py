@@ -36,6 +36,7 @@ from codekith.graph.frontend import (
     Extractor,
     Frontend,
     Handler,
+    children,
     end,
     field_text,
     line,
@@ -417,7 +418,7 @@ class CppExtractor(Extractor):
     def template_scope(self, node: Node, scope: Scope) -> tuple[Scope, Node]:
         """A scope binding the template's parameters, and what the template declares."""
         inner = Scope("block", scope)
-        for parameter in _children(node.child_by_field_name("parameters")):
+        for parameter in children(node.child_by_field_name("parameters")):
             if parameter.type in ("parameter_declaration", "optional_parameter_declaration"):
                 name = _declared_name(parameter.child_by_field_name("declarator"))
             else:
@@ -596,7 +597,7 @@ class CppExtractor(Extractor):
 
     def parameters(self, node: Node | None, scope: Scope) -> None:
         self.here = scope
-        for parameter in _children(node):
+        for parameter in children(node):
             if parameter.type not in (
                 "parameter_declaration",
                 "optional_parameter_declaration",
@@ -678,7 +679,7 @@ class CppExtractor(Extractor):
 
     def vexing(self, function: Node) -> bool:
         """Whether `T x(a, b)` in a body passes locals (an object), not types (a prototype)."""
-        parameters = _children(function.child_by_field_name("parameters"))
+        parameters = children(function.child_by_field_name("parameters"))
         for parameter in parameters:
             kind = parameter.child_by_field_name("type")
             if (
@@ -741,7 +742,7 @@ class CppExtractor(Extractor):
             return None
         if field_text(template, "name") not in _WRAPPERS:
             return None
-        arguments = _children(template.child_by_field_name("arguments"))
+        arguments = children(template.child_by_field_name("arguments"))
         first = arguments[0] if arguments else None
         if first is None or first.type != "type_descriptor":
             return None
@@ -795,7 +796,7 @@ class CppExtractor(Extractor):
             template = function.child_by_field_name("name") or function
         if template.type != "template_function" or field_text(template, "name") not in _MAKERS:
             return None
-        arguments = _children(template.child_by_field_name("arguments"))
+        arguments = children(template.child_by_field_name("arguments"))
         first = arguments[0] if arguments else None
         if first is None or first.type != "type_descriptor":
             return None
@@ -884,7 +885,7 @@ class CppExtractor(Extractor):
             and function.type == "template_function"
             and field_text(function, "name") in _CASTS
         ):
-            arguments = _children(function.child_by_field_name("arguments"))
+            arguments = children(function.child_by_field_name("arguments"))
             first = arguments[0] if arguments else None
             if first is not None and first.type == "type_descriptor":
                 return self.type_value(first.child_by_field_name("type")) or UNKNOWN
@@ -896,10 +897,6 @@ class CppExtractor(Extractor):
 
 def pos_of(node: Node) -> tuple[int, int]:
     return node.start_point[0], node.start_point[1]
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
 
 
 def _as_type(value: Expr) -> Expr:
@@ -1001,7 +998,7 @@ def _constructs(declarator: Node, value: Node | None) -> bool:
 
 def _bases(node: Node) -> list[Node]:
     clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)
-    return [c for c in _children(clause) if c.type != "access_specifier"]
+    return [c for c in children(clause) if c.type != "access_specifier"]
 
 
 def holds_cpp(root: Node) -> bool:

@@ -25,6 +25,7 @@ from codekith.chunking.treesitter import Definition
 from codekith.graph.frontend import (
     Extractor,
     Frontend,
+    children,
     config_ancestors,
     field_text,
     line,
@@ -273,10 +274,10 @@ class CsExtractor(Extractor):
         instance = Instance(Known(Value("type", qualname)))
         initializers = Scope("function", body_scope, this=instance)
         static = any(text(c) == "static" for c in node.children if c.type == "modifier")
-        for parameter in _children(_child_of_type(node, "parameter_list")):  # a record's
+        for parameter in children(_child_of_type(node, "parameter_list")):  # a record's
             self.here = body_scope
             self.member(decl, field_text(parameter, "name"), parameter.child_by_field_name("type"))
-        for member in _children(node.child_by_field_name("body")):
+        for member in children(node.child_by_field_name("body")):
             if member.type in _METHODS:
                 self.method(member, body_scope, owner, qualname, instance, static)
             elif member.type in ("field_declaration", "event_field_declaration"):
@@ -292,7 +293,7 @@ class CsExtractor(Extractor):
     def bases(self, node: Node, qualname: str, partial: bool) -> list[Expr]:
         """Declared bases; a partial part's other parts first, their bases last."""
         found: list[Expr] = [Import("parts:" + qualname)] if partial else []
-        for child in _children(_child_of_type(node, "base_list")):
+        for child in children(_child_of_type(node, "base_list")):
             kind = (
                 child.named_children[0] if child.type == "primary_constructor_base_type" else child
             )
@@ -313,7 +314,7 @@ class CsExtractor(Extractor):
                 if kinds:
                     bounds[text(clause.named_children[0])] = kinds[0]
         listed = node.child_by_field_name("type_parameters")
-        for parameter in _children(listed or _child_of_type(node, "type_parameter_list")):
+        for parameter in children(listed or _child_of_type(node, "type_parameter_list")):
             name = field_text(parameter, "name") or text(parameter)
             bound = bounds.get(name)
             ref = self.type_ref(bound) if bound is not None else None
@@ -354,7 +355,7 @@ class CsExtractor(Extractor):
         self.facts.functions.append(
             FuncDecl(qualname, name, body, returns or UNKNOWN, container, scope)
         )
-        first = _children(parameters)[:1]
+        first = children(parameters)[:1]
         if static and node.type == "method_declaration" and first and _is_this(first[0]):
             self.extension(qualname, name, first[0], body)
         initializer = _child_of_type(node, "constructor_initializer")
@@ -710,10 +711,6 @@ def _is_this(parameter: Node) -> bool:
 
 def _first(node: Node) -> Node | None:
     return node.named_children[0] if node.named_children else None
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
 
 
 def _child_of_type(node: Node, kind: str) -> Node | None:

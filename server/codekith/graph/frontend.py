@@ -57,6 +57,16 @@ def field_text(node: Node, name: str) -> str:
     return text(node.child_by_field_name(name))
 
 
+def children(node: Node | None) -> list[Node]:
+    """A node's named children; none of a missing node."""
+    return list(node.named_children) if node is not None else []
+
+
+def child_of_type(node: Node | None, kind: str) -> Node | None:
+    """A node's first named child of a type (grammars that name few fields)."""
+    return next((c for c in children(node) if c.type == kind), None)
+
+
 class Extractor:
     """Walks one syntax tree once, keeping the lexical scope and the chunk that owns the
     code at hand; subclasses register a handler per node type. A handler returns the scope
@@ -71,6 +81,7 @@ class Extractor:
         self._stack: list[tuple[Node, Scope, str]] = []
         self._exprs: dict[int, Expr] = {}
         self._depth = 0
+        self.current = self.facts.scope  # the scope of the node at hand (for `convert`)
 
     def run(self) -> FileFacts:
         self.visit(self.root, self.facts.scope, self.facts.module)
@@ -79,6 +90,7 @@ class Extractor:
             definition = self.defs.get(node.id)
             if definition is not None:
                 owner = definition.qualname
+            self.current = scope
             handler = self.handlers.get(node.type)
             inner = handler(node, scope, owner) if handler is not None else scope
             if inner is not None:

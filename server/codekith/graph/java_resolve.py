@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, field_text, line, pos, returned
+from codekith.graph.frontend import Extractor, Frontend, children, field_text, line, pos, returned
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -102,7 +102,7 @@ class JavaExtractor(Extractor):
         self.facts.types.append(decl)
         instance = Instance(Known(Value("type", qualname)))
         initializers = Scope("function", body_scope, this=instance)
-        for parameter in _children(node.child_by_field_name("parameters")):  # record components
+        for parameter in children(node.child_by_field_name("parameters")):  # record components
             declared = declared_type(parameter.child_by_field_name("type"))
             if declared is not None:
                 decl.add_field(field_text(parameter, "name"), declared, body_scope)
@@ -127,7 +127,7 @@ class JavaExtractor(Extractor):
         return found
 
     def type_parameters(self, node: Node, scope: Scope) -> None:
-        for parameter in _children(node.child_by_field_name("type_parameters")):
+        for parameter in children(node.child_by_field_name("type_parameters")):
             names = [c for c in parameter.named_children if c.type == "type_identifier"]
             bound = next((c for c in parameter.named_children if c.type == "type_bound"), None)
             ref = type_ref(bound.named_children[0]) if bound and bound.named_children else None
@@ -157,7 +157,7 @@ class JavaExtractor(Extractor):
 
     # -- locals ----------------------------------------------------------------------------
     def parameters(self, node: Node | None, scope: Scope) -> None:
-        for parameter in _children(node):
+        for parameter in children(node):
             declared = declared_type(parameter.child_by_field_name("type"))
             name = field_text(parameter, "name")
             if parameter.type == "spread_parameter":
@@ -202,7 +202,7 @@ class JavaExtractor(Extractor):
         elif parameters is not None and parameters.type == "formal_parameters":
             self.parameters(parameters, body)
         else:
-            for name in _children(parameters):
+            for name in children(parameters):
                 body.bind(text(name), Binding(pos(name), UNKNOWN))
         self.visit(node.child_by_field_name("body"), body, owner)
         return None
@@ -282,14 +282,10 @@ def declared_type(node: Node | None) -> Expr | None:
     return Instance(ref) if ref is not None else None
 
 
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
-
-
 def _members(body: Node | None) -> list[Node]:
     """A type body's declarations; an enum keeps its methods after the constants."""
     found: list[Node] = []
-    for child in _children(body):
+    for child in children(body):
         found += child.named_children if child.type == "enum_body_declarations" else [child]
     return found
 

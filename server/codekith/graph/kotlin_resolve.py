@@ -19,7 +19,16 @@ import re
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, end, line, pos, returned
+from codekith.graph.frontend import (
+    Extractor,
+    Frontend,
+    child_of_type,
+    children,
+    end,
+    line,
+    pos,
+    returned,
+)
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -101,7 +110,6 @@ class KotlinExtractor(Extractor):
         super().__init__(path, language, root, found)
         self.receivers: dict[int, Expr] = {}  # scope id -> its implicit receiver
         self.lambda_receivers: set[int] = set()
-        self.current = self.facts.scope  # the scope of the node at hand (`convert` reads it)
         self.handlers.update(
             {
                 "package_header": self.package_header,
@@ -120,21 +128,6 @@ class KotlinExtractor(Extractor):
                 "ERROR": self.error,
             }
         )
-
-    def run(self) -> FileFacts:
-        """The shared walk, keeping the scope at hand for `convert`'s bare calls."""
-        self.visit(self.root, self.facts.scope, self.facts.module)
-        while self._stack:
-            node, scope, owner = self._stack.pop()
-            definition = self.defs.get(node.id)
-            if definition is not None:
-                owner = definition.qualname
-            self.current = scope
-            handler = self.handlers.get(node.type)
-            inner = handler(node, scope, owner) if handler is not None else scope
-            if inner is not None:
-                self.visit_children(node, inner, owner)
-        return self.facts
 
     def error(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """Where tree-sitter gave up (a class it could not read), the chunker makes the
@@ -199,24 +192,24 @@ class KotlinExtractor(Extractor):
         specifiers = next(
             (c for c in node.named_children if c.type == "delegation_specifiers"), None
         )
-        for specifier in _children(specifiers):
+        for specifier in children(specifiers):
             inner = specifier.named_children[0] if specifier.named_children else specifier
-            kind = _first(inner, "user_type") if inner.type != "user_type" else inner
+            kind = child_of_type(inner, "user_type") if inner.type != "user_type" else inner
             ref = type_ref(kind)
             if ref is None:
                 continue
             decl.bases.append(ref)
             if inner.type == "constructor_invocation":
                 self.facts.sites.append(Site(owner, scope, New(ref), line(inner), "new"))
-                self.visit(_first(inner, "value_arguments"), scope, owner)
+                self.visit(child_of_type(inner, "value_arguments"), scope, owner)
             elif inner.type == "explicit_delegation":
                 self.visit(inner.named_children[-1], scope, owner)
 
     def class_parameters(self, node: Node, decl: TypeDecl, scope: Scope, owner: str) -> None:
         """Primary-constructor parameters: visible to initializers, fields when val/var."""
-        constructor = _first(node, "primary_constructor")
-        for parameter in _children(_first(constructor, "class_parameters")):
-            name = text(_first(parameter, "identifier"))
+        constructor = child_of_type(node, "primary_constructor")
+        for parameter in children(child_of_type(constructor, "class_parameters")):
+            name = text(child_of_type(parameter, "identifier"))
             declared = declared_type(_type_child(parameter))
             scope.bind(name, Binding(pos(parameter), declared or UNKNOWN, typed=bool(declared)))
             tokens = {c.type for c in parameter.children}
@@ -230,7 +223,7 @@ class KotlinExtractor(Extractor):
         self, body: Node | None, decl: TypeDecl, scope: Scope, owner: str, instance: Expr
     ) -> None:
         type_scope = decl.scope
-        for member in _children(body):
+        for member in children(body):
             kind = member.type
             if kind == "function_declaration":
                 self.function(member, type_scope, owner, decl.qualname)
@@ -239,9 +232,9 @@ class KotlinExtractor(Extractor):
             elif kind == "companion_object":
                 name = text(member.child_by_field_name("name")) or "Companion"
                 decl.add_field(name, Known(Value("type", decl.qualname)), type_scope)
-                self.members(_first(member, "class_body"), decl, scope, owner, instance)
+                self.members(child_of_type(member, "class_body"), decl, scope, owner, instance)
             elif kind == "enum_entry":
-                entry = text(_first(member, "identifier"))
+                entry = text(child_of_type(member, "identifier"))
                 decl.add_field(entry, instance, type_scope)
                 for child in member.named_children:
                     if child.type == "class_body":
@@ -261,17 +254,17 @@ class KotlinExtractor(Extractor):
 
     def secondary_constructor(self, node: Node, scope: Scope, owner: str) -> None:
         body = Scope("function", scope)
-        self.parameters(_first(node, "function_value_parameters"), body, owner)
-        delegation = _first(node, "constructor_delegation_call")
+        self.parameters(child_of_type(node, "function_value_parameters"), body, owner)
+        delegation = child_of_type(node, "constructor_delegation_call")
         if delegation is not None:
             if any(c.type == "super" for c in delegation.children):
                 self.facts.sites.append(Site(owner, body, Call(Super()), line(delegation), "super"))
-            self.visit(_first(delegation, "value_arguments"), body, owner)
-        self.visit(_first(node, "block"), body, owner)
+            self.visit(child_of_type(delegation, "value_arguments"), body, owner)
+        self.visit(child_of_type(node, "block"), body, owner)
 
     def type_parameters(self, node: Node, scope: Scope) -> None:
-        for parameter in _children(_first(node, "type_parameters")):
-            name = text(_first(parameter, "identifier"))
+        for parameter in children(child_of_type(node, "type_parameters")):
+            name = text(child_of_type(parameter, "identifier"))
             ref = type_ref(_type_child(parameter))
             scope.bind(name, Binding(pos(parameter), ref or UNKNOWN))
             scope.type_params.add(name)
@@ -303,8 +296,8 @@ class KotlinExtractor(Extractor):
         if receiver is not None:
             self.receivers[id(body)] = Instance(receiver)
         self.type_parameters(node, body)
-        self.parameters(_first(node, "function_value_parameters"), body, inner_owner)
-        code = _first(node, "function_body")
+        self.parameters(child_of_type(node, "function_value_parameters"), body, inner_owner)
+        code = child_of_type(node, "function_body")
         declared = declared_type(_return_type(node))
         if declared is not None:
             returns: Expr | None = returned(declared, body)
@@ -328,11 +321,11 @@ class KotlinExtractor(Extractor):
         return None
 
     def parameters(self, node: Node | None, scope: Scope, owner: str) -> None:
-        for parameter in _children(node):
+        for parameter in children(node):
             if parameter.type != "parameter":
                 continue
             declared = declared_type(_type_child(parameter))
-            name = text(_first(parameter, "identifier"))
+            name = text(child_of_type(parameter, "identifier"))
             scope.bind(name, Binding(pos(parameter), declared or UNKNOWN, typed=bool(declared)))
             for child in parameter.named_children:  # default values
                 if child.type not in _TYPE_NODES and child.type != "identifier":
@@ -351,18 +344,20 @@ class KotlinExtractor(Extractor):
             return None
         at = end(node) if scope.kind == "function" else pos(node)
         for name, value in self.declared(node):
-            typed = declared_type(_type_child(_first(node, "variable_declaration"))) is not None
+            typed = (
+                declared_type(_type_child(child_of_type(node, "variable_declaration"))) is not None
+            )
             scope.bind(name, Binding(at, value, typed=typed))
         self.visit_values(node, scope, owner)
         return None
 
     def declared(self, node: Node) -> list[tuple[str, Expr]]:
         """(name, value) of each variable a property declaration declares."""
-        variable = _first(node, "variable_declaration")
+        variable = child_of_type(node, "variable_declaration")
         if variable is None:
-            many = _first(node, "multi_variable_declaration")
-            return [(text(_first(v, "identifier")), UNKNOWN) for v in _children(many)]
-        name = text(_first(variable, "identifier"))
+            many = child_of_type(node, "multi_variable_declaration")
+            return [(text(child_of_type(v, "identifier")), UNKNOWN) for v in children(many)]
+        name = text(child_of_type(variable, "identifier"))
         declared = declared_type(_type_child(variable))
         if declared is not None:
             return [(name, declared)]
@@ -372,7 +367,7 @@ class KotlinExtractor(Extractor):
     def initializer(self, node: Node) -> Node | None:
         for child in node.named_children:
             if child.type == "property_delegate":  # `by lazy { Foo() }`: the lambda's value
-                lam = _lambda_of(_first(child, "call_expression"))
+                lam = _lambda_of(child_of_type(child, "call_expression"))
                 return _last_statement(lam)
             if child.type not in _NOT_VALUES:
                 return child
@@ -387,7 +382,7 @@ class KotlinExtractor(Extractor):
 
     def for_statement(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         body = Scope("function", scope)
-        variable = _first(node, "variable_declaration")
+        variable = child_of_type(node, "variable_declaration")
         iterated = next(
             (c for c in node.named_children if c.type not in _LOOP_PARTS and c.type != "block"),
             None,
@@ -395,9 +390,9 @@ class KotlinExtractor(Extractor):
         if variable is not None:
             declared = declared_type(_type_child(variable))
             element = declared or (Unwrap(self.expr(iterated)) if iterated else UNKNOWN)
-            body.bind(text(_first(variable, "identifier")), Binding(pos(node), element))
-        for part in _children(_first(node, "multi_variable_declaration")):
-            body.bind(text(_first(part, "identifier")), Binding(pos(node), UNKNOWN))
+            body.bind(text(child_of_type(variable, "identifier")), Binding(pos(node), element))
+        for part in children(child_of_type(node, "multi_variable_declaration")):
+            body.bind(text(child_of_type(part, "identifier")), Binding(pos(node), UNKNOWN))
         for child in node.named_children:
             if child.type not in _LOOP_PARTS:
                 self.visit(child, body, owner)
@@ -406,13 +401,13 @@ class KotlinExtractor(Extractor):
     def catch_block(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         body = Scope("function", scope)
         declared = declared_type(_type_child(node))
-        body.bind(text(_first(node, "identifier")), Binding(pos(node), declared or UNKNOWN))
-        self.visit(_first(node, "block"), body, owner)
+        body.bind(text(child_of_type(node, "identifier")), Binding(pos(node), declared or UNKNOWN))
+        self.visit(child_of_type(node, "block"), body, owner)
         return None
 
     def when_expression(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """`when (x) { is T -> … }`: x is a T in that branch (a smart cast)."""
-        subject = _first(node, "when_subject")
+        subject = child_of_type(node, "when_subject")
         named = subject.named_children[-1] if subject and subject.named_children else None
         name = text(named) if named is not None and named.type == "identifier" else ""
         self.visit(subject, scope, owner)
@@ -462,17 +457,19 @@ class KotlinExtractor(Extractor):
         if receiver is not None:
             self.receivers[id(body)] = receiver
             self.lambda_receivers.add(id(body))
-        names = _children(_first(node, "lambda_parameters"))
+        names = children(child_of_type(node, "lambda_parameters"))
         if not names:
             body.bind("it", Binding(pos(node), it or UNKNOWN))
         for variable in names:
             if variable.type == "variable_declaration":
                 declared = declared_type(_type_child(variable))
                 value = declared or (it if len(names) == 1 and it is not None else UNKNOWN)
-                body.bind(text(_first(variable, "identifier")), Binding(pos(variable), value))
-            for part in _children(variable):  # `(key, value) ->`
+                body.bind(
+                    text(child_of_type(variable, "identifier")), Binding(pos(variable), value)
+                )
+            for part in children(variable):  # `(key, value) ->`
                 if part.type == "variable_declaration":
-                    body.bind(text(_first(part, "identifier")), Binding(pos(part), UNKNOWN))
+                    body.bind(text(child_of_type(part, "identifier")), Binding(pos(part), UNKNOWN))
         for child in node.named_children:
             if child.type != "lambda_parameters":
                 self.visit(child, body, owner)
@@ -509,7 +506,7 @@ class KotlinExtractor(Extractor):
             if name in _ELEMENT_LAMBDAS:
                 return None, Unwrap(value)
         elif name == "with" and arguments:
-            first = _first(arguments[0], "value_argument")
+            first = child_of_type(arguments[0], "value_argument")
             return (
                 self.expr(first.named_children[-1]) if first and first.named_children else _OFF
             ), None
@@ -554,7 +551,7 @@ class KotlinExtractor(Extractor):
         if kind == "this_expression":
             return self.this(node)
         if kind == "super_expression":
-            ref = type_ref(_first(node, "user_type"))
+            ref = type_ref(child_of_type(node, "user_type"))
             return Instance(ref) if ref is not None else Super()
         if kind == "navigation_expression":
             if len(node.named_children) != 2 or any(c.type == "::" for c in node.children):
@@ -581,7 +578,7 @@ class KotlinExtractor(Extractor):
         return UNKNOWN
 
     def this(self, node: Node) -> Expr:
-        label = _first(node, "identifier")
+        label = child_of_type(node, "identifier")
         if label is None:
             return This()
         return Name(text(label), pos(node))  # `this@Outer`: an instance of the class Outer
@@ -632,8 +629,8 @@ def _callee_name(callee: Node) -> tuple[str, Node | None]:
 
 def _type_arguments(node: Node, callee: Node) -> Expr | None:
     """`Item` of `mutableListOf<Item>()`, the value type of `linkedMapOf<String, Item>()`."""
-    arguments = _first(node, "type_arguments") or _first(callee, "type_arguments")
-    projections = [c for c in _children(arguments) if c.type == "type_projection"]
+    arguments = child_of_type(node, "type_arguments") or child_of_type(callee, "type_arguments")
+    projections = [c for c in children(arguments) if c.type == "type_projection"]
     if not projections:
         return None
     return type_ref(_type_child(projections[-1]))
@@ -680,8 +677,8 @@ def declared_type(node: Node | None) -> Expr | None:
         return None
     names = [c for c in node.named_children if c.type == "identifier"]
     if names and text(names[-1]) in _COLLECTIONS:
-        arguments = _first(node, "type_arguments")
-        projections = [c for c in _children(arguments) if c.type == "type_projection"]
+        arguments = child_of_type(node, "type_arguments")
+        projections = [c for c in children(arguments) if c.type == "type_projection"]
         element = type_ref(_type_child(projections[-1])) if projections else None
         return Wrapped(element) if element is not None else None
     ref = type_ref(node)
@@ -689,12 +686,12 @@ def declared_type(node: Node | None) -> Expr | None:
 
 
 def _type_child(node: Node | None) -> Node | None:
-    return next((c for c in _children(node) if c.type in _TYPE_NODES), None)
+    return next((c for c in children(node) if c.type in _TYPE_NODES), None)
 
 
 def _return_type(node: Node) -> Node | None:
     """The declared result: a type after the parameters."""
-    parameters = _first(node, "function_value_parameters")
+    parameters = child_of_type(node, "function_value_parameters")
     if parameters is None:
         return None
     for child in node.named_children:
@@ -704,28 +701,20 @@ def _return_type(node: Node) -> Node | None:
 
 
 def _qualified(node: Node) -> str:
-    found = _first(node, "qualified_identifier") or _first(node, "identifier")
+    found = child_of_type(node, "qualified_identifier") or child_of_type(node, "identifier")
     return "".join(text(found).split()) if found is not None else ""
 
 
 def _keywords(node: Node) -> set[str]:
     found = {c.type for c in node.children if not c.is_named}
-    modifiers = _first(node, "modifiers")
-    found |= {text(m) for m in _children(modifiers)}
+    modifiers = child_of_type(node, "modifiers")
+    found |= {text(m) for m in children(modifiers)}
     return found
 
 
 def _is_actual(node: Node) -> bool:
     """An `actual` declaration: the `expect` one stands for it (as the common code sees it)."""
     return "actual" in _keywords(node)
-
-
-def _first(node: Node | None, kind: str) -> Node | None:
-    return next((c for c in _children(node) if c.type == kind), None)
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
 
 
 def _lambda_of(call: Node | None) -> Node | None:

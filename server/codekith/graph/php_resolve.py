@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, end, field_text, line, pos
+from codekith.graph.frontend import Extractor, Frontend, children, end, field_text, line, pos
 from codekith.graph.syntax_model import (
     UNKNOWN,
     Binding,
@@ -326,7 +326,7 @@ class PhpExtractor(Extractor):
         instance = Instance(klass)
         initializers = Scope("function", decl.scope, this=instance)
         traits: list[Expr] = []
-        for member in _children(body):
+        for member in children(body):
             kind = member.type
             if kind == "method_declaration":
                 self.method(member, decl, instance, owner)
@@ -405,7 +405,7 @@ class PhpExtractor(Extractor):
         self, node: Node | None, body: Scope, doc: str, decl: TypeDecl | None, owner: str
     ) -> None:
         documented = {m.group(2): m.group(1) for m in _DOC_PARAM.finditer(doc)}
-        for parameter in _children(node):
+        for parameter in children(node):
             name = field_text(parameter, "name")
             if not name:
                 continue
@@ -499,7 +499,7 @@ class PhpExtractor(Extractor):
         return UNKNOWN
 
     def catch_clause(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        kinds = _children(node.child_by_field_name("type"))
+        kinds = children(node.child_by_field_name("type"))
         declared = _union([t for t in map(self.declared_type, kinds) if t is not None])
         name = field_text(node, "name")
         _home(scope).bind(name, Binding(pos(node), declared or UNKNOWN, typed=bool(declared)))
@@ -624,7 +624,7 @@ class PhpExtractor(Extractor):
         inner = Scope(
             "type", self.php.scope, this=UNKNOWN, type_qualname=f"{owner}.<class@{line(node)}>"
         )
-        for member in _children(node.child_by_field_name("body")):
+        for member in children(node.child_by_field_name("body")):
             if member.type == "method_declaration":
                 body = Scope("function", inner, this=UNKNOWN)
                 self.parameters(member.child_by_field_name("parameters"), body, "", None, owner)
@@ -811,10 +811,6 @@ def _assigned_variable(node: Node | None) -> str:
 
 def _all(node: Node, kind: str) -> list[Node]:
     return [c for c in node.named_children if c.type == kind]
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
 
 
 class NameTable:

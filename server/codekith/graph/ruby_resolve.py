@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, end, field_text, line, pos
+from codekith.graph.frontend import Extractor, Frontend, children, end, field_text, line, pos
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -304,7 +304,7 @@ class RubyExtractor(Extractor):
         singleton side (`extend self` too); the last one written is looked up first."""
         klass, crefs = ctx.klass, ctx.crefs
         arguments = node.child_by_field_name("arguments")
-        for argument in reversed(_children(arguments)):
+        for argument in reversed(children(arguments)):
             target: Expr | None
             if argument.type == "self" and name == "extend":
                 target = Known(Value("type", klass))
@@ -390,7 +390,7 @@ class RubyExtractor(Extractor):
 
     def parameters(self, node: Node | None, scope: RubyScope, owner: str) -> None:
         """Parameters are locals of unknown class; default values are code."""
-        for parameter in _children(node):
+        for parameter in children(node):
             if parameter.type == "identifier":
                 scope.bind(text(parameter), Binding(pos(parameter), UNKNOWN))
                 continue
@@ -489,7 +489,7 @@ class RubyExtractor(Extractor):
         return None
 
     def return_(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        value = next(iter(_children(first(node))), None)
+        value = next(iter(children(first(node))), None)
         body = _method_scope(_ruby(scope))
         if value is not None and body is not None:
             self.tails.append((value, _ruby(scope), body))
@@ -721,10 +721,6 @@ def _names(node: Node) -> list[Node]:
     return found
 
 
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
-
-
 def first(node: Node | None) -> Node | None:
     return node.named_children[0] if node is not None and node.named_children else None
 
@@ -732,9 +728,9 @@ def first(node: Node | None) -> Node | None:
 def _statements(body: Node | None) -> list[Node]:
     """A body's statements; `private def x` counts as its def."""
     found: list[Node] = []
-    for child in _children(body):
+    for child in children(body):
         arguments = child.child_by_field_name("arguments") if child.type == "call" else None
-        inner = _children(arguments)
+        inner = children(arguments)
         if len(inner) == 1 and inner[0].type in ("method", "singleton_method"):
             found.append(inner[0])
         else:
@@ -754,7 +750,7 @@ def _bare_call(node: Node) -> str:
 def _symbols(node: Node) -> list[str]:
     """The names a call lists as symbols or strings (`attr_reader :a, "b"`)."""
     found: list[str] = []
-    for argument in _children(node.child_by_field_name("arguments")):
+    for argument in children(node.child_by_field_name("arguments")):
         if argument.type == "simple_symbol":
             found.append(text(argument)[1:])
         elif argument.type in ("string", "delimited_symbol") and len(argument.named_children) == 1:

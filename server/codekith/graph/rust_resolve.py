@@ -20,6 +20,7 @@ from codekith.chunking.treesitter import Definition
 from codekith.graph.frontend import (
     Extractor,
     Frontend,
+    children,
     config_ancestors,
     end,
     field_text,
@@ -225,7 +226,7 @@ class RustExtractor(Extractor):
         self.generics(node, body)
         decl = TypeDecl(qualname, body, line(node), is_class=False)
         bounds = node.child_by_field_name("bounds")
-        decl.bases = [r for r in map(self.type_ref, _children(bounds)) if r is not None]
+        decl.bases = [r for r in map(self.type_ref, children(bounds)) if r is not None]
         self.facts.types.append(decl)
         self.visit(node.child_by_field_name("body"), body, owner)
         return None
@@ -244,17 +245,17 @@ class RustExtractor(Extractor):
     def generics(self, node: Node, scope: Scope) -> None:
         """Type parameters stand for their first bound (`T: Shape`), or for nothing."""
         parameters = node.child_by_field_name("type_parameters")
-        for parameter in _children(parameters):
+        for parameter in children(parameters):
             if parameter.type not in ("type_parameter", "constrained_type_parameter"):
                 continue
             name = field_text(parameter, "name") or field_text(parameter, "left")
-            bounds = _children(parameter.child_by_field_name("bounds"))
+            bounds = children(parameter.child_by_field_name("bounds"))
             bound = self.type_ref(bounds[0]) if bounds else None
             scope.bind(name, Binding(pos(parameter), bound or UNKNOWN))
             scope.type_params.add(name)
 
     def parameters(self, node: Node | None, scope: Scope) -> None:
-        for parameter in _children(node):
+        for parameter in children(node):
             pattern = parameter.child_by_field_name("pattern")
             if parameter.type == "self_parameter" or pattern is None:
                 continue
@@ -316,7 +317,7 @@ class RustExtractor(Extractor):
 
     def closure(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         body = Scope("function", scope)
-        for parameter in _children(node.child_by_field_name("parameters")):
+        for parameter in children(node.child_by_field_name("parameters")):
             declared = self.declared(parameter.child_by_field_name("type"))
             target = parameter.child_by_field_name("pattern") or parameter
             for name in _pattern_names(target):
@@ -449,10 +450,6 @@ def _container(scope: Scope) -> Expr | None:
     if scope.type_qualname:
         return Known(Value("type", scope.type_qualname))
     return Name("Self")
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
 
 
 def _first_argument(node: Node) -> Node | None:

@@ -18,7 +18,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, end, field_text, line, pos, returned
+from codekith.graph.frontend import (
+    Extractor,
+    Frontend,
+    child_of_type,
+    children,
+    end,
+    field_text,
+    line,
+    pos,
+    returned,
+)
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -118,7 +128,6 @@ class ScalaExtractor(Extractor):
         super().__init__(path, language, root, found)
         self.receivers: dict[int, list[Expr]] = {}  # scope id -> implicit receivers
         self.elements: dict[int, Expr] = {}  # node id -> the element a lambda receives
-        self.current = self.facts.scope  # the scope of the node at hand (`convert` reads it)
         self.visible: list[str] = []  # packages whose members the file sees unqualified
         self.types_in: dict[int, dict[tuple[bool, str], Node]] = {}  # body id -> its types
         self.handlers.update(
@@ -148,21 +157,6 @@ class ScalaExtractor(Extractor):
                 **dict.fromkeys(_NOT_VISITED, self.skip),
             }
         )
-
-    def run(self) -> FileFacts:
-        """The shared walk, keeping the scope at hand for `convert`'s bare names."""
-        self.visit(self.root, self.facts.scope, self.facts.module)
-        while self._stack:
-            node, scope, owner = self._stack.pop()
-            definition = self.defs.get(node.id)
-            if definition is not None:
-                owner = definition.qualname
-            self.current = scope
-            handler = self.handlers.get(node.type)
-            inner = handler(node, scope, owner) if handler is not None else scope
-            if inner is not None:
-                self.visit_children(node, inner, owner)
-        return self.facts
 
     def skip(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         return None
@@ -314,7 +308,7 @@ class ScalaExtractor(Extractor):
             self.facts.types.append(holder)
             for case in _enum_cases(node.child_by_field_name("body")):
                 holder.add_field(case, Instance(Known(Value("type", qualname))), scope)
-        abstract = "abstract" in text(_first(node, "modifiers")).split()
+        abstract = "abstract" in text(child_of_type(node, "modifiers")).split()
         if node.type != "class_definition" or abstract or _declares(companion, "apply"):
             return
         body = Scope("function", scope)
@@ -332,7 +326,7 @@ class ScalaExtractor(Extractor):
         lists = node.children_by_field_name("class_parameters")
         primary = _arity(lists[0]) if lists else (0, 0)
         secondary: list[tuple[str, tuple[int, int]]] = []
-        for member in _children(node.child_by_field_name("body")):
+        for member in children(node.child_by_field_name("body")):
             definition = self.definition(member)
             if member.type == "function_definition" and field_text(member, "name") == "this":
                 found = [c for c in member.children_by_field_name("parameters")]
@@ -380,7 +374,7 @@ class ScalaExtractor(Extractor):
         class the positions its patterns bind (`_1`, `_2`, ...)."""
         is_case = "case" in {c.type for c in node.children}
         for index, parameters in enumerate(node.children_by_field_name("class_parameters")):
-            for n, parameter in enumerate(_children(parameters)):
+            for n, parameter in enumerate(children(parameters)):
                 if parameter.type != "class_parameter":
                     continue
                 name = field_text(parameter, "name")
@@ -395,7 +389,7 @@ class ScalaExtractor(Extractor):
         self, body: Node | None, decl: TypeDecl, scope: Scope, owner: str, instance: Expr
     ) -> None:
         type_scope = decl.scope
-        for member in _children(body):
+        for member in children(body):
             kind = member.type
             if kind in ("function_definition", "function_declaration"):
                 self.method(member, type_scope, owner, decl.qualname, instance)
@@ -549,7 +543,7 @@ class ScalaExtractor(Extractor):
         self.parameters(node, inner, owner)
         body = node.child_by_field_name("body")
         for child in (
-            [body] if body is not None and body.type.endswith("definition") else _children(body)
+            [body] if body is not None and body.type.endswith("definition") else children(body)
         ):
             if child.type in ("function_definition", "function_declaration"):
                 self.function(child, inner, owner, None, None)
@@ -651,8 +645,8 @@ class ScalaExtractor(Extractor):
     def for_expression(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """`for (x <- xs; y = f(x) if p)`: x is an element of xs."""
         body = Scope("function", scope)
-        enumerators = _first(node, "enumerators")
-        for enumerator in _children(enumerators):
+        enumerators = child_of_type(node, "enumerators")
+        for enumerator in children(enumerators):
             if enumerator.type != "enumerator":
                 self.visit(enumerator, body, owner)
                 continue
@@ -875,7 +869,7 @@ class ScalaExtractor(Extractor):
             branches = [node.child_by_field_name(f) for f in ("consequence", "alternative")]
             return Union(tuple(self.expr(b) for b in branches if b is not None))
         if kind == "match_expression":
-            clauses = _children(node.child_by_field_name("body"))
+            clauses = children(node.child_by_field_name("body"))
             bodies = [c.child_by_field_name("body") for c in clauses]
             return Union(tuple(self.expr(_last_value(b)) for b in bodies if b is not None))
         if kind == "ascription_expression":
@@ -945,7 +939,7 @@ class ScalaExtractor(Extractor):
     def generic_value(self, node: Node) -> Expr:
         """`x.asInstanceOf[Foo]` is a Foo; `List[Item](…)`, `Vector.empty[Item]` hold Items."""
         function = node.child_by_field_name("function")
-        arguments = _children(node.child_by_field_name("type_arguments"))
+        arguments = children(node.child_by_field_name("type_arguments"))
         name = _last_name(function)
         if name == "asInstanceOf" and arguments:
             return declared_type(arguments[0]) or UNKNOWN
@@ -1001,13 +995,13 @@ def _declares(node: Node | None, name: str) -> bool:
     body = node.child_by_field_name("body") if node is not None else None
     return any(
         c.type in ("function_definition", "function_declaration") and field_text(c, "name") == name
-        for c in _children(body)
+        for c in children(body)
     )
 
 
 def _enum_cases(body: Node | None) -> list[str]:
     found: list[str] = []
-    for member in _children(body):
+    for member in children(body):
         if member.type == "enum_case_definitions":
             found += [field_text(c, "name") for c in member.named_children]
     return [f for f in found if f]
@@ -1082,14 +1076,6 @@ def _last_name(node: Node | None) -> str:
     return ""
 
 
-def _first(node: Node | None, kind: str) -> Node | None:
-    return next((c for c in _children(node) if c.type == kind), None)
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
-
-
 _TYPE_NODES = frozenset(
     {
         "type_identifier",
@@ -1148,7 +1134,7 @@ def declared_type(node: Node | None) -> Expr | None:
     if node.type == "generic_type":
         base = node.child_by_field_name("type")
         name = text(base).rpartition(".")[2]
-        arguments = _children(node.child_by_field_name("type_arguments"))
+        arguments = children(node.child_by_field_name("type_arguments"))
         if name in _WRAPPERS:
             element = type_ref(arguments[-1]) if arguments else None
             return Wrapped(element) if element is not None else None

@@ -26,7 +26,17 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, config_ancestors, end, line, pos, returned
+from codekith.graph.frontend import (
+    Extractor,
+    Frontend,
+    child_of_type,
+    children,
+    config_ancestors,
+    end,
+    line,
+    pos,
+    returned,
+)
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -150,7 +160,6 @@ class SwiftExtractor(Extractor):
         self.swift.definitions = module.definitions
         self.facts = self.swift
         self.receivers: dict[int, Expr] = {}  # type body scope id -> the type (`Self`)
-        self.current = self.facts.scope
         self.handlers.update(
             {
                 "import_declaration": self.import_,
@@ -171,27 +180,12 @@ class SwiftExtractor(Extractor):
             }
         )
 
-    def run(self) -> FileFacts:
-        """The shared walk, keeping the scope at hand for `convert`'s bare names."""
-        self.visit(self.root, self.facts.scope, self.facts.module)
-        while self._stack:
-            node, scope, owner = self._stack.pop()
-            definition = self.defs.get(node.id)
-            if definition is not None:
-                owner = definition.qualname
-            self.current = scope
-            handler = self.handlers.get(node.type)
-            inner = handler(node, scope, owner) if handler is not None else scope
-            if inner is not None:
-                self.visit_children(node, inner, owner)
-        return self.facts
-
     def skip(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         return None
 
     # -- imports and top-level names -------------------------------------------------------
     def import_(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        named = _first(node, "identifier")
+        named = child_of_type(node, "identifier")
         if named is not None and named.named_children:
             self.swift.modules.append(text(named.named_children[0]))
         return None
@@ -273,7 +267,7 @@ class SwiftExtractor(Extractor):
         self.facts.types.append(decl)
         at = line(node)
         own: Expr = Known(Value("type", hidden))
-        if _first(node, "type_constraints") is not None:
+        if child_of_type(node, "type_constraints") is not None:
             self.facts.impls.append(TraitImpl(own, extended, scope, at))
         else:
             self.facts.impls.append(TraitImpl(extended, own, scope, at))
@@ -284,7 +278,7 @@ class SwiftExtractor(Extractor):
         self.members(node, decl, own, owner)
 
     def type_parameters(self, node: Node, scope: Scope) -> None:
-        for parameter in _children(_first(node, "type_parameters")):
+        for parameter in children(child_of_type(node, "type_parameters")):
             names = [c for c in parameter.named_children if c.type == "type_identifier"]
             if not names:
                 continue
@@ -296,7 +290,7 @@ class SwiftExtractor(Extractor):
         body = node.child_by_field_name("body")
         type_scope = decl.scope
         initializers = Scope("function", type_scope, this=Instance(own))
-        for member in _children(body):
+        for member in children(body):
             kind = member.type
             self.current = initializers
             if kind in _FUNCTIONS:
@@ -308,7 +302,7 @@ class SwiftExtractor(Extractor):
             elif kind in _TYPES:
                 self.declare_type(member, type_scope, owner, decl)
             elif kind == "enum_entry":
-                for entry in _children(member):
+                for entry in children(member):
                     if entry.type == "simple_identifier":
                         decl.add_field(text(entry), Instance(own), type_scope)
                     else:
@@ -354,7 +348,7 @@ class SwiftExtractor(Extractor):
         self.facts.functions.append(
             FuncDecl(qualname, name, body, returns, own, scope if own is not None else None)
         )
-        code = node.child_by_field_name("body") or _first(node, "computed_property")
+        code = node.child_by_field_name("body") or child_of_type(node, "computed_property")
         self.visit(code, body, inner_owner)
 
     def parameters(self, node: Node, scope: Scope, owner: str) -> None:
@@ -494,10 +488,10 @@ class SwiftExtractor(Extractor):
         of the collection it iterates (`given`, by index)."""
         body = Scope("function", scope)
         kind = node.child_by_field_name("type")
-        declared = _children(_first(kind, "lambda_function_type_parameters"))
+        declared = children(child_of_type(kind, "lambda_function_type_parameters"))
         if declared:
             for n, parameter in enumerate(declared):
-                ident = _first(parameter, "simple_identifier")
+                ident = child_of_type(parameter, "simple_identifier")
                 kinds = [c for c in parameter.named_children if c.type in _TYPE_NODES]
                 value = declared_type(kinds[0]) if kinds else None
                 body.bind(text(ident), Binding(pos(node), value or given.get(n, UNKNOWN)))
@@ -513,7 +507,7 @@ class SwiftExtractor(Extractor):
         if callee is None or suffix is None:
             return scope
         callee = self.split(callee, scope, owner)
-        arguments = _first(suffix, "value_arguments")
+        arguments = child_of_type(suffix, "value_arguments")
         if arguments is not None and text(arguments).startswith("["):
             obj = self.expr(callee)
             self.facts.sites.append(
@@ -634,7 +628,7 @@ class SwiftExtractor(Extractor):
             callee = callee.named_children[-1]
         if _is_implicit_member(callee) or callee.type in _OPERATORS:
             return UNKNOWN
-        arguments = _first(suffix, "value_arguments")
+        arguments = child_of_type(suffix, "value_arguments")
         if arguments is not None and text(arguments).startswith("["):
             obj = self.expr(callee)
             return Either(Call(Member(obj, "subscript")), Unwrap(obj))
@@ -705,8 +699,8 @@ def declared_type(node: Node | None) -> Expr | None:
         return None
     names = [c for c in node.named_children if c.type == "type_identifier"]
     if names and text(names[-1]) in _COLLECTIONS:
-        arguments = _first(node, "type_arguments")
-        kinds = [c for c in _children(arguments) if c.type in _TYPE_NODES]
+        arguments = child_of_type(node, "type_arguments")
+        kinds = [c for c in children(arguments) if c.type in _TYPE_NODES]
         element = type_ref(kinds[-1]) if kinds else None
         return Wrapped(element) if element is not None else None
     ref = type_ref(node)
@@ -746,10 +740,10 @@ def _declaration_kind(node: Node) -> str:
 
 
 def _is_private(node: Node) -> bool:
-    modifiers = _first(node, "modifiers")
+    modifiers = child_of_type(node, "modifiers")
     return any(
         text(m).startswith(("private", "fileprivate"))
-        for m in _children(modifiers)
+        for m in children(modifiers)
         if m.type == "visibility_modifier"
     )
 
@@ -784,14 +778,6 @@ def _bound_in_pattern(node: Node) -> list[str]:
                 stack.append(child)
             previous = child.type
     return found
-
-
-def _first(node: Node | None, kind: str) -> Node | None:
-    return next((c for c in _children(node) if c.type == kind), None)
-
-
-def _children(node: Node | None) -> list[Node]:
-    return list(node.named_children) if node is not None else []
 
 
 # -- modules ---------------------------------------------------------------------------------
