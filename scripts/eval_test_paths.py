@@ -1,7 +1,7 @@
 """Which files are tests, for the languages chunked since stop 52: the rule before and after.
 
 Search lists tests apart from code (stop 48, `Answers.search(tests_apart=N)`), and `related`
-leaves them out unless asked, by path (`sidecode.TEST_PATH`). The rule was written for
+ranks them lower unless asked, by path (`sidecode.TEST_PATH`). The rule was written for
 Python, JavaScript and Go; it misses how other languages lay out tests: C#'s
 `Src/Newtonsoft.Json.Tests/`, SwiftPM's `Tests/AlamofireTests/`, Kotlin Multiplatform's
 `src/jvmTest/`, JUnit's `FooTest.java`, Scala's `FooSpec.scala`, RSpec's `foo_spec.rb`,
