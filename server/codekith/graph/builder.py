@@ -100,7 +100,7 @@ class GraphBuilder:
     def _other_languages(
         self, files: dict[str, str], config: str, tally: Tally
     ) -> dict[str, list[Resolved]]:
-        """JavaScript, TypeScript, Go, Rust and Java: all of them resolved again whenever one
+        """The tree-sitter languages: all of them resolved again whenever one
         of them or a project file changed (so the edges stay exact), else nothing. Only the
         changed files are parsed again: a file's facts depend on its content alone."""
         if self._syntax == files and self._config == config:
