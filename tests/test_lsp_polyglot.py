@@ -1,4 +1,4 @@
-"""Call hierarchy and code lenses for Go and TypeScript through a real LSP client.
+"""Call hierarchy and code lenses for Go, TypeScript and Kotlin through a real LSP client.
 
 The tests only read, so one server per client profile serves the module."""
 
@@ -69,6 +69,34 @@ WORKSPACE = {
         export function buy(sku: string): string {
           return new Order(sku).describe();
         }
+        """,
+    "shop/Cart.kt": """
+        package shop
+
+        class Cart {
+            private val lines = mutableListOf<Int>()
+
+            fun add(cents: Int): Cart {
+                lines.add(cents)
+                return this
+            }
+
+            class Builder {
+                private val cart = Cart()
+
+                fun item(cents: Int): Builder {
+                    cart.add(cents)
+                    return this
+                }
+
+                fun build(): Cart = cart
+            }
+        }
+        """,
+    "shop/Checkout.kt": """
+        package shop
+
+        fun checkout(): Cart = Cart.Builder().item(3).build()
         """,
 }
 
@@ -150,3 +178,23 @@ async def test_typescript_class_callers_are_its_constructor_callers(client: Lang
         types.CallHierarchyIncomingCallsParams(method)
     )
     assert [call.from_.detail for call in incoming] == ["web.shop.buy"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_kotlin_nested_builder_methods_have_callers_and_callees(client: LanguageClient):
+    """Kotlin has a call graph since stop 53, and a type nested in a class is a chunk of its
+    own: the Builder's method is an item of the hierarchy with its caller in another file
+    of the package and its callee in the outer class."""
+    root = client.root  # type: ignore[attr-defined]
+    item = await prepare(client, "shop/Cart.kt", "fun item")
+    assert (item.name, item.detail) == ("item", "shop.Cart.Cart.Builder.item")
+    incoming = await client.call_hierarchy_incoming_calls_async(
+        types.CallHierarchyIncomingCallsParams(item)
+    )
+    assert {call.from_.detail for call in incoming} == {"shop.Checkout.checkout"}
+    outgoing = await client.call_hierarchy_outgoing_calls_async(
+        types.CallHierarchyOutgoingCallsParams(item)
+    )
+    assert {call.to.detail: call.to.uri for call in outgoing} == {
+        "shop.Cart.Cart.add": (root / "shop/Cart.kt").as_uri()
+    }
