@@ -684,3 +684,54 @@ def test_a_line_of_a_long_files_top_level_code_targets_the_part_that_holds_it(
     assert target["start_line"] <= 120 <= target["end_line"] and target["start_line"] > 1
     blank = project.related.chunk_at("routes.py", 141)
     assert blank is not None and "render_page_number_139," in code_of(blank["document"])
+
+
+CS_PARTIAL = {
+    "Billing/Invoice.cs": """
+        namespace Billing
+        {
+            /// <summary>An invoice of a customer's order lines.</summary>
+            public partial class Invoice
+            {
+                private decimal total;
+
+                /// <summary>Adds one line's price to the invoice.</summary>
+                public void Add(decimal price) { total += price; }
+            }
+        }
+    """,
+    "Billing/Invoice.Tax.cs": """
+        namespace Billing
+        {
+            public partial class Invoice
+            {
+                /// <summary>The tax due on the invoice's total.</summary>
+                public decimal Tax() { return total * 0.2m; }
+            }
+        }
+    """,
+    "Billing/Receipt.cs": """
+        namespace Billing
+        {
+            public class Receipt : Invoice
+            {
+                public string Print() { return "receipt"; }
+            }
+        }
+    """,
+}
+
+
+def test_the_parts_of_a_partial_class_are_named_parts_not_bases(workspace, project_for):
+    """C#'s call graph links a partial class's parts by inheritance (a call on one part
+    reaches what another declares); a bundle says they are parts of one class, and keeps
+    "subclass" for a real one."""
+    project = project_for(workspace(CS_PARTIAL))
+    project.indexer.run()
+    reasons = {
+        i.hit.qualname: i.reason for i in project.related.bundle("Billing.Invoice.Invoice").items
+    }
+    assert reasons["Billing.Invoice.Tax.Invoice"] == "other part of Billing.Invoice.Invoice", (
+        reasons
+    )
+    assert reasons["Billing.Receipt.Receipt"] == "subclass of Billing.Invoice.Invoice", reasons

@@ -530,20 +530,29 @@ class Related:
         found: dict[str, tuple[str, str]] = {}
         if intent != "usage":
             for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING):
-                origin = names[edge["src"]]
-                label = "base" if edge["kind"] == "inherit" else "callee"
-                found.setdefault(_owner(edge["dst"]), (f"{label} of {origin}", origin))
+                origin, other = names[edge["src"]], _owner(edge["dst"])
+                label = _inherit_label(origin, other, "base", edge["kind"]) or "callee"
+                found.setdefault(other, (f"{label} of {origin}", origin))
         if intent != "implementation" or level == 1:
             for edge in self.store.edges_to(names, skip_kinds=NOT_RELATING):
-                origin = names[edge["dst"]]
-                label = "subclass" if edge["kind"] == "inherit" else "caller"
-                found.setdefault(edge["src"], (f"{label} of {origin}", origin))
+                origin, other = names[edge["dst"]], edge["src"]
+                label = _inherit_label(origin, other, "subclass", edge["kind"]) or "caller"
+                found.setdefault(other, (f"{label} of {origin}", origin))
         return found
 
     def _rows_for(self, qualnames: set[str]) -> list[dict[str, Any]]:
         if not qualnames:
             return []
         return self.store.chunks_by_qualname(qualnames, with_vectors=True)
+
+
+def _inherit_label(origin: str, other: str, label: str, kind: str) -> str:
+    """How an inheritance edge relates `other` to `origin`: its base or subclass, or another
+    part of the same class (C#'s partial classes link their parts by inheritance: each part
+    is a chunk of its own file, of one name), "" for an edge of another kind."""
+    if kind != "inherit":
+        return ""
+    return "other part" if origin.rpartition(".")[2] == other.rpartition(".")[2] else label
 
 
 def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> None:
