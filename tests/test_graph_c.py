@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files, graph, update
+from tests.graphs import all_edges, calls, cold, files, graph, update
 
 
 def test_static_functions_are_seen_only_in_their_own_file_or_includers(tmp_path: Path) -> None:
@@ -195,7 +194,4 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert ("app.main.main", "lib.b.twice", call) in seen[5]
     assert ("app.main.main", "lib.b.helper", call) in seen[6]  # b.c implements b.h
     assert ("app.main.main", "lib.b.helper", call) not in seen[7]  # now a macro of b.h
-    copy = tmp_path / "copy"
-    shutil.copytree(root, copy)
-    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-    assert seen[-1] == cold
+    assert seen[-1] == cold(root, tmp_path / "copy")

@@ -4,13 +4,12 @@ that agree with a cold build."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files, graph, update
+from tests.graphs import all_edges, calls, cold, files, graph, update
 
 
 def test_names_are_looked_up_through_namespaces_and_includes(tmp_path: Path) -> None:
@@ -311,7 +310,4 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert callees(seen[3]) == set()  # named again, but logger.cpp defines ::Logger's write
     assert callees(seen[4]) == {"lib.logger.Logger.write"}
     assert callees(seen[5]) == set()  # declared only: no node
-    copy = tmp_path / "copy"
-    shutil.copytree(root, copy)
-    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-    assert seen[-1] == cold
+    assert seen[-1] == cold(root, tmp_path / "copy")

@@ -3,13 +3,12 @@ guessed, namespaces and projects, and warm updates that agree with a cold build.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files, graph, update
+from tests.graphs import all_edges, calls, cold, files, graph, update
 
 UTIL = "namespace Lib;\n\npublic static class Util\n{\n    public static int One() => 1;\n}\n"
 
@@ -204,12 +203,6 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     root = write_files(tmp_path / "ws", {"Lib/Util.cs": UTIL})
     builder = GraphBuilder(root)
 
-    def cold() -> set[tuple[str, str, str]]:
-        copy = tmp_path / "copy"
-        shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(root, copy)
-        return {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-
     update(builder, root)
     seen: list[set[tuple[str, str, str]]] = []
     for path, text in EDITS:
@@ -217,9 +210,8 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
             (root / path).unlink()
         else:
             write_files(root, {path: text})
-        update(builder, root)
-        warm = {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-        assert warm == cold()
+        warm = update(builder, root)
+        assert warm == cold(root, tmp_path / "copy")
         seen.append(warm)
     assert ("App.Use.Use.Run", "Lib.Store.Store.Save", "call") in seen[3]
     assert ("App.Use.Use.Run", "App.Use.Extra.Use.Extra", "call") in seen[3]

@@ -3,13 +3,12 @@ library lambda receivers, expect/actual, broken and odd files, and warm rebuilds
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files, graph, update
+from tests.graphs import all_edges, calls, cold, files, graph, update
 
 
 def test_receivers_of_unknown_type_are_never_guessed(tmp_path: Path) -> None:
@@ -167,11 +166,7 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
 
     for path, text in EDITS:
         write_files(root, {path: text})
-        update(builder, root)
-    warm = {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-    copy = tmp_path / "copy"
-    shutil.copytree(root, copy)
-    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-    assert warm == cold
+        warm = update(builder, root)
+    assert warm == cold(root, tmp_path / "copy")
     assert ("app.Use.use", "app.Stores.Cache.find", "call") in warm  # the property's new type
     assert ("app.Use.use", "app.Stores.Disk.find", "call") not in warm

@@ -4,13 +4,12 @@ odd files, and warm rebuilds."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files, graph, update
+from tests.graphs import all_edges, calls, cold, files, graph, update
 
 
 def test_values_of_unknown_table_are_never_guessed(tmp_path: Path) -> None:
@@ -314,9 +313,6 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
         seen.append(update(builder, root))
     assert ("use.f", "store.S.open", "call") in seen[3]
     warm = seen[-1]
-    copy = tmp_path / "copy"
-    shutil.copytree(root, copy)
-    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-    assert warm == cold
+    assert warm == cold(root, tmp_path / "copy")
     assert ("use.f", "disk.D.open", "call") in warm  # what pick.lua now returns
     assert ("use.f", "store.S.open", "call") not in warm

@@ -13,7 +13,7 @@ from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex, config_fingerprint
 from codekith.graph.syntax_engine import MAX_GRAPH_LINE_CHARS
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files
+from tests.graphs import all_edges, calls, cold, files
 
 MIXED = {
     "web/tsconfig.json": '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["lib/*"]}}}',
@@ -140,10 +140,7 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
         write_files(root, {path: text})
         run({path})
     warm = {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
-    copy = tmp_path / "copy"
-    shutil.copytree(root, copy)
-    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-    assert warm == cold
+    assert warm == cold(root, tmp_path / "copy")
     assert ("web.main.checkout", "web.lib.format.round", "call") in warm
     assert ("web.lib.format.money", "web.lib.format.round", "call") in warm
     assert not any("svc.store.store" in e[1] for e in warm)  # its file is gone

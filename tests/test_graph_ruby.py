@@ -4,13 +4,12 @@ with a cold build."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import GraphIndex
 from tests.conftest import write_files
-from tests.graphs import all_edges, calls, files, graph, update
+from tests.graphs import all_edges, calls, cold, files, graph, update
 
 
 def test_unknown_receivers_locals_and_dynamic_calls_get_no_edge(tmp_path: Path) -> None:
@@ -213,7 +212,4 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert ("app.user.User.go", "lib.base.Base.save", "call") in seen[4]
     assert ("app.user.User", "lib.base.Base", "inherit") in seen[4]
     assert not any(e[0] == "app.user.User.go" for e in seen[5])  # ::Base is gone
-    copy = tmp_path / "copy"
-    shutil.copytree(root, copy)
-    cold = {(e.src, e.dst, e.kind) for e in all_edges(GraphIndex(copy, files(copy)))}
-    assert seen[-1] == cold
+    assert seen[-1] == cold(root, tmp_path / "copy")
