@@ -28,7 +28,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition, definitions
-from codekith.graph.frontend import Extractor, Frontend, end, field_text, line, pos
+from codekith.graph.frontend import (
+    Extractor,
+    Frontend,
+    end,
+    field_text,
+    line,
+    one_function,
+    pos,
+    shared_prefix,
+)
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -315,7 +324,9 @@ class Linker:
         ]
         if len(matches) <= 1:
             return matches[0] if matches else None
-        nearness = {p: _shared(here, posixpath.dirname(p)) for p in matches}
+        nearness = {
+            p: shared_prefix(here.split("/"), posixpath.dirname(p).split("/")) for p in matches
+        }
         best = max(nearness.values())
         nearest = [p for p in matches if nearness[p] == best]
         return nearest[0] if len(nearest) == 1 else None
@@ -354,20 +365,20 @@ class Linker:
         definitions = [d for d in self.by_name.get(name, []) if d.path != caller]
         included = {d.qualname for d in definitions if d.path in seen}
         if included or name in _LIBC:  # another file's `snprintf` is a shim for some platform
-            return _one(included)
+            return one_function(included)
         candidates = [d for d in definitions if not d.static]
         if len({d.qualname for d in candidates}) <= 1:
-            return _one({d.qualname for d in candidates})
+            return one_function({d.qualname for d in candidates})
         implementing = [d for d in candidates if self.implements(d.path, name, seen)]
         if len({d.qualname for d in implementing}) == 1:
             chosen = implementing[0]
             variants = [d for d in candidates if _dir(d.path) == _dir(chosen.path)]
             if len({d.qualname for d in variants}) == 1:
-                return _one({chosen.qualname})
+                return one_function({chosen.qualname})
         here = _dir(caller)
         if any(_above(_dir(d.path), here) for d in candidates):
             return EMPTY  # shared code (src/uv-common.c) competes with src/unix/os390.c
-        return _one({d.qualname for d in candidates if _dir(d.path) == here})
+        return one_function({d.qualname for d in candidates if _dir(d.path) == here})
 
     def implements(self, path: str, name: str, seen: frozenset[str]) -> bool:
         """Whether `path` defines what a header among `seen` declares: the header is one
@@ -381,10 +392,6 @@ class Linker:
         )
 
 
-def _one(qualnames: set[str]) -> Values:
-    return frozenset({Value("func", qualnames.pop())}) if len(qualnames) == 1 else EMPTY
-
-
 def _dir(path: str) -> str:
     return posixpath.dirname(path)
 
@@ -392,16 +399,6 @@ def _dir(path: str) -> str:
 def _above(directory: str, here: str) -> bool:
     """Whether `directory` holds `here` (and is not it): `src` holds `src/unix`."""
     return directory != here and (not directory or here.startswith(directory + "/"))
-
-
-def _shared(a: str, b: str) -> int:
-    """How many leading directories two directories share."""
-    count = 0
-    for x, y in zip(a.split("/"), b.split("/"), strict=False):
-        if x != y:
-            break
-        count += 1
-    return count
 
 
 class CFrontend(Frontend):

@@ -40,6 +40,7 @@ from codekith.graph.frontend import (
     end,
     field_text,
     line,
+    one_function,
     pos,
     returned,
 )
@@ -1082,19 +1083,19 @@ class CppLinker(Linker):
         visible = [e for e in entries if not e.local or e.path == caller or e.path in seen]
         own = {e.qualname for e in visible if e.path == caller}
         if own:
-            return _one(own)
+            return one_function(own)
         included = {e.qualname for e in visible if e.path in seen}
         name = fqn.rsplit("::", 1)[-1]
         if included or (name in _LIBC and "::" not in fqn):
-            return _one(included)
+            return one_function(included)
         candidates = [e for e in visible if not e.local]
         if len({e.qualname for e in candidates}) <= 1:
-            return _one({e.qualname for e in candidates})
+            return one_function({e.qualname for e in candidates})
         implementing = {e.qualname for e in candidates if self.implements(e.path, name, seen)}
         if len(implementing) == 1:
-            return _one(implementing)
+            return one_function(implementing)
         here = posixpath.dirname(caller)
-        return _one({e.qualname for e in candidates if posixpath.dirname(e.path) == here})
+        return one_function({e.qualname for e in candidates if posixpath.dirname(e.path) == here})
 
     def declared_in(
         self, fqn: str, entries: list[Entry], caller: str, seen: frozenset[str]
@@ -1223,10 +1224,6 @@ class CppLinker(Linker):
                 shared += 1
             found.append((full, at[:shared]))
         return found
-
-
-def _one(qualnames: set[str]) -> Values:
-    return frozenset({Value("func", next(iter(qualnames)))}) if len(qualnames) == 1 else EMPTY
 
 
 class CppFrontend(Frontend):

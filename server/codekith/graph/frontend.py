@@ -24,6 +24,7 @@ from codekith.graph.syntax_model import (
     Pos,
     Scope,
     Union,
+    Value,
     Values,
     Wrapped,
 )
@@ -55,6 +56,26 @@ def first_named(node: Node | None) -> Node | None:
 
 def field_text(node: Node, name: str) -> str:
     return text(node.child_by_field_name(name))
+
+
+def words(*lines: str) -> frozenset[str]:
+    """The words of a few lines of text: front ends write their name lists so."""
+    return frozenset(" ".join(lines).split())
+
+
+def one_function(qualnames: set[str]) -> Values:
+    """The function a name links to when exactly one definition is left, else none."""
+    return frozenset({Value("func", next(iter(qualnames)))}) if len(qualnames) == 1 else EMPTY
+
+
+def shared_prefix(a: list[str], b: list[str]) -> int:
+    """How many leading parts two paths' part lists share (how near two files are)."""
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
 
 
 def children(node: Node | None) -> list[Node]:

@@ -28,6 +28,7 @@ from codekith.graph.frontend import (
     line,
     pos,
     returned,
+    words,
 )
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -61,32 +62,28 @@ if TYPE_CHECKING:
     from codekith.graph.syntax_engine import Evaluator
 
 
-def _words(*lines: str) -> frozenset[str]:
-    return frozenset(" ".join(lines).split())
-
-
 CONSTRUCTOR = "<init>"  # the class chunk stands for its constructors
 # declared types whose values are collections of their (last) type argument
-_COLLECTIONS = _words(
+_COLLECTIONS = words(
     "List MutableList ArrayList Set MutableSet HashSet LinkedHashSet Collection ",
     "MutableCollection Iterable Sequence Array ArrayDeque Map MutableMap HashMap ",
     "LinkedHashMap",
 )
 _COLLECTION_MAKERS = (
-    _words(
+    words(
         "listOf mutableListOf arrayListOf setOf mutableSetOf hashSetOf linkedSetOf mapOf ",
         "mutableMapOf hashMapOf linkedMapOf arrayOf emptyList emptySet emptyMap sequenceOf",
     )
     | _COLLECTIONS
 )
 # collection calls whose lambda's `it` is an element
-_ELEMENT_LAMBDAS = _words(
+_ELEMENT_LAMBDAS = words(
     "forEach onEach map mapNotNull flatMap filter filterNot any all none count first ",
     "firstOrNull last lastOrNull find single singleOrNull sortedBy sortedByDescending ",
     "groupBy associateBy associateWith partition sumOf maxByOrNull minByOrNull takeWhile ",
     "dropWhile distinctBy removeIf removeAll",
 )
-_SAME_COLLECTION = _words(  # the result: the same collection
+_SAME_COLLECTION = words(  # the result: the same collection
     "filter filterNot sortedBy sortedByDescending sortedWith onEach takeWhile dropWhile ",
     "distinctBy distinct reversed toList toMutableList toSet toMutableSet asSequence ",
     "asIterable take drop",
@@ -96,7 +93,7 @@ _RECEIVER_IS_RECEIVER = frozenset({"apply", "run"})
 _RETURNS_RECEIVER = frozenset({"apply", "also", "takeIf", "takeUnless"})
 # library functions whose lambda has a receiver of the library's: a bare call inside is
 # never a method of an enclosing class (`buildString { append(…) }`)
-_LIBRARY_RECEIVERS = _words(
+_LIBRARY_RECEIVERS = words(
     "sequence iterator flow channelFlow callbackFlow produce runBlocking launch async ",
     "withContext coroutineScope supervisorScope runTest dependencies plugins ",
     "configure tasks",

@@ -30,7 +30,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, children, end, field_text, line, pos
+from codekith.graph.frontend import (
+    Extractor,
+    Frontend,
+    children,
+    end,
+    field_text,
+    line,
+    pos,
+    shared_prefix,
+)
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -864,16 +873,7 @@ class RubyFrontend(Frontend):
             in_lib = [c for c in candidates if c[: -len(spec) - 3].endswith("lib/")]
             candidates = in_lib or candidates
         if len(candidates) > 1:
-            best = max(_shared(c, here) for c in candidates)
-            candidates = [c for c in candidates if _shared(c, here) == best]
+            folders = here.split("/")[:-1]
+            near = {c: shared_prefix(c.split("/")[:-1], folders) for c in candidates}
+            candidates = [c for c in candidates if near[c] == max(near.values())]
         return frozenset({Value("module", candidates[0])}) if len(candidates) == 1 else EMPTY
-
-
-def _shared(a: str, b: str) -> int:
-    parts_a, parts_b = a.split("/")[:-1], b.split("/")[:-1]
-    count = 0
-    for x, y in zip(parts_a, parts_b, strict=False):
-        if x != y:
-            break
-        count += 1
-    return count

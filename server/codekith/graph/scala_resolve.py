@@ -28,6 +28,7 @@ from codekith.graph.frontend import (
     line,
     pos,
     returned,
+    words,
 )
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -63,10 +64,6 @@ if TYPE_CHECKING:
     from codekith.graph.syntax_engine import Evaluator
 
 
-def _words(*lines: str) -> frozenset[str]:
-    return frozenset(" ".join(lines).split())
-
-
 TYPE = "type "  # the type namespace: `type Foo` is the class Foo, `Foo` the object Foo
 COMPANION = "$"  # the evaluator's name of a companion object: its class's qualname + "$"
 CTOR = "<ctor>"  # a class's field holding its constructors (a pseudo type `Foo#ctor`)
@@ -75,25 +72,25 @@ MAX_ARITY = 24
 _OPAQUE = Known(Value("unknown", ""))  # a value whose members the text does not show
 _TYPES = ("class_definition", "object_definition", "trait_definition", "enum_definition")
 # declared types whose values hold elements of their (last) type argument
-_WRAPPERS = _words(
+_WRAPPERS = words(
     "List Seq IndexedSeq Vector Set SortedSet Iterable Iterator Option Some Array ",
     "ArrayBuffer ListBuffer Buffer Queue Stack LazyList Stream NonEmptyList NonEmptySeq ",
     "NonEmptyVector Chain Future Try Either ArraySeq HashSet TreeSet LinkedHashSet",
     "ListBuffer ArrayBuffer",
 )
 # collection and Option methods whose lambda's parameter (or `_`) is an element
-_ELEMENT_LAMBDAS = _words(
+_ELEMENT_LAMBDAS = words(
     "foreach map flatMap filter filterNot withFilter exists forall find count collect ",
     "collectFirst sortBy groupBy partition takeWhile dropWhile span maxBy minBy ",
     "distinctBy tapEach foreachEntry reduce reduceLeft reduceOption",
 )
-_SAME_WRAPPER = _words(  # their result: the same collection (or Option)
+_SAME_WRAPPER = words(  # their result: the same collection (or Option)
     "filter filterNot withFilter sortBy sortWith sorted reverse take drop takeWhile ",
     "dropWhile distinct distinctBy tail init toList toSeq toVector toSet toArray ",
     "toIndexedSeq find headOption lastOption slice orElse iterator view tapEach toOption ",
     "toBuffer",
 )
-_ELEMENT_RESULTS = _words(  # their result: an element
+_ELEMENT_RESULTS = words(  # their result: an element
     "head last get getOrElse apply reduce reduceLeft max min maxBy minBy next",
 )
 _NOT_VISITED = frozenset(

@@ -36,6 +36,7 @@ from codekith.graph.frontend import (
     line,
     pos,
     returned,
+    words,
 )
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -69,10 +70,6 @@ if TYPE_CHECKING:
     from codekith.graph.syntax_engine import Evaluator
 
 
-def _words(*lines: str) -> frozenset[str]:
-    return frozenset(" ".join(lines).split())
-
-
 LIBRARY = "<library>"  # the qualname prefix of library types that the workspace extends
 _OFF = Known(Value("unknown", ""))  # a field of no known type: it still hides outer names
 _MEMBERS = {"init_declaration": "init", "deinit_declaration": "deinit"}
@@ -102,17 +99,17 @@ _COLLECTIONS = frozenset({"Array", "Set", "ContiguousArray", "ArraySlice", "Dict
 # collection methods whose closure's parameters (by index) are elements
 _ELEMENT_CLOSURES = {
     **dict.fromkeys(
-        _words(
+        words(
             "forEach map compactMap flatMap filter first last contains allSatisfy drop",
             "prefix firstIndex lastIndex removeAll partition sum count",
         ),
         (0,),
     ),
     "reduce": (1,),
-    **dict.fromkeys(_words("sorted sort min max elementsEqual"), (0, 1)),
+    **dict.fromkeys(words("sorted sort min max elementsEqual"), (0, 1)),
 }
-_SAME_COLLECTION = _words("filter sorted reversed shuffled dropFirst dropLast prefix suffix lazy")
-_ELEMENT_CALLS = _words("first last removeFirst removeLast popFirst popLast randomElement min max")
+_SAME_COLLECTION = words("filter sorted reversed shuffled dropFirst dropLast prefix suffix lazy")
+_ELEMENT_CALLS = words("first last removeFirst removeLast popFirst popLast randomElement min max")
 _ELEMENT_PROPERTIES = frozenset({"first", "last"})
 _LITERALS = {
     "line_string_literal": "String",
