@@ -27,9 +27,7 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -41,7 +39,7 @@ from benchstats import bootstrap_interval, stratified_interval
 from codekith.chunking import chunk_file
 from codekith.evaluation import load_cases
 from codekith.languages import language_of
-from eval_languages import REPOS, build, prepare
+from eval_languages import REPOS, build, code_at, prepare, run_index
 from quality_table import cochange_recalls
 
 HERE = Path(__file__).resolve().parent
@@ -97,16 +95,7 @@ def index_copy(root: Path, side: str, server: Path | None) -> Path:
     db = root / f"graph-{side}.db"
     shutil.rmtree(db, ignore_errors=True)
     shutil.copytree(root / "definitions.db", db)
-    env = {**os.environ, "CODEKITH_DAEMON": "0"}
-    if server is not None:
-        env["PYTHONPATH"] = str(server)
-    codekith = HERE.parent / ".venv" / "bin" / "codekith"
-    subprocess.run(
-        [str(codekith), "index", str(root / "workspace"), "--db", str(db), "--json"],
-        check=True,
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
+    run_index(root / "workspace", db, server)
     return db
 
 
@@ -163,25 +152,19 @@ def main(argv: list[str] | None = None) -> int:
         r for r in (*REPOS, *MORE) if r[3] in LANGUAGES and (not args.repos or r[0] in args.repos)
     ]
     results = []
-    with tempfile.TemporaryDirectory() as scratch:
-        before = Path(scratch) / "before"
-        git = ["git", "-C", str(HERE.parent), "worktree"]
-        subprocess.run([*git, "add", "-q", "--detach", str(before), args.before], check=True)
-        try:
-            for name, source, commit, language in chosen:
-                root = args.bench / "languages" / name
-                if not (root / "definitions.db").exists():
-                    prepare(root, source, commit, language)
-                    build(root / "workspace", root / "definitions.db", None)
-                cases = cases_file(root, language, args.fresh)
-                sides = {
-                    side: measure(root, index_copy(root, side, server), cases)
-                    for side, server in zip(SIDES, (before / "server", None), strict=True)
-                }
-                results.append(summary(name, language, sides))
-                log(json.dumps(results[-1]))
-        finally:
-            subprocess.run([*git, "remove", "--force", str(before)], check=False)
+    with code_at(args.before) as before:
+        for name, source, commit, language in chosen:
+            root = args.bench / "languages" / name
+            if not (root / "definitions.db").exists():
+                prepare(root, source, commit, language)
+                build(root / "workspace", root / "definitions.db", None)
+            cases = cases_file(root, language, args.fresh)
+            sides = {
+                side: measure(root, index_copy(root, side, server), cases)
+                for side, server in zip(SIDES, (before, None), strict=True)
+            }
+            results.append(summary(name, language, sides))
+            log(json.dumps(results[-1]))
     if args.json:
         print(json.dumps({"repos": results, "pooled": pooled(results)}, indent=2))
     else:

@@ -34,6 +34,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -110,17 +112,24 @@ def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, li
     }
 
 
-def build(workspace: Path, db: Path, server: Path | None) -> dict[str, Any]:
-    """`codekith index` as a user runs it, cold; the windows side from the worktree's code.
-    A finished build is kept (its figures beside it) for a later run of the script."""
-    figures = db.with_suffix(".json")
-    if figures.exists() and db.exists():
-        return json.loads(figures.read_text())  # type: ignore[no-any-return]
+@contextmanager
+def code_at(revision: str) -> Iterator[Path]:
+    """The server code of `revision`, from a worktree that is removed afterwards."""
+    with tempfile.TemporaryDirectory() as scratch:
+        where = Path(scratch) / "code"
+        git = ["git", "-C", str(HERE.parent), "worktree"]
+        subprocess.run([*git, "add", "-q", "--detach", str(where), revision], check=True)
+        try:
+            yield where / "server"
+        finally:
+            subprocess.run([*git, "remove", "--force", str(where)], check=False)
+
+
+def run_index(workspace: Path, db: Path, server: Path | None) -> None:
+    """`codekith index` as a user runs it, by `server`'s code (None: this checkout's)."""
     env = {**os.environ, "CODEKITH_DAEMON": "0"}  # each side's own code, no warm process
     if server is not None:
         env["PYTHONPATH"] = str(server)
-    shutil.rmtree(db, ignore_errors=True)
-    started = time.perf_counter()
     codekith = HERE.parent / ".venv" / "bin" / "codekith"
     subprocess.run(
         [str(codekith), "index", str(workspace), "--db", str(db), "--json"],
@@ -128,6 +137,17 @@ def build(workspace: Path, db: Path, server: Path | None) -> dict[str, Any]:
         env=env,
         stdout=subprocess.DEVNULL,
     )
+
+
+def build(workspace: Path, db: Path, server: Path | None) -> dict[str, Any]:
+    """`codekith index` cold; the windows side from the worktree's code. A finished build
+    is kept (its figures beside it) for a later run of the script."""
+    figures = db.with_suffix(".json")
+    if figures.exists() and db.exists():
+        return json.loads(figures.read_text())  # type: ignore[no-any-return]
+    shutil.rmtree(db, ignore_errors=True)
+    started = time.perf_counter()
+    run_index(workspace, db, server)
     built = {"index_s": round(time.perf_counter() - started, 1)}
     figures.write_text(json.dumps(built))
     return built
@@ -208,26 +228,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     chosen = [r for r in REPOS if not args.repos or r[0] in args.repos]
     results = []
-    with tempfile.TemporaryDirectory() as scratch:
-        before = Path(scratch) / "before"
-        git = ["git", "-C", str(HERE.parent), "worktree"]
-        subprocess.run([*git, "add", "-q", "--detach", str(before), args.before], check=True)
-        try:
-            for name, source, commit, language in chosen:
-                root = args.bench / "languages" / name
-                if args.fresh:
-                    for side in SIDES:
-                        root.joinpath(f"{side}.json").unlink(missing_ok=True)
-                cases = prepare(root, source, commit, language)
-                sides = {}
-                for side, server in zip(SIDES, (before / "server", None), strict=True):
-                    db = root / f"{side}.db"
-                    figures = build(root / "workspace", db, server)
-                    sides[side] = {**figures, **measure(root / "workspace", db, cases)}
-                results.append(summary(name, language, sides))
-                log(json.dumps(results[-1]))
-        finally:
-            subprocess.run([*git, "remove", "--force", str(before)], check=False)
+    with code_at(args.before) as before:
+        for name, source, commit, language in chosen:
+            root = args.bench / "languages" / name
+            if args.fresh:
+                for side in SIDES:
+                    root.joinpath(f"{side}.json").unlink(missing_ok=True)
+            cases = prepare(root, source, commit, language)
+            sides = {}
+            for side, server in zip(SIDES, (before, None), strict=True):
+                db = root / f"{side}.db"
+                figures = build(root / "workspace", db, server)
+                sides[side] = {**figures, **measure(root / "workspace", db, cases)}
+            results.append(summary(name, language, sides))
+            log(json.dumps(results[-1]))
     if args.json:
         print(json.dumps(results, indent=2))
     else:
