@@ -21,6 +21,7 @@ from codekith.graph.incremental import FastGraph, MoreVariants, Variant
 from codekith.graph.index import is_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
+from codekith.graph.reads import Readers
 from codekith.graph.syntax_engine import SyntaxIndex
 from codekith.progress import Tally
 from codekith.qualnames import ModuleNames
@@ -38,6 +39,7 @@ class GraphUpdate:
     fast_seconds: float
     broken: list[str] = field(default_factory=list)
     revived: list[str] = field(default_factory=list)  # stored derivations used again (ids)
+    syntax_resolved: int = 0  # tree-sitter-language files resolved again
 
 
 class GraphBuilder:
@@ -56,6 +58,7 @@ class GraphBuilder:
         self._syntax: dict[str, str] | None = None  # the other languages' files, last resolved
         self._config = ""
         self._index: SyntaxIndex | None = None  # their parsed facts, kept between updates
+        self._readers = Readers()  # what each of them read when last resolved
 
     def load(self, stored: Iterable[Resolved]) -> None:
         """The edges the store holds (a cold start): updates write only what differs."""
@@ -82,7 +85,8 @@ class GraphBuilder:
         python = {p: h for p, h in files.items() if is_python(p)}
         chosen = self.fast.update(python, tally=counted, stop=stop)
         changed = {p: self._merged(v) for p, v in chosen.items()}
-        changed.update(self._other_languages(others, config, counted))
+        syntax = self._other_languages(others, config, counted)
+        changed.update(syntax)
         changed = {p: e for p, e in changed.items() if set(e) != self.edges.get(p, set())}
         changed.update({p: [] for p in set(self.edges) - set(files)})
         for path, edges in changed.items():
@@ -95,35 +99,53 @@ class GraphBuilder:
             time.perf_counter() - started,
             self.fast.broken(),
             sorted(self.fast.revived),
+            len(syntax),
         )
 
     def _other_languages(
         self, files: dict[str, str], config: str, tally: Tally
     ) -> dict[str, list[Resolved]]:
-        """The tree-sitter languages: all of them resolved again whenever one
-        of them or a project file changed (so the edges stay exact), else nothing. Only the
-        changed files are parsed again: a file's facts depend on its content alone."""
+        """The tree-sitter languages' edges of every file that a change can reach: the
+        changed files and those whose last resolution read what changed (`reads`). Only
+        the changed files are parsed again: a file's facts depend on its content alone."""
         if self._syntax == files and self._config == config:
             return {}
         before = self._syntax or {}
         counted_before = tally.done
         if self._index is None or self._config != config:
             self._index = SyntaxIndex(self.root, sorted(files), loaded=tally.step)
+            self._readers = Readers()
+            dirty = set(files)
         else:
-            for path in sorted(set(before) - set(files)):
-                self._index.remove(path)
-            for path in sorted(files):
-                if before.get(path) != files[path]:
-                    self._index.update(path)
-                    tally.step(path)
+            dirty = self._reparse(self._index, before, files, tally)
         tally.expect(tally.done - counted_before - len(files))  # unchanged files: no parse
+        tally.expect(len(dirty) - len(files))  # files nothing reached: not resolved
         self._syntax, self._config = dict(files), config
-        index = self._index
         resolved: dict[str, list[Resolved]] = {}
-        for path in files:
-            resolved[path] = [(e, "fast") for e in index.resolve(path)]
+        for path in sorted(dirty):
+            edges, reads = self._index.resolve_reading(path)
+            self._readers.record(path, reads)
+            resolved[path] = [(e, "fast") for e in edges]
             tally.step(path)
         return resolved
+
+    def _reparse(
+        self, index: SyntaxIndex, before: dict[str, str], files: dict[str, str], tally: Tally
+    ) -> set[str]:
+        """Parse the changed files again; the files to resolve again."""
+        changed: set[int] = set()
+        for path in sorted(set(before) - set(files)):
+            state = index.state(path)
+            index.remove(path)
+            changed |= index.changes(path, state)
+            self._readers.forget(path)
+        edited = [p for p in sorted(files) if before.get(p) != files[p]]
+        for path in edited:
+            state = index.state(path)
+            index.update(path)
+            changed |= index.changes(path, state)
+            tally.step(path)
+        return (self._readers.of(changed) | set(edited)) & set(files)
 
     def pending(self) -> list[Variant]:
         """Resolved files Jedi has not answered for yet."""

@@ -24,7 +24,6 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition, definitions
@@ -405,10 +404,6 @@ class CFrontend(Frontend):
     languages = ("c",)
     extractor = CExtractor
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self._linked: tuple[Evaluator, Linker] | None = None
-
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
         """The facts, and the names the text writes before a `(` (what a header declares:
         its prototypes may sit in ERROR nodes, which tree-sitter leaves unstructured)."""
@@ -428,9 +423,7 @@ class CFrontend(Frontend):
 
     def linker(self, evaluator: Evaluator) -> Linker:
         """The name table of the evaluator's index state (built once per state)."""
-        if self._linked is None or self._linked[0] is not evaluator:
-            self._linked = (evaluator, Linker(evaluator.index.files.values()))
-        return self._linked[1]
+        return evaluator.shared("c", lambda: Linker(evaluator.files.values()))
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         if not isinstance(facts, CFacts):

@@ -27,7 +27,6 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition, definitions
@@ -1230,10 +1229,6 @@ class CppFrontend(Frontend):
     languages = ("cpp",)
     extractor = CppExtractor
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self._linked: tuple[Evaluator, CppLinker] | None = None
-
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
         grammar = grammar_of(path, language)
         tree = parse(grammar, source)
@@ -1245,9 +1240,7 @@ class CppFrontend(Frontend):
         return facts
 
     def linker(self, evaluator: Evaluator) -> CppLinker:
-        if self._linked is None or self._linked[0] is not evaluator:
-            self._linked = (evaluator, CppLinker(list(evaluator.index.files.values())))
-        return self._linked[1]
+        return evaluator.shared("cpp", lambda: CppLinker(list(evaluator.files.values())))
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return (type_qualname.rsplit(".", 1)[-1],)

@@ -752,8 +752,6 @@ class CsFrontend(Frontend):
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
-        self._tables: object = None
-        self._table = _Table()
         self.projects: list[str] = []
         self._project_of: dict[str, str] = {}
 
@@ -775,7 +773,6 @@ class CsFrontend(Frontend):
             {posixpath.dirname(p) for p in self.config_files(paths)}, key=len, reverse=True
         )
         self._project_of.clear()
-        self._tables = None
 
     def project(self, path: str) -> str:
         """The innermost project folder holding `path` ("" without any .csproj)."""
@@ -790,26 +787,27 @@ class CsFrontend(Frontend):
         return (type_qualname.rsplit(".", 1)[-1],)
 
     def table(self, evaluator: Evaluator) -> _Table:
-        if self._tables is not evaluator.tables:
-            table = _Table()
-            for facts in evaluator.index.files.values():
-                if not isinstance(facts, CsFacts):
-                    continue
-                for qualname, full in facts.full_names.items():
-                    table.types.setdefault(full, []).append(qualname)
-                table.full_names.update(facts.full_names)
-                table.partial |= facts.partial
-                table.namespaces |= facts.namespaces
-                for name, found in facts.extensions.items():
-                    table.extensions.setdefault(name, []).extend(found)
-                project = self.project(facts.path)
-                table.projects.update(dict.fromkeys(facts.full_names, project))
-                merged = table.globals.setdefault(project, Ctx("", "global", -1))
-                merged.usings += facts.globals.usings
-                merged.aliases.update(facts.globals.aliases)
-                merged.statics += facts.globals.statics
-            self._tables, self._table = evaluator.tables, table
-        return self._table
+        return evaluator.shared("csharp", lambda: self._build_table(evaluator))
+
+    def _build_table(self, evaluator: Evaluator) -> _Table:
+        table = _Table()
+        for facts in evaluator.files.values():
+            if not isinstance(facts, CsFacts):
+                continue
+            for qualname, full in facts.full_names.items():
+                table.types.setdefault(full, []).append(qualname)
+            table.full_names.update(facts.full_names)
+            table.partial |= facts.partial
+            table.namespaces |= facts.namespaces
+            for name, found in facts.extensions.items():
+                table.extensions.setdefault(name, []).extend(found)
+            project = self.project(facts.path)
+            table.projects.update(dict.fromkeys(facts.full_names, project))
+            merged = table.globals.setdefault(project, Ctx("", "global", -1))
+            merged.usings += facts.globals.usings
+            merged.aliases.update(facts.globals.aliases)
+            merged.statics += facts.globals.statics
+        return table
 
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         if not isinstance(facts, CsFacts):

@@ -429,6 +429,6 @@ class GoFrontend(Frontend):
         for target in facts.unnamed_imports:
             for package in evaluator.eval(target, facts.scope):
                 files = self.package_files(package.name, evaluator)
-                if files and evaluator.index.files[files[0]].package == name:
+                if files and evaluator.files[files[0]].package == name:
                     return frozenset({package})
         return EMPTY

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition
@@ -680,7 +679,7 @@ class _Workspace:
     def __init__(self, evaluator: Evaluator) -> None:
         self.modules: dict[str, list[tuple[str, str, bool]]] = {}  # name -> (root, path, init)
         self.globals: dict[str, list[str]] = {}
-        for path, facts in sorted(evaluator.index.files.items()):
+        for path, facts in sorted(evaluator.files.items()):
             if not isinstance(facts, LuaFacts):
                 continue
             for name, root, is_init in _module_names(path):
@@ -736,21 +735,15 @@ class LuaFrontend(Frontend):
     languages = ("lua",)
     extractor = LuaExtractor
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self._workspace: tuple[Evaluator, _Workspace] | None = None
-
     def workspace(self, evaluator: Evaluator) -> _Workspace:
-        if self._workspace is None or self._workspace[0] is not evaluator:
-            self._workspace = (evaluator, _Workspace(evaluator))
-        return self._workspace[1]
+        return evaluator.shared("lua", lambda: _Workspace(evaluator))
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         """A global no local hides and the file does not assign: the one file assigning it."""
         files = self.workspace(evaluator).globals.get(name, [])
         if len(files) != 1 or files[0] == facts.path:
             return EMPTY
-        other = evaluator.index.files[files[0]]
+        other = evaluator.files[files[0]]
         return frozenset(
             v for b in other.scope.bindings[name] for v in evaluator.eval(b.expr, other.scope)
         )
@@ -785,7 +778,7 @@ class LuaFrontend(Frontend):
             return EMPTY
         if kind == "file":
             return frozenset({Value("module", path)})
-        other = evaluator.index.files[path]
+        other = evaluator.files[path]
         if not isinstance(other, LuaFacts) or other.top is None:
             return EMPTY
         top = other.top

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
@@ -847,16 +846,11 @@ class PhpFrontend(Frontend):
     extractor = PhpExtractor
     inherits_constructors = True  # a class without `__construct` runs its parent's
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self._table: tuple[Evaluator, NameTable] | None = None
-
     def table(self, evaluator: Evaluator) -> NameTable:
         """The name table of the evaluator's index state (built once per state)."""
-        if self._table is None or self._table[0] is not evaluator:
-            files = [f for f in evaluator.index.files.values() if f.language == "php"]
-            self._table = (evaluator, NameTable(files))
-        return self._table[1]
+        return evaluator.shared(
+            "php", lambda: NameTable([f for f in evaluator.files.values() if f.language == "php"])
+        )
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return (CONSTRUCTOR,)

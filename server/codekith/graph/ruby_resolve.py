@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition
@@ -784,7 +783,7 @@ class _Table:
         self.values: set[str] = set()  # constants holding values
         self.by_suffix: dict[str, list[str]] = {}  # "rack/utils" -> file paths
         self.paths: set[str] = set()
-        for path, facts in sorted(evaluator.index.files.items()):
+        for path, facts in sorted(evaluator.files.items()):
             if not isinstance(facts, RubyFacts):
                 continue
             for constant, chunks in facts.constants.items():
@@ -807,14 +806,8 @@ class RubyFrontend(Frontend):
     extractor = RubyExtractor
     inherits_constructors = True
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(root)
-        self._table: tuple[Evaluator, _Table] | None = None
-
     def table(self, evaluator: Evaluator) -> _Table:
-        if self._table is None or self._table[0] is not evaluator:
-            self._table = (evaluator, _Table(evaluator))
-        return self._table[1]
+        return evaluator.shared("ruby", lambda: _Table(evaluator))
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return ("initialize",)

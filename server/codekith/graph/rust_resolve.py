@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import posixpath
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -536,7 +536,7 @@ class RustFrontend(Frontend):
                 return None
             directory = posixpath.dirname(directory)
 
-    def crate_root(self, path: str, files: dict[str, FileFacts]) -> str:
+    def crate_root(self, path: str, files: Mapping[str, FileFacts]) -> str:
         crate = self.crate_of(path)
         base = crate.directory if crate is not None else _source_base(path)
         src = posixpath.join(base, "src") if base or crate is not None else "src"
@@ -560,7 +560,7 @@ class RustFrontend(Frontend):
             return posixpath.dirname(path)
         return path[: -len(".rs")]
 
-    def parent_module(self, path: str, files: dict[str, FileFacts]) -> str:
+    def parent_module(self, path: str, files: Mapping[str, FileFacts]) -> str:
         root = self.crate_root(path, files)
         if path == root:
             return ""
@@ -574,7 +574,7 @@ class RustFrontend(Frontend):
                 return candidate
         return ""
 
-    def child_module(self, path: str, name: str, files: dict[str, FileFacts]) -> str:
+    def child_module(self, path: str, name: str, files: Mapping[str, FileFacts]) -> str:
         directory = self.module_dir(path)
         for candidate in (f"{directory}/{name}.rs", f"{directory}/{name}/mod.rs"):
             candidate = candidate.removeprefix("/")
@@ -584,7 +584,7 @@ class RustFrontend(Frontend):
 
     # -- hooks -----------------------------------------------------------------------------
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
-        files = evaluator.index.files
+        files = evaluator.files
         target = ""
         if spec == "crate":
             target = self.crate_root(facts.path, files)
@@ -608,14 +608,14 @@ class RustFrontend(Frontend):
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         """A crate of the workspace by its name (`other_crate::f()`)."""
         crate = self.by_name.get(name)
-        files = evaluator.index.files
+        files = evaluator.files
         if crate is not None and crate.lib in files:
             return frozenset({Value("module", crate.lib)})
         return EMPTY
 
     def submodule(self, module: str, name: str, evaluator: Evaluator) -> Values:
         """`a::b` where b is a file module below a; `super::super` climbs."""
-        files = evaluator.index.files
+        files = evaluator.files
         if name == "super":
             target = self.parent_module(module, files)
         else:

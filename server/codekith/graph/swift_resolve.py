@@ -819,7 +819,6 @@ class SwiftFrontend(Frontend):
     def __init__(self, root: Path) -> None:
         super().__init__(root)
         self.targets: list[tuple[str, str]] = []  # (directory, target name), longest first
-        self._modules: tuple[Evaluator, Modules] | None = None
 
     def config_files(self, paths: Iterable[str]) -> set[str]:
         found = config_ancestors(paths, ("Package.swift",))
@@ -872,9 +871,7 @@ class SwiftFrontend(Frontend):
         return ""
 
     def modules(self, evaluator: Evaluator) -> Modules:
-        if self._modules is None or self._modules[0] is not evaluator:
-            self._modules = (evaluator, Modules(self, evaluator.index.files.values()))
-        return self._modules[1]
+        return evaluator.shared("swift", lambda: Modules(self, evaluator.files.values()))
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return ("init",)

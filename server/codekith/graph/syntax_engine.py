@@ -11,13 +11,14 @@ impls. A call whose receiver has no known type is left out: never the "only meth
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
+from typing import Any, TypeVar, cast
 
 from codekith.graph.c_resolve import CFrontend
 from codekith.graph.cpp_resolve import CppFrontend
 from codekith.graph.csharp_resolve import CsFrontend
+from codekith.graph.digest import DECL, Digest, digest
 from codekith.graph.frontend import Frontend
 from codekith.graph.go_resolve import GoFrontend
 from codekith.graph.java_resolve import JavaFrontend
@@ -25,6 +26,15 @@ from codekith.graph.kotlin_resolve import KotlinFrontend
 from codekith.graph.lua_resolve import LuaFrontend
 from codekith.graph.model import Edge
 from codekith.graph.php_resolve import PhpFrontend
+from codekith.graph.reads import (
+    EVERYTHING,
+    Interner,
+    RecordedFiles,
+    Recorder,
+    Table,
+    changed_reads,
+    part_read,
+)
 from codekith.graph.ruby_resolve import RubyFrontend
 from codekith.graph.rust_resolve import RustFrontend
 from codekith.graph.scala_resolve import ScalaFrontend
@@ -79,6 +89,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     CppFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
+T = TypeVar("T")
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
 # megabyte line costs tree-sitter and the front ends hundreds of megabytes
 
@@ -96,7 +107,10 @@ class SyntaxIndex:
             frontend = kind(root)
             self.frontends.update(dict.fromkeys(kind.languages, frontend))
         self.files: dict[str, FileFacts] = {}
+        self.digests: dict[str, Digest] = {}
         self.broken: set[str] = set()
+        self.interner = Interner()  # reads as ints, the same across evaluators
+        self._scope_reads: dict[str, dict[int, frozenset[int]]] = {}
         self._evaluator: Evaluator | None = None
         wanted = [p for p in paths if language_of(p) in LANGUAGES]
         self.configure(wanted)
@@ -124,9 +138,14 @@ class SyntaxIndex:
         self._load(path, source)
 
     def remove(self, path: str) -> None:
-        self.files.pop(path, None)
+        self._forget(path)
         self.broken.discard(path)
         self._evaluator = None
+
+    def _forget(self, path: str) -> None:
+        self.files.pop(path, None)
+        self.digests.pop(path, None)
+        self._scope_reads.pop(path, None)
 
     def paths(self) -> list[str]:
         return sorted(self.files)
@@ -144,12 +163,48 @@ class SyntaxIndex:
 
     def resolve(self, path: str) -> list[Edge]:
         """All edges held by `path`, read against the rest of the workspace."""
+        return self.resolve_reading(path)[0]
+
+    def resolve_reading(self, path: str) -> tuple[list[Edge], frozenset[int]]:
+        """`path`'s edges and what resolving them read (interned `reads`)."""
         facts = self.files.get(path)
         if facts is None:
-            return []
+            return [], frozenset()
         if self._evaluator is None:
             self._evaluator = Evaluator(self)
-        return sorted(set(self._evaluator.file_edges(facts)), key=_order)
+        recorder = self._evaluator.recorder
+        outer = recorder.begin()
+        try:
+            edges = sorted(set(self._evaluator.file_edges(facts)), key=_order)
+        finally:
+            reads = recorder.end(outer, keep=False)
+        return edges, frozenset(reads)
+
+    def state(self, path: str) -> tuple[FileFacts, Digest] | None:
+        facts = self.files.get(path)
+        return (facts, self.digests[path]) if facts is not None else None
+
+    def changes(self, path: str, before: tuple[FileFacts, Digest] | None) -> set[int]:
+        """The reads that replacing `path`'s facts `before` (`state`) with its present ones
+        changed (`reads.changed_reads`), among those ever read."""
+        keys = changed_reads(path, before, self.state(path), Tables.rows_of)
+        return self.interner.known(keys)
+
+    def scope_reads(self, path: str, scope: Scope) -> frozenset[int]:
+        """What evaluating in `scope` of `path` reads: the part of the file it is in (a
+        body's reads include the declarations it sees), or the whole file."""
+        known = self._scope_reads.setdefault(path, {})
+        found = known.get(id(scope))
+        if found is None:
+            part = self.digests[path].parts.get(id(scope))
+            keys = (
+                [("file", path)] if part is None else {part_read(path, DECL), part_read(path, part)}
+            )
+            found = known[id(scope)] = frozenset(self.interner.id(k) for k in keys)
+        return found
+
+    def decl_read(self, path: str) -> int:
+        return self.interner.id(part_read(path, DECL))
 
     def _load(self, path: str, source: str | None) -> None:
         self._evaluator = None
@@ -162,49 +217,75 @@ class SyntaxIndex:
             text, _ = cap_long_lines(text, MAX_GRAPH_LINE_CHARS)
             facts = frontend.extract(path, language, text.encode("utf-8"))
         except (OSError, ValueError):  # gone, or not text (workspace.NotIndexableError)
-            self.files.pop(path, None)
+            self._forget(path)
             self.broken.add(path)
             return
         except Exception:  # a front-end bug must cost one file's edges, not the index run
             log.warning("call graph: could not read %s", path, exc_info=True)
-            self.files.pop(path, None)
+            self._forget(path)
             self.broken.add(path)
             return
         self.broken.discard(path)
+        self._forget(path)
         self.files[path] = facts
+        self.digests[path] = digest(facts)
 
 
-@dataclass
 class Tables:
-    """Cross-file lookups built once per state of the index."""
+    """Cross-file lookups built once per state of the index; lookups are recorded."""
 
-    module_scopes: dict[int, FileFacts] = field(default_factory=dict)
-    functions: dict[str, list[FuncDecl]] = field(default_factory=dict)
-    methods_by_name: dict[str, list[FuncDecl]] = field(default_factory=dict)
-    types: dict[str, list[tuple[TypeDecl, FileFacts]]] = field(default_factory=dict)
-    impls_by_name: dict[str, list[TraitImpl]] = field(default_factory=dict)
-    dirs: dict[str, list[FileFacts]] = field(default_factory=dict)
-    packages: dict[str, list[FileFacts]] = field(default_factory=dict)  # "java:a.b" -> files
-    definitions: set[str] = field(default_factory=set)
+    def __init__(self, recorder: Recorder) -> None:
+        self.module_scopes: dict[int, FileFacts] = {}
+        self.functions: Table[FuncDecl] = Table("functions", recorder)
+        self.methods_by_name: Table[FuncDecl] = Table("methods_by_name", recorder)
+        self.types: Table[tuple[TypeDecl, FileFacts]] = Table("types", recorder)
+        self.impls_by_name: Table[TraitImpl] = Table("impls_by_name", recorder)
+        self.dirs: Table[FileFacts] = Table("dirs", recorder)
+        self.packages: Table[FileFacts] = Table("packages", recorder)  # "java:a.b" -> files
+        self.definitions: Table[str] = Table("definitions", recorder)
 
     @classmethod
-    def build(cls, files: Iterable[FileFacts]) -> Tables:
-        tables = cls()
-        for facts in sorted(files, key=lambda f: f.path):
+    def build(cls, index: SyntaxIndex, recorder: Recorder) -> Tables:
+        tables = cls(recorder)
+        for path, facts in sorted(index.files.items()):
             tables.module_scopes[id(facts.scope)] = facts
-            tables.dirs.setdefault(str(PurePosixPath(facts.path).parent), []).append(facts)
-            tables.definitions.update(facts.definitions)
-            if facts.package:
-                tables.packages.setdefault(f"{facts.language}:{facts.package}", []).append(facts)
-            for function in facts.functions:
-                tables.functions.setdefault(function.qualname, []).append(function)
-                if function.container is not None:
-                    tables.methods_by_name.setdefault(function.name, []).append(function)
-            for decl in facts.types:
-                tables.types.setdefault(decl.qualname, []).append((decl, facts))
-            for impl in facts.impls:
-                tables.impls_by_name.setdefault(_simple_name(impl.type), []).append(impl)
+            rows = zip(cls.rows_of(facts), cls._row_values(facts), strict=True)
+            for (name, key), row in rows:
+                reads = _row_reads(index, path, row)
+                cast(Table[Any], getattr(tables, name)).add(key, row, reads)
         return tables
+
+    @staticmethod
+    def rows_of(facts: FileFacts) -> Iterator[tuple[str, str]]:
+        """(table attribute, key) of each row a file puts in the tables, in order."""
+        yield "dirs", str(PurePosixPath(facts.path).parent)
+        for qualname in facts.definitions:
+            yield "definitions", qualname
+        if facts.package:
+            yield "packages", f"{facts.language}:{facts.package}"
+        for function in facts.functions:
+            yield "functions", function.qualname
+            if function.container is not None:
+                yield "methods_by_name", function.name
+        for decl in facts.types:
+            yield "types", decl.qualname
+        for impl in facts.impls:
+            yield "impls_by_name", _simple_name(impl.type)
+
+    @staticmethod
+    def _row_values(facts: FileFacts) -> Iterator[object]:
+        """The rows `rows_of` names, in the same order."""
+        yield facts
+        yield from facts.definitions
+        if facts.package:
+            yield facts
+        for function in facts.functions:
+            yield function
+            if function.container is not None:
+                yield function
+        for decl in facts.types:
+            yield decl, facts
+        yield from facts.impls
 
 
 class Evaluator:
@@ -214,34 +295,71 @@ class Evaluator:
 
     def __init__(self, index: SyntaxIndex) -> None:
         self.index = index
-        self.tables = Tables.build(index.files.values())
-        self.memo: dict[tuple, Values] = {}
+        self.recorder = Recorder(index.interner)
+        self.files = RecordedFiles(index.files, self.recorder)
+        self.tables = Tables.build(index, self.recorder)
+        self.memo: dict[tuple, tuple[Any, set[int]]] = {}  # key -> (answer, its reads)
         self.active: dict[tuple, int] = {}
         self.low = 1 << 30
-        self.mros: dict[str, list[str]] = {}
         self.made_by: dict[str, list[str]] = {}  # class -> the constructors `new` runs
+        self.made_reads: dict[str, set[int]] = {}
+        self._shared: dict[str, object] = {}
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
     def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
-        if key in self.memo:
-            return self.memo[key]
+        found = self.memo.get(key)
+        if found is not None:  # the hot path, inline: most evaluations are answered here
+            self.recorder.reads |= found[1]
+            return cast(Values, found[0])
+        return self.memoised(key, lambda: frozenset(compute()), EMPTY)
+
+    def memoised(self, key: tuple, compute: Callable[[], T], cut: T) -> T:
+        """`compute()` once per key, with what it read; `cut` for a key asked for while
+        it is being computed (a cycle), and nothing memoised that such a cut reached."""
+        found = self.memo.get(key)
+        if found is not None:
+            self.recorder.reads |= found[1]
+            return cast(T, found[0])
         if key in self.active:
             self.low = min(self.low, self.active[key])
-            return EMPTY
+            return cut
         depth = len(self.active)
         self.active[key] = depth
         outer_low, self.low = self.low, depth + 1
+        outer = self.recorder.begin()
         try:
-            result = frozenset(compute())
+            result = compute()
         finally:
             del self.active[key]
+            reads = self.recorder.end(outer)
         low, self.low = self.low, min(outer_low, self.low)
         if low >= depth:
-            self.memo[key] = result
+            self.memo[key] = (result, reads)
         return result
 
+    def shared(self, name: str, build: Callable[[], T]) -> T:
+        """A front end's workspace-wide structure (built from every file), once per state of
+        the index; whoever uses it reads everything."""
+        self.recorder.read(EVERYTHING)
+        if name not in self._shared:
+            outer = self.recorder.begin()
+            try:
+                self._shared[name] = build()
+            finally:
+                self.recorder.end(outer, keep=False)
+        return cast(T, self._shared[name])
+
     def eval(self, expr: Expr, scope: Scope) -> Values:
-        return self.cached(("eval", id(expr), id(scope)), lambda: self._eval(expr, scope))
+        key = ("eval", id(expr), id(scope))
+        found = self.memo.get(key)
+        if found is not None:
+            self.recorder.reads |= found[1]
+            return cast(Values, found[0])
+        return self.memoised(key, lambda: frozenset(self._eval_in(expr, scope)), EMPTY)
+
+    def _eval_in(self, expr: Expr, scope: Scope) -> Iterable[Value]:
+        self.recorder.reads |= self.index.scope_reads(self.facts_of(scope).path, scope)
+        return self._eval(expr, scope)
 
     def _eval(self, expr: Expr, scope: Scope) -> Iterable[Value]:
         if isinstance(expr, Name):
@@ -372,9 +490,11 @@ class Evaluator:
         return EMPTY
 
     def module_member(self, path: str, name: str) -> Values:
+        self.recorder.read(("exists", path))
         facts = self.index.files.get(path)
         if facts is None:
             return EMPTY
+        self.recorder.reads.add(self.index.decl_read(path))
         scope = facts.scope
         found = {v for b in scope.bindings.get(name, []) for v in self.eval(b.expr, scope)}
         found |= {v for e in facts.exports.get(name, []) for v in self.eval(e, scope)}
@@ -394,13 +514,13 @@ class Evaluator:
         language, _, _ = key.partition(":")
         found: set[Value] = set()
         for path in self.index.frontends[language].package_files(key, self):
-            scope = self.index.files[path].scope
+            scope = self.index.files[path].scope  # read: package_files' table lookup
             for b in scope.bindings.get(name, []):
                 if not b.imported:
                     found |= self.eval(b.expr, scope)
         return frozenset(found)
 
-    def inherited(self, mro: list[str], name: str) -> Values:
+    def inherited(self, mro: Sequence[str], name: str) -> Values:
         """Methods or fields called `name` of the first type in `mro` that has any."""
         for owner in mro:
             found = self.methods(owner, name) | self.fields(owner, name)
@@ -440,15 +560,16 @@ class Evaluator:
                 found += sorted(t.name for t in self.types_of(self.eval(impl.trait, impl.scope)))
         return [b for b in dict.fromkeys(found) if b != owner]
 
-    def mro(self, owner: str) -> list[str]:
-        """`owner`, then its bases depth first (a superclass chain before interfaces)."""
-        if owner not in self.mros:
-            self.mros[owner] = [owner]  # a cyclic hierarchy stops here
-            order: list[str] = [owner]
-            for base in self.bases(owner):
-                order += [t for t in self.mro(base) if t not in order]
-            self.mros[owner] = order
-        return self.mros[owner]
+    def mro(self, owner: str) -> tuple[str, ...]:
+        """`owner`, then its bases depth first (a superclass chain before interfaces); a
+        cyclic hierarchy stops where it comes back to a type."""
+        return self.memoised(("mro", owner), lambda: self._mro(owner), (owner,))
+
+    def _mro(self, owner: str) -> tuple[str, ...]:
+        order: list[str] = [owner]
+        for base in self.bases(owner):
+            order += [t for t in self.mro(base) if t not in order]
+        return tuple(order)
 
     def is_class(self, owner: str) -> bool:
         decls = self.tables.types.get(owner, [])
@@ -467,6 +588,8 @@ class Evaluator:
             return EMPTY
         found: set[Value] = set()
         for decl in self.tables.functions.get(value.name, []):
+            body = self.facts_of(decl.body).path  # its `return`s are read, even if none
+            self.recorder.reads |= self.index.scope_reads(body, decl.body)
             if decl.returns is not None:
                 found |= self.eval(decl.returns, decl.body)
             else:
@@ -478,13 +601,28 @@ class Evaluator:
         """The constructors `new owner(...)` runs: its own, or (where the language inherits
         them) the nearest class base's. Kept per class: `new` sites all over a generated
         chain of a thousand subclasses walk each class once, not once a site."""
+        if owner in self.made_by:
+            self.recorder.reads |= self.made_reads[owner]
+            return self.made_by[owner]
+        outer = self.recorder.begin()
+        try:
+            chain, found = self._constructor_chain(owner)
+        finally:
+            reads = self.recorder.end(outer)
+        for name in chain:  # a later class of the chain keeps the reads of the whole walk
+            self.made_by[name] = found
+            self.made_reads[name] = reads
+        return found
+
+    def _constructor_chain(self, owner: str) -> tuple[list[str], list[str]]:
+        """The classes walked from `owner` to the constructors found."""
         chain: list[str] = []
         found: list[str] = []
         current = owner
         while current not in chain:
             if current in self.made_by:
-                found = self.made_by[current]
-                break
+                self.recorder.reads |= self.made_reads[current]
+                return chain, self.made_by[current]
             decls = self.tables.types.get(current, [])
             if not decls:
                 break
@@ -495,9 +633,7 @@ class Evaluator:
             if found or not frontend.inherits_constructors:
                 break
             current = next((b for b in self.bases(current) if self.is_class(b)), "")
-        for name in chain:
-            self.made_by[name] = found
-        return found
+        return chain, found
 
     def targets(self, site: Site) -> list[str]:
         if site.kind == "call" and isinstance(site.expr, Call):
@@ -547,8 +683,21 @@ class Evaluator:
         for value in self.eval(expr, scope):
             if value.kind in ("func", "type") and value.name in self.tables.definitions:
                 yield value.name
-            elif value.kind == "module" and value.name in self.index.files:
-                yield self.index.files[value.name].module
+            elif value.kind == "module" and value.name in self.files:
+                yield self.index.files[value.name].module  # a path's module name
+
+
+def _row_reads(index: SyntaxIndex, path: str, row: object) -> frozenset[int]:
+    """What reading a table row reads: the part of its file the row was written in."""
+    if isinstance(row, str):  # a qualname: only whether it is defined, which the key says
+        return frozenset()
+    if isinstance(row, tuple):  # (TypeDecl, FileFacts)
+        return index.scope_reads(path, row[0].scope)
+    if isinstance(row, TraitImpl):
+        return index.scope_reads(path, row.scope)
+    if isinstance(row, FileFacts):  # a file of a folder or package: the key stands for
+        return frozenset()  # the declarations of all of them (`reads.FILE_GROUPS`)
+    return frozenset({index.decl_read(path)})  # a function's names
 
 
 def _simple_name(expr: Expr) -> str:

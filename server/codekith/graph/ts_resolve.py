@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -618,7 +618,7 @@ class TsFrontend(Frontend):
         return ("constructor",)
 
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
-        files = evaluator.index.files
+        files = evaluator.files
         for base in self.bases(spec, facts.path):
             found = _first_file(base, files)
             if found:
@@ -717,7 +717,7 @@ def _join(directory: str, relative: str) -> str:
     return "" if joined.startswith("..") else joined.removeprefix("./")
 
 
-def _first_file(base: str, files: dict[str, Any]) -> str:
+def _first_file(base: str, files: Mapping[str, Any]) -> str:
     """The workspace file an import of `base` loads: itself, with an extension, or its index;
     `./x.js` may name `x.ts` (TypeScript's ESM convention), `.d.ts` types fall back to source."""
     if not base:
