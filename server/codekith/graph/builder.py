@@ -135,15 +135,11 @@ class GraphBuilder:
         """Parse the changed files again; the files to resolve again."""
         changed: set[int] = set()
         for path in sorted(set(before) - set(files)):
-            state = index.state(path)
-            index.remove(path)
-            changed |= index.changes(path, state)
+            changed |= index.remove(path)
             self._readers.forget(path)
         edited = [p for p in sorted(files) if before.get(p) != files[p]]
         for path in edited:
-            state = index.state(path)
-            index.update(path)
-            changed |= index.changes(path, state)
+            changed |= index.update(path)
             tally.step(path)
         return (self._readers.of(changed) | set(edited)) & set(files)
 

@@ -134,13 +134,31 @@ class SyntaxIndex:
             found |= frontend.config_files(mine)
         return found
 
-    def update(self, path: str, source: str | None = None) -> None:
+    def update(self, path: str, source: str | None = None) -> set[int]:
+        """Read `path` again; the reads (interned, among those ever read) this changed."""
+        before = self.state(path)
         self._load(path, source)
+        return self._changed(path, before)
 
-    def remove(self, path: str) -> None:
+    def remove(self, path: str) -> set[int]:
+        before = self.state(path)
         self._forget(path)
         self.broken.discard(path)
-        self._evaluator = None
+        return self._changed(path, before)
+
+    def _changed(self, path: str, before: tuple[FileFacts, Digest] | None) -> set[int]:
+        """What replacing `path`'s facts `before` with its present ones changed
+        (`reads.changed_reads`). The evaluator forgets those answers, and every answer that
+        read any part of the file: they hold the old facts' object ids in their keys."""
+        after = self.state(path)
+        changed = self.interner.known(changed_reads(path, before, after, Tables.rows_of))
+        if self._evaluator is not None:
+            bodies = max((len(side[1].bodies) for side in (before, after) if side), default=0)
+            every = [("file", path), ("exists", path), part_read(path, DECL)]
+            every += [part_read(path, part) for part in range(bodies)]
+            stale = self._evaluator.stale or set()
+            self._evaluator.stale = stale | changed | self.interner.known(every)
+        return changed
 
     def _forget(self, path: str) -> None:
         self.files.pop(path, None)
@@ -172,6 +190,8 @@ class SyntaxIndex:
             return [], frozenset()
         if self._evaluator is None:
             self._evaluator = Evaluator(self)
+        elif self._evaluator.stale is not None:
+            self._evaluator.refresh()
         recorder = self._evaluator.recorder
         outer = recorder.begin()
         try:
@@ -183,12 +203,6 @@ class SyntaxIndex:
     def state(self, path: str) -> tuple[FileFacts, Digest] | None:
         facts = self.files.get(path)
         return (facts, self.digests[path]) if facts is not None else None
-
-    def changes(self, path: str, before: tuple[FileFacts, Digest] | None) -> set[int]:
-        """The reads that replacing `path`'s facts `before` (`state`) with its present ones
-        changed (`reads.changed_reads`), among those ever read."""
-        keys = changed_reads(path, before, self.state(path), Tables.rows_of)
-        return self.interner.known(keys)
 
     def scope_reads(self, path: str, scope: Scope) -> frozenset[int]:
         """What evaluating in `scope` of `path` reads: the part of the file it is in (a
@@ -207,7 +221,6 @@ class SyntaxIndex:
         return self.interner.id(part_read(path, DECL))
 
     def _load(self, path: str, source: str | None) -> None:
-        self._evaluator = None
         language = language_of(path)
         frontend = self.frontends.get(language or "")
         if frontend is None or language is None:
@@ -304,6 +317,18 @@ class Evaluator:
         self.made_by: dict[str, list[str]] = {}  # class -> the constructors `new` runs
         self.made_reads: dict[str, set[int]] = {}
         self._shared: dict[str, object] = {}
+        self.stale: set[int] | None = None  # reads changed since the tables were built
+
+    def refresh(self) -> None:
+        """Forget the answers that read anything `stale`; keep the rest (an answer depends
+        on what it read and nothing else), so an edit recomputes what it reaches."""
+        stale, self.stale = self.stale or set(), None
+        self.tables = Tables.build(self.index, self.recorder)
+        self.memo = {k: v for k, v in self.memo.items() if stale.isdisjoint(v[1])}
+        kept = {k for k, reads in self.made_reads.items() if stale.isdisjoint(reads)}
+        self.made_by = {k: v for k, v in self.made_by.items() if k in kept}
+        self.made_reads = {k: v for k, v in self.made_reads.items() if k in kept}
+        self._shared.clear()  # built from every file: read by whoever uses them
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
     def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
