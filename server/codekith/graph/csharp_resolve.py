@@ -19,7 +19,7 @@ import posixpath
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from codekith.chunking.treesitter import Definition
 from codekith.graph.frontend import (
@@ -62,6 +62,7 @@ from codekith.graph.syntax_model import (
 from codekith.syntax import Node, text
 
 if TYPE_CHECKING:
+    from codekith.graph.reads import Table
     from codekith.graph.syntax_engine import Evaluator
 
 _TYPES = (
@@ -731,18 +732,44 @@ def _value(declarator: Node) -> Node | None:
     return None
 
 
-@dataclass
 class _Table:
-    """The workspace's C# names, built once per state of the index."""
+    """The workspace's C# names (`CsFrontend.rows`), looked up through the evaluator's
+    recorded tables: a full name's types, a type's full name and project, partial types,
+    namespaces, extension methods by name, each project's `global using`s."""
 
-    types: dict[str, list[str]] = field(default_factory=dict)  # A.B.Type -> qualnames
-    full_names: dict[str, str] = field(default_factory=dict)
-    partial: set[str] = field(default_factory=set)
-    namespaces: set[str] = field(default_factory=set)
-    extensions: dict[str, list[Extension]] = field(default_factory=dict)
-    globals: dict[str, Ctx] = field(default_factory=dict)  # project -> its global usings
-    projects: dict[str, str] = field(default_factory=dict)  # type qualname -> project
-    named: dict[tuple[str, int, str], tuple[Values, int]] = field(default_factory=dict)
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+        self.tables = tables = evaluator.tables
+        self.types = tables.of("csharp.types")  # A.B.Type -> qualnames
+        self.full_names = tables.of("csharp.full")  # qualname -> A.B.Type
+        self.projects = tables.of("csharp.project")  # qualname -> project folder
+        self.partial = tables.of("csharp.partial")
+        self.namespaces = tables.of("csharp.namespaces")
+        self.extensions = tables.of("csharp.extensions")  # name -> Extension
+        self._globals = tables.of("csharp.globals")  # project -> each file's Ctx
+
+    def last(self, table: Table[Any], key: str) -> Any:
+        """The value of the last file (by path) that gives one: what a merged dict held."""
+        found = table.get(key)
+        return found[-1] if found else None
+
+    def globals(self, project: str) -> Ctx:
+        """The `global using`s of a project's files, merged in path order."""
+        return self.evaluator.memoised(
+            ("csharp.globals", project), lambda: _merged(self._globals.get(project)), _NO_CTX
+        )
+
+
+def _merged(parts: list[Ctx]) -> Ctx:
+    merged = Ctx("", "global", -1)
+    for part in parts:
+        merged.usings += part.usings
+        merged.aliases.update(part.aliases)
+        merged.statics += part.statics
+    return merged
+
+
+_NO_CTX = Ctx("", "global", -1)
 
 
 class CsFrontend(Frontend):
@@ -754,6 +781,7 @@ class CsFrontend(Frontend):
         super().__init__(root)
         self.projects: list[str] = []
         self._project_of: dict[str, str] = {}
+        self._names: _Table | None = None
 
     def config_files(self, paths: Iterable[str]) -> set[str]:
         """The `*.csproj` files in the folders of `paths` and their parents."""
@@ -787,27 +815,28 @@ class CsFrontend(Frontend):
         return (type_qualname.rsplit(".", 1)[-1],)
 
     def table(self, evaluator: Evaluator) -> _Table:
-        return evaluator.shared("csharp", lambda: self._build_table(evaluator))
+        """The lookups of the evaluator's tables (made again when they are built again)."""
+        if self._names is None or self._names.tables is not evaluator.tables:
+            self._names = _Table(evaluator)
+        return self._names
 
-    def _build_table(self, evaluator: Evaluator) -> _Table:
-        table = _Table()
-        for facts in evaluator.files.values():
-            if not isinstance(facts, CsFacts):
-                continue
-            for qualname, full in facts.full_names.items():
-                table.types.setdefault(full, []).append(qualname)
-            table.full_names.update(facts.full_names)
-            table.partial |= facts.partial
-            table.namespaces |= facts.namespaces
-            for name, found in facts.extensions.items():
-                table.extensions.setdefault(name, []).extend(found)
-            project = self.project(facts.path)
-            table.projects.update(dict.fromkeys(facts.full_names, project))
-            merged = table.globals.setdefault(project, Ctx("", "global", -1))
-            merged.usings += facts.globals.usings
-            merged.aliases.update(facts.globals.aliases)
-            merged.statics += facts.globals.statics
-        return table
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        if not isinstance(facts, CsFacts):
+            return
+        project = self.project(facts.path)
+        for qualname, full in facts.full_names.items():
+            yield "csharp.types", full, qualname
+            yield "csharp.full", qualname, full
+            yield "csharp.project", qualname, project
+        for qualname in sorted(facts.partial):
+            yield "csharp.partial", qualname, qualname
+        for namespace in sorted(facts.namespaces):
+            yield "csharp.namespaces", namespace, namespace
+        for name, found in facts.extensions.items():
+            for extension in found:
+                yield "csharp.extensions", name, extension
+        if facts.globals.usings or facts.globals.aliases or facts.globals.statics:
+            yield "csharp.globals", project, facts.globals
 
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         if not isinstance(facts, CsFacts):
@@ -838,14 +867,21 @@ class CsFrontend(Frontend):
     ) -> Values:
         """Types, a namespace, or static members that a dotted name names."""
         parts = dotted.split(".")
-        key = (facts.path, ctx, dotted)
-        named = table.named.get(key)
-        if named is None:
-            named = table.named[key] = self.named(parts, ctx, facts, table)
-        values, index = named
+        values, index = evaluator.memoised(
+            ("csharp.named", facts.path, ctx, dotted),
+            lambda: self.read_named(parts, ctx, facts, table, evaluator),
+            (EMPTY, len(parts)),
+        )
         for part in parts[index:]:
             values = frozenset(v for value in values for v in evaluator.member(value, part))
         return values
+
+    def read_named(
+        self, parts: list[str], ctx: int, facts: CsFacts, table: _Table, evaluator: Evaluator
+    ) -> tuple[Values, int]:
+        """`named`, with the file's contexts read (the answer is kept for the file's path)."""
+        evaluator.recorder.reads.add(evaluator.index.decl_read(facts.path))
+        return self.named(parts, ctx, facts, table)
 
     def named(
         self, parts: list[str], ctx: int, facts: CsFacts, table: _Table
@@ -870,7 +906,7 @@ class CsFrontend(Frontend):
         declared in several projects (each test project its own `Program`)."""
         found = [q for n in names for q in table.types.get(n, [])]
         project = self.project(path)
-        own = [q for q in found if table.projects.get(q) == project]
+        own = [q for q in found if table.last(table.projects, q) == project]
         return own or found
 
     def levels(self, ctx: int, facts: CsFacts, table: _Table) -> Iterator[Ctx]:
@@ -880,7 +916,7 @@ class CsFrontend(Frontend):
             level = facts.contexts[ctx]
             yield level
             ctx = level.parent
-        yield table.globals.get(self.project(facts.path), Ctx("", "global", -1))
+        yield table.globals(self.project(facts.path))
 
     def head(self, name: str, ctx: int, facts: CsFacts, table: _Table) -> list[str]:
         """The full names of the types or namespace `name` means at `ctx`."""
@@ -952,10 +988,10 @@ class CsFrontend(Frontend):
     def parts(self, qualname: str, table: _Table) -> list[str]:
         if qualname not in table.partial:
             return [qualname]
-        full = table.full_names.get(qualname, "")
-        project = table.projects.get(qualname)
+        full = table.last(table.full_names, qualname) or ""
+        project = table.last(table.projects, qualname)
         found = table.types.get(full, [qualname])
-        return [q for q in found if q in table.partial and table.projects.get(q) == project]
+        return [q for q in found if q in table.partial and table.last(table.projects, q) == project]
 
     def part_bases(self, qualname: str, table: _Table, evaluator: Evaluator) -> Values:
         """The declared bases of the other parts of a partial class."""

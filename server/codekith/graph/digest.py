@@ -135,9 +135,9 @@ class _Writer:
         if isinstance(value, FuncDecl):
             self.write_function(value)
             return
-        scopes = [v for v in _values(value) if isinstance(v, Scope)]
-        if len(scopes) == 1:
-            part, _ = self.enrol(scopes[0])
+        home = home_scope(value)
+        if home is not None:
+            part, _ = self.enrol(home)
             self.inside(part, lambda: self.write_fields(value))
         else:
             self.write_fields(value)
@@ -146,9 +146,9 @@ class _Writer:
         """A tuple holding one scope (an expression and where it is read) in that scope's
         part; any other as a list."""
         self.emit(("tuple", len(value)))
-        scopes = [v for v in value if isinstance(v, Scope)]
-        if len(scopes) == 1:
-            part, _ = self.enrol(scopes[0])
+        home = home_scope(value)
+        if home is not None:
+            part, _ = self.enrol(home)
             self.inside(part, lambda: self.write_items(value))
         else:
             for item in value:
@@ -204,6 +204,22 @@ class _Writer:
                 self.counts[part] += 1
                 self.pending.append(link)
         return self.parts[id(scope)], self.order[id(scope)]
+
+
+def home_scope(value: object) -> Scope | None:
+    """The one scope a record or tuple holds (where its expressions are evaluated, so
+    the part it is written in and read from); None for none or several, and for a
+    function (`_Writer.write_function`)."""
+    if isinstance(value, FuncDecl | Scope):
+        return None
+    if isinstance(value, tuple):
+        items: list[object] = list(value)
+    elif _is_record(value):
+        items = list(_values(value))
+    else:
+        return None
+    scopes = [v for v in items if isinstance(v, Scope)]
+    return scopes[0] if len(scopes) == 1 else None
 
 
 def _is_record(value: object) -> bool:

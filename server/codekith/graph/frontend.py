@@ -192,6 +192,13 @@ class Frontend:
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return ()
 
+    def rows(self, facts: FileFacts) -> Iterable[tuple[str, str, object]]:
+        """(table, key, value) of each row the file adds to this front end's workspace
+        tables (`Evaluator.tables.of(table)`: lookups there are recorded, so an edit
+        re-resolves only the files that looked up a key it changed). Table names start
+        with the language's."""
+        return ()
+
 
 def returned(declared: Expr | None, scope: Scope) -> Expr | None:
     """A declared result, unless it names a type parameter: `first<T>(xs: T[]): T` returns

@@ -90,6 +90,7 @@ class Table(Generic[T]):
         self.recorder = recorder
         self.rows: dict[str, list[T]] = {}
         self._reads: dict[str, set[int]] = {}
+        self._keys: dict[str, int] = {}  # key -> the interned read of asking for it
 
     def add(self, key: str, row: T, reads: Iterable[int]) -> None:
         self.rows.setdefault(key, []).append(row)
@@ -98,7 +99,7 @@ class Table(Generic[T]):
     def get(self, key: str, default: list[T] | None = None) -> list[T]:
         rows = self.rows.get(key)
         if rows is None:
-            self.recorder.read((self.name, key))
+            self.recorder.reads.add(self._key(key))
             return default if default is not None else []
         self.recorder.reads |= self._reads[key]
         return rows
@@ -107,8 +108,14 @@ class Table(Generic[T]):
         """Membership alone: what rows a key has is not read, so no file is."""
         if not isinstance(key, str):
             return False
-        self.recorder.read((self.name, key))
+        self.recorder.reads.add(self._key(key))
         return key in self.rows
+
+    def _key(self, key: str) -> int:
+        found = self._keys.get(key)
+        if found is None:
+            found = self._keys[key] = self.recorder.interner.id((self.name, key))
+        return found
 
     def __iter__(self) -> Iterator[str]:
         self.recorder.read(EVERYTHING)

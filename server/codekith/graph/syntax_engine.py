@@ -18,7 +18,7 @@ from typing import Any, TypeVar, cast
 from codekith.graph.c_resolve import CFrontend
 from codekith.graph.cpp_resolve import CppFrontend
 from codekith.graph.csharp_resolve import CsFrontend
-from codekith.graph.digest import DECL, Digest, digest
+from codekith.graph.digest import DECL, Digest, digest, home_scope
 from codekith.graph.frontend import Frontend
 from codekith.graph.go_resolve import GoFrontend
 from codekith.graph.java_resolve import JavaFrontend
@@ -28,6 +28,7 @@ from codekith.graph.model import Edge
 from codekith.graph.php_resolve import PhpFrontend
 from codekith.graph.reads import (
     EVERYTHING,
+    FILE_GROUPS,
     Interner,
     RecordedFiles,
     Recorder,
@@ -151,7 +152,7 @@ class SyntaxIndex:
         (`reads.changed_reads`). The evaluator forgets those answers, and every answer that
         read any part of the file: they hold the old facts' object ids in their keys."""
         after = self.state(path)
-        changed = self.interner.known(changed_reads(path, before, after, Tables.rows_of))
+        changed = self.interner.known(changed_reads(path, before, after, self.row_keys))
         if self._evaluator is not None:
             bodies = max((len(side[1].bodies) for side in (before, after) if side), default=0)
             every = [("file", path), ("exists", path), part_read(path, DECL)]
@@ -200,6 +201,16 @@ class SyntaxIndex:
             reads = recorder.end(outer, keep=False)
         return edges, frozenset(reads)
 
+    def rows(self, facts: FileFacts) -> Iterator[Row]:
+        """The rows a file puts in the evaluator's tables and its front end's."""
+        yield from Tables.rows(facts)
+        frontend = self.frontends.get(facts.language)
+        if frontend is not None:
+            yield from frontend.rows(facts)
+
+    def row_keys(self, facts: FileFacts) -> Iterator[tuple[str, str]]:
+        return ((table, key) for table, key, _ in self.rows(facts))
+
     def state(self, path: str) -> tuple[FileFacts, Digest] | None:
         facts = self.files.get(path)
         return (facts, self.digests[path]) if facts is not None else None
@@ -244,10 +255,15 @@ class SyntaxIndex:
         self.digests[path] = digest(facts)
 
 
+Row = tuple[str, str, object]  # (table, key, value)
+
+
 class Tables:
-    """Cross-file lookups built once per state of the index; lookups are recorded."""
+    """Cross-file lookups built once per state of the index; lookups are recorded. The
+    evaluator's own tables are attributes; a front end's (`Frontend.rows`) are in `of`."""
 
     def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
         self.module_scopes: dict[int, FileFacts] = {}
         self.functions: Table[FuncDecl] = Table("functions", recorder)
         self.methods_by_name: Table[FuncDecl] = Table("methods_by_name", recorder)
@@ -256,49 +272,45 @@ class Tables:
         self.dirs: Table[FileFacts] = Table("dirs", recorder)
         self.packages: Table[FileFacts] = Table("packages", recorder)  # "java:a.b" -> files
         self.definitions: Table[str] = Table("definitions", recorder)
+        self._more: dict[str, Table[Any]] = {}
+
+    def of(self, name: str) -> Table[Any]:
+        """A front end's table (empty when no file has rows in it: its lookups still count)."""
+        found = getattr(self, name, None) if name in CORE_TABLES else self._more.get(name)
+        if found is None:
+            found = self._more[name] = Table(name, self.recorder)
+        return cast(Table[Any], found)
 
     @classmethod
     def build(cls, index: SyntaxIndex, recorder: Recorder) -> Tables:
         tables = cls(recorder)
         for path, facts in sorted(index.files.items()):
             tables.module_scopes[id(facts.scope)] = facts
-            rows = zip(cls.rows_of(facts), cls._row_values(facts), strict=True)
-            for (name, key), row in rows:
-                reads = _row_reads(index, path, row)
-                cast(Table[Any], getattr(tables, name)).add(key, row, reads)
+            for name, key, value in index.rows(facts):
+                tables.of(name).add(key, value, _row_reads(index, path, name, value))
         return tables
 
     @staticmethod
-    def rows_of(facts: FileFacts) -> Iterator[tuple[str, str]]:
-        """(table attribute, key) of each row a file puts in the tables, in order."""
-        yield "dirs", str(PurePosixPath(facts.path).parent)
+    def rows(facts: FileFacts) -> Iterator[Row]:
+        """The rows a file puts in the evaluator's own tables, in order."""
+        yield "dirs", str(PurePosixPath(facts.path).parent), facts
         for qualname in facts.definitions:
-            yield "definitions", qualname
+            yield "definitions", qualname, qualname
         if facts.package:
-            yield "packages", f"{facts.language}:{facts.package}"
+            yield "packages", f"{facts.language}:{facts.package}", facts
         for function in facts.functions:
-            yield "functions", function.qualname
+            yield "functions", function.qualname, function
             if function.container is not None:
-                yield "methods_by_name", function.name
+                yield "methods_by_name", function.name, function
         for decl in facts.types:
-            yield "types", decl.qualname
+            yield "types", decl.qualname, (decl, facts)
         for impl in facts.impls:
-            yield "impls_by_name", _simple_name(impl.type)
+            yield "impls_by_name", _simple_name(impl.type), impl
 
-    @staticmethod
-    def _row_values(facts: FileFacts) -> Iterator[object]:
-        """The rows `rows_of` names, in the same order."""
-        yield facts
-        yield from facts.definitions
-        if facts.package:
-            yield facts
-        for function in facts.functions:
-            yield function
-            if function.container is not None:
-                yield function
-        for decl in facts.types:
-            yield decl, facts
-        yield from facts.impls
+
+CORE_TABLES = frozenset(
+    {"functions", "methods_by_name", "types", "impls_by_name", "dirs", "packages", "definitions"}
+)
 
 
 class Evaluator:
@@ -586,14 +598,20 @@ class Evaluator:
         return [b for b in dict.fromkeys(found) if b != owner]
 
     def mro(self, owner: str) -> tuple[str, ...]:
-        """`owner`, then its bases depth first (a superclass chain before interfaces); a
-        cyclic hierarchy stops where it comes back to a type."""
+        """`owner`, then its bases depth first (a superclass chain before interfaces),
+        each type once. One walk from `owner` (not its bases' orders joined), so a cyclic
+        hierarchy (C#'s partial classes are each other's bases) gives one order whichever
+        type is asked first, and no answer inside the cycle is left unmemoised."""
         return self.memoised(("mro", owner), lambda: self._mro(owner), (owner,))
 
     def _mro(self, owner: str) -> tuple[str, ...]:
-        order: list[str] = [owner]
-        for base in self.bases(owner):
-            order += [t for t in self.mro(base) if t not in order]
+        order: dict[str, None] = {}
+        pending = [owner]
+        while pending:
+            current = pending.pop()
+            if current not in order:
+                order[current] = None
+                pending += reversed([b for b in self.bases(current) if b not in order])
         return tuple(order)
 
     def is_class(self, owner: str) -> bool:
@@ -712,17 +730,16 @@ class Evaluator:
                 yield self.index.files[value.name].module  # a path's module name
 
 
-def _row_reads(index: SyntaxIndex, path: str, row: object) -> frozenset[int]:
+def _row_reads(index: SyntaxIndex, path: str, table: str, row: object) -> frozenset[int]:
     """What reading a table row reads: the part of its file the row was written in."""
-    if isinstance(row, str):  # a qualname: only whether it is defined, which the key says
+    if table == "definitions":  # a qualname: only whether it is defined, which the key says
         return frozenset()
-    if isinstance(row, tuple):  # (TypeDecl, FileFacts)
+    if table in FILE_GROUPS:  # a file of a folder or package: the key stands for the
+        return frozenset()  # declarations of all of them
+    if isinstance(row, tuple) and table == "types":  # (TypeDecl, FileFacts)
         return index.scope_reads(path, row[0].scope)
-    if isinstance(row, TraitImpl):
-        return index.scope_reads(path, row.scope)
-    if isinstance(row, FileFacts):  # a file of a folder or package: the key stands for
-        return frozenset()  # the declarations of all of them (`reads.FILE_GROUPS`)
-    return frozenset({index.decl_read(path)})  # a function's names
+    home = home_scope(row)  # an impl, or a front end's record that holds one scope
+    return index.scope_reads(path, home) if home is not None else frozenset({index.decl_read(path)})
 
 
 def _simple_name(expr: Expr) -> str:
