@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codekith.graph.syntax_model import (
@@ -97,6 +97,16 @@ class _Writer:
             self.write(scope.parent)
 
     def write(self, value: object) -> None:
+        kind = type(value)
+        if kind in _PLAIN:  # the most common values first: no isinstance chain for them
+            self.tokens[self.part].append(value)
+        elif kind is Name:
+            self.emit(("name", value.id))  # type: ignore[attr-defined]
+            self.position(value.pos)  # type: ignore[attr-defined]
+        else:
+            self.write_other(value)
+
+    def write_other(self, value: object) -> None:
         if isinstance(value, Scope):
             self.emit(("ref", *self.enrol(value)))
         elif isinstance(value, str | int | float | bool) or value is None:
@@ -135,12 +145,13 @@ class _Writer:
         if isinstance(value, FuncDecl):
             self.write_function(value)
             return
-        home = home_scope(value)
+        values = _values(value)
+        home = _only_scope(values)
         if home is not None:
             part, _ = self.enrol(home)
-            self.inside(part, lambda: self.write_fields(value))
+            self.inside(part, lambda: self.write_items(values))
         else:
-            self.write_fields(value)
+            self.write_items(values)
 
     def write_tuple(self, value: tuple[object, ...]) -> None:
         """A tuple holding one scope (an expression and where it is read) in that scope's
@@ -154,7 +165,7 @@ class _Writer:
             for item in value:
                 self.write(item)
 
-    def write_items(self, value: tuple[object, ...]) -> None:
+    def write_items(self, value: Sequence[object]) -> None:
         for item in value:
             self.write(item)
 
@@ -168,8 +179,7 @@ class _Writer:
         self.inside(body, lambda: self.write(function.returns))
 
     def write_fields(self, value: object) -> None:
-        for item in _values(value):
-            self.write(item)
+        self.write_items(_values(value))
 
     def once(self, value: object) -> bool:
         """Whether `value` is new here (a shared expression is written once, then named
@@ -212,13 +222,13 @@ def home_scope(value: object) -> Scope | None:
     function (`_Writer.write_function`)."""
     if isinstance(value, FuncDecl | Scope):
         return None
-    if isinstance(value, tuple):
-        items: list[object] = list(value)
-    elif _is_record(value):
-        items = list(_values(value))
-    else:
-        return None
-    scopes = [v for v in items if isinstance(v, Scope)]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return _only_scope(value)
+    return _only_scope(_values(value)) if _is_record(value) else None
+
+
+def _only_scope(values: Sequence[object]) -> Scope | None:
+    scopes = [v for v in values if isinstance(v, Scope)]
     return scopes[0] if len(scopes) == 1 else None
 
 
@@ -232,14 +242,22 @@ def _is_pos(token: object) -> bool:
     return isinstance(token, tuple) and len(token) == 2 and token[0] == "pos"
 
 
-def _values(value: object) -> Iterator[object]:
+def _values(value: object) -> Sequence[object]:
     """A record's fields, less those no other file reads."""
     if hasattr(value, "_fields"):
-        yield from value  # type: ignore[misc]
-        return
-    for item in dataclasses.fields(value):  # type: ignore[arg-type]
-        if not any(isinstance(value, kind) and item.name == name for kind, name in _SKIPPED):
-            yield getattr(value, item.name)
+        return value  # type: ignore[return-value]
+    names = _FIELDS.get(type(value))
+    if names is None:
+        names = _FIELDS[type(value)] = tuple(
+            f.name
+            for f in dataclasses.fields(value)  # type: ignore[arg-type]
+            if not any(issubclass(type(value), kind) and f.name == n for kind, n in _SKIPPED)
+        )
+    return [getattr(value, name) for name in names]
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
 def digest(facts: FileFacts) -> Digest:

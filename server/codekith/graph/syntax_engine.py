@@ -329,6 +329,7 @@ class Evaluator:
         self.made_by: dict[str, list[str]] = {}  # class -> the constructors `new` runs
         self.made_reads: dict[str, set[int]] = {}
         self._shared: dict[str, object] = {}
+        self._scope_reads: dict[int, frozenset[int]] = {}  # id(scope) -> its part's reads
         self.stale: set[int] | None = None  # reads changed since the tables were built
 
     def refresh(self) -> None:
@@ -341,6 +342,7 @@ class Evaluator:
         self.made_by = {k: v for k, v in self.made_by.items() if k in kept}
         self.made_reads = {k: v for k, v in self.made_reads.items() if k in kept}
         self._shared.clear()  # built from every file: read by whoever uses them
+        self._scope_reads.clear()  # an edited file's scopes are new objects
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
     def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
@@ -363,12 +365,14 @@ class Evaluator:
         depth = len(self.active)
         self.active[key] = depth
         outer_low, self.low = self.low, depth + 1
-        outer = self.recorder.begin()
+        recorder = self.recorder
+        outer, recorder.reads = recorder.reads, set()  # Recorder.begin/end, inline: hot
         try:
             result = compute()
         finally:
             del self.active[key]
-            reads = self.recorder.end(outer)
+            reads, recorder.reads = recorder.reads, outer
+            outer |= reads
         low, self.low = self.low, min(outer_low, self.low)
         if low >= depth:
             self.memo[key] = (result, reads)
@@ -395,7 +399,11 @@ class Evaluator:
         return self.memoised(key, lambda: frozenset(self._eval_in(expr, scope)), EMPTY)
 
     def _eval_in(self, expr: Expr, scope: Scope) -> Iterable[Value]:
-        self.recorder.reads |= self.index.scope_reads(self.facts_of(scope).path, scope)
+        reads = self._scope_reads.get(id(scope))
+        if reads is None:
+            path = self.facts_of(scope).path
+            reads = self._scope_reads[id(scope)] = self.index.scope_reads(path, scope)
+        self.recorder.reads |= reads
         return self._eval(expr, scope)
 
     def _eval(self, expr: Expr, scope: Scope) -> Iterable[Value]:
