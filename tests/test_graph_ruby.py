@@ -213,3 +213,32 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert ("app.user.User", "lib.base.Base", "inherit") in seen[4]
     assert not any(e[0] == "app.user.User.go" for e in seen[5])  # ::Base is gone
     assert seen[-1] == cold(root, tmp_path / "copy")
+
+
+def test_a_singleton_method_and_an_instance_method_of_one_name_are_two_nodes(
+    tmp_path: Path,
+) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            "reaper.rb": """
+class Reaper
+  def call(env)
+    Reaper.call(env)      # the singleton side: Reaper.self.call
+    close
+  end
+
+  def self.call(env)
+    new.close
+  end
+
+  def close; end
+end
+""",
+        },
+    )
+    assert graph(root) == {
+        ("reaper.Reaper.call", "reaper.Reaper.self.call"),
+        ("reaper.Reaper.call", "reaper.Reaper.close"),
+        ("reaper.Reaper.self.call", "reaper.Reaper.close"),
+    }

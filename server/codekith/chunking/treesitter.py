@@ -319,9 +319,10 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
         outer: Node,
         parent: str = "",
         methods: Sequence[Node] = (),
+        scope: str = "",  # between the parent's name and its own: `self` of `Reaper.self.call`
     ) -> None:
         if name:
-            qualname = join(module, parent, name)
+            qualname = join(module, parent, scope, name)
             owner = join(module, parent) if parent else ""
             found.append(Definition(kind, name, qualname, owner, node, outer, tuple(methods)))
 
@@ -337,11 +338,13 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             add("class", name, node, outer, parent, collapsed)
         path = join(parent, name)
         types = {inner.id for _, inner in nested}
+        clashes = _singleton_clashes(node, owned) if "singleton_method" in rules.methods else set()
         for member, inner in sorted(owned + nested, key=lambda pair: pair[0].start_byte):
             if inner.id in types:
                 add_type(inner, member, _type_name(inner), path)
             else:
-                add("method", _name(inner), inner, member, path)
+                scope = "self" if inner.id in clashes else ""
+                add("method", _name(inner), inner, member, path, scope=scope)
 
     for outer, node in top_level(root, rules):
         if node.type in _VARIABLES:
@@ -662,6 +665,27 @@ def _members(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
         for child, inner in _body(node, grammar)
         if inner.type in grammar.methods or is_function_field(inner)
     ]
+
+
+def _singleton_clashes(node: Node, owned: list[tuple[Node, Node]]) -> set[int]:
+    """The Ruby singleton methods (`def self.x`, `x` in `class << self`) that share their
+    name with an instance method of the class: each is named `Class.self.x` so that the two
+    are two chunks and two call-graph nodes; any other stays `Class.x`, as Ruby calls it."""
+    singleton = {inner.id for _, inner in owned if _singleton(inner, node)}
+    instance = {_name(inner) for _, inner in owned if inner.id not in singleton}
+    return {inner.id for _, inner in owned if inner.id in singleton and _name(inner) in instance}
+
+
+def _singleton(method: Node, klass: Node) -> bool:
+    """Whether a Ruby method in `klass` is no method of its instances (`def self.x`)."""
+    if method.type == "singleton_method":
+        return True
+    holder = method.parent
+    while holder is not None and holder.id != klass.id:
+        if holder.type == "singleton_class":
+            return True
+        holder = holder.parent
+    return False
 
 
 def _nested_types(node: Node, grammar: Grammar) -> list[tuple[Node, Node]]:
