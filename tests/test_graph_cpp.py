@@ -311,3 +311,31 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert callees(seen[4]) == {"lib.logger.Logger.write"}
     assert callees(seen[5]) == set()  # declared only: no node
     assert seen[-1] == cold(root, tmp_path / "copy")
+
+
+def test_googletest_tests_are_nodes_of_their_own_and_no_callee(tmp_path: Path) -> None:
+    """Each `TEST(suite, name)` is the chunk `suite.name`; a call to `width` in a test file
+    still means the function, not the test named `width`."""
+    root = write_files(
+        tmp_path,
+        {
+            "src/util.h": "int width(int n);\nint sign(int n);\n",
+            "src/util.cc": '#include "util.h"\nint width(int n) { return sign(n); }\n'
+            "int sign(int n) { return n; }\n",
+            "test/util-test.cc": """
+                #include "../src/util.h"
+                TEST(util_test, width) { width(1); }
+                TEST(util_test, sign) { sign(1); }
+                namespace detail { void helper(); }
+                void detail::helper() { width(3); }
+                TEST(util_test, helper) { detail::helper(); }
+                """,
+        },
+    )
+    assert graph(root) == {
+        ("util.width", "util.sign"),
+        ("test.util-test.util_test.width", "util.width"),
+        ("test.util-test.util_test.sign", "util.sign"),
+        ("test.util-test.helper", "util.width"),
+        ("test.util-test.util_test.helper", "test.util-test.helper"),
+    }

@@ -311,6 +311,7 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
     unnamed = module.rpartition(".")[2]  # what an anonymous default export is called
     found: list[Definition] = []
     last_class = ""
+    namespaces: set[str] | None = None  # a C++ file's, read when a definition needs them
 
     def add(
         kind: str,
@@ -320,9 +321,10 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
         parent: str = "",
         methods: Sequence[Node] = (),
         scope: str = "",  # between the parent's name and its own: `self` of `Reaper.self.call`
+        own: str = "",  # the qualname's last part, when not the name
     ) -> None:
         if name:
-            qualname = join(module, parent, scope, name)
+            qualname = join(module, parent, scope, own or name)
             owner = join(module, parent) if parent else ""
             found.append(Definition(kind, name, qualname, owner, node, outer, tuple(methods)))
 
@@ -374,8 +376,13 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             # a method outside any class: a syntax error (a C# `#if` splitting an `if …
             # else`) cut the class before it short
             add("method", _name(node), node, outer, last_class)
+        elif (test := _macro_test(node)) is not None:
+            add("function", _name(node), node, outer, scope=test[0], own=test[1])
         elif (declared := _declared(node)) is not None:
             owner, name = declared
+            if owner and grammar == "cpp":  # `void detail::f() {}` is no method of `detail`
+                namespaces = _namespaces(root) if namespaces is None else namespaces
+                owner = "" if owner in namespaces else owner
             add("method" if owner else "function", name, node, outer, owner)
         elif (exported := _exported_function(node)) is not None:
             add("function", _name(exported) or unnamed, exported, outer)
@@ -619,6 +626,79 @@ def _declared(node: Node) -> tuple[str, str] | None:
     if declarator is not None and declarator.type in ("operator_name", "operator_cast"):
         return owner, _operator(text(declarator))
     return owner, _last_part(declarator)
+
+
+def _macro_test(node: Node) -> tuple[str, str] | None:
+    """(suite, name) of a test a macro defines: googletest's `TEST(format_test, width) {…}`
+    (`TEST_F`, `TYPED_TEST`, Boost's `BOOST_AUTO_TEST_CASE(name)`) reads as a function of
+    upper-case name that starts the definition and has bare names for parameters. Its
+    qualname ends in its arguments (`format_test.width`), so each test is a chunk and a
+    call-graph node of its own; its name stays `TEST`, as written, which no call means."""
+    chain = _declarators(node) if node.type == "function_definition" else []
+    if [d.type for d in chain] != _MACRO_CALL or not _starts(node, chain[0]):
+        return None
+    previous = node.prev_sibling
+    if previous is not None and previous.child_count and previous.children[-1].is_missing:
+        return None  # `void f() LOCKS_EXCLUDED(m) {…}`: the macro took f's body from it
+    parameters = chain[0].child_by_field_name("parameters")
+    names = [_bare_name(p) for p in parameters.named_children] if parameters else []
+    if not _MACRO.fullmatch(text(chain[1])) or not names or not all(names):
+        return None
+    return ".".join(names[:-1]), names[-1]
+
+
+def _starts(node: Node, declarator: Node) -> bool:
+    """Whether a declarator starts its definition, but for a macro on a line above it that
+    tree-sitter took for a return type (`FMT_END_NAMESPACE` closing the namespace above)."""
+    first = node.named_children[0]
+    if first == declarator:
+        return True
+    macro = first.type == "type_identifier" and _MACRO.fullmatch(text(first))
+    return (
+        bool(macro)
+        and node.named_children[1] == declarator
+        and first.end_point[0] < declarator.start_point[0]
+    )
+
+
+_MACRO_CALL = ["function_declarator", "identifier"]
+_MACRO = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _bare_name(parameter: Node) -> str:
+    """The name a macro argument is (`format_test` read as a parameter's type), or ""."""
+    kind = parameter.child_by_field_name("type")
+    if parameter.child_by_field_name("declarator") is not None or kind is None:
+        return ""
+    return text(kind) if kind.type in ("type_identifier", "primitive_type") else ""  # `bool`
+
+
+def _namespaces(root: Node) -> set[str]:
+    """The names of the namespaces a C++ file opens (`a` and `b` of `namespace a::b`), in
+    what holds top-level definitions (other namespaces, `extern "C"`, `#if` blocks)."""
+    found: set[str] = set()
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.type == "namespace_definition":
+            named = node.child_by_field_name("name")
+            parts = named.named_children if named and named.named_children else [named]
+            found.update(text(part) for part in parts if part is not None)
+        if node.type in _HOLDERS_OF_NAMESPACES:
+            pending.extend(node.named_children)
+    return found
+
+
+_HOLDERS_OF_NAMESPACES = (
+    _C_BRANCHES
+    | _RECOVERED
+    | {
+        "translation_unit",
+        "namespace_definition",
+        "declaration_list",
+        "linkage_specification",
+    }
+)
 
 
 def _declarators(node: Node) -> list[Node]:
