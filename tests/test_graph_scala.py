@@ -50,7 +50,7 @@ def test_receivers_of_unknown_type_are_never_guessed(tmp_path: Path) -> None:
                 """,
         },
     )
-    assert graph(root) == {("a.B.Ext", "a.A.A")}  # only the given's `new A`
+    assert graph(root) == {("a.B.Ext.given_A", "a.A.A")}  # only the given's `new A`
 
 
 def test_a_companion_object_is_not_its_class(tmp_path: Path) -> None:
@@ -253,3 +253,31 @@ def test_a_curried_constructor_is_one_call(tmp_path: Path) -> None:
         },
     )
     assert graph(root) == {("f.Attr.Use.run", "f.Attr.Attr"), ("f.Attr.Use.run", "f.Attr.Attr.++")}
+
+
+def test_calls_in_package_objects_givens_and_extensions_are_their_own(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            "a/util.scala": """
+                package a
+
+                object Log { def info(s: String): Unit = () }
+
+                package object util {
+                  def helper(): Unit = Log.info("helper")
+                }
+
+                extension (s: String) def shout: String = { Log.info(s); s }
+
+                given Ordering[String] with {
+                  def compare(x: String, y: String): Int = { Log.info(x); 0 }
+                }
+                """,
+        },
+    )
+    assert graph(root) == {
+        ("a.util.util.helper", "a.util.Log.info"),
+        ("a.util.shout", "a.util.Log.info"),
+        ("a.util.given_Ordering_String.compare", "a.util.Log.info"),
+    }

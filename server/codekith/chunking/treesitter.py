@@ -152,9 +152,20 @@ GRAMMARS = {
     ),
     "scala": Grammar(
         frozenset({"function_definition"}),  # Scala 3 allows top-level `def`
-        frozenset({"class_definition", "object_definition", "trait_definition", "enum_definition"}),
+        frozenset(
+            {
+                "class_definition",
+                "object_definition",
+                "trait_definition",
+                "enum_definition",
+                "package_object",
+                "given_definition",  # an object, or (`given x: T = …`) a value of its own
+            }
+        ),
         frozenset({"function_definition", "function_declaration"}),
-        containers=frozenset({"package_clause"}),  # `package a { … }`
+        # `package a { … }`; an extension's methods are its holder's (or top-level functions)
+        containers=frozenset({"package_clause", "extension_definition"}),
+        groups=frozenset({"extension_definition"}),
     ),
     # `function M.f` and `M.f = function` are methods of the table M, `local M = {}` no class
     "lua": Grammar(frozenset({"function_declaration"}), frozenset(), frozenset(), assigned=True),
@@ -248,6 +259,7 @@ def _contents(node: Node, grammar: Grammar) -> list[Node]:
     children = [c for c in node.named_children if c != body]
     if body is not None:  # `extern "C" int f(void) {…}` has a function for a body
         children += body.named_children if body.type in _STATEMENT_LISTS else [body]
+        children.sort(key=lambda c: c.start_byte)  # a Scala extension has several bodies
     if node.type in grammar.classes:
         return [c for c in children if c.type not in grammar.methods]
     return children
@@ -596,10 +608,27 @@ def _type_name(node: Node) -> str:
     if node.type == "function_definition":  # `class Q_CORE_EXPORT QObject {…}`, misread
         return text(node.child_by_field_name("declarator"))
     named = node.child_by_field_name("name")
+    if named is None and node.type == "given_definition":
+        return _given_name(node)
     if named is not None and named.type == "user_type":
         parts = [c for c in named.named_children if c.type == "type_identifier"]
         named = parts[-1] if parts else named
     return _last_part(named)
+
+
+def _given_name(node: Node) -> str:
+    """The name Scala gives an anonymous `given Ord[List[T]] with …`: `given_Ord_List`, its
+    type's names but for the given's own type parameters."""
+    parameters = node.child_by_field_name("type_parameters")
+    own = {text(c) for c in parameters.named_children} if parameters else set()
+    kind = node.child_by_field_name("return_type")
+    pending, names = [kind] if kind else [], []
+    while pending:
+        current = pending.pop()
+        if current.type == "type_identifier" and text(current) not in own:
+            names.append(text(current))
+        pending.extend(reversed(current.named_children))
+    return "_".join(["given", *names]) if names else ""
 
 
 def _last_part(name: Node | None) -> str:

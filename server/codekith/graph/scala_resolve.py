@@ -183,7 +183,7 @@ class ScalaExtractor(Extractor):
         return None
 
     def package_object(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        """`package object p`: no chunk; its code counts for the module."""
+        """`package object p`: its `def`s are chunks; its other code counts for the module."""
         body_scope = Scope("type", scope, type_qualname=f"{owner}.<package>")
         self.visit(node.child_by_field_name("body"), body_scope, owner)
         return None
@@ -523,7 +523,7 @@ class ScalaExtractor(Extractor):
                 self.visit(parameter.child_by_field_name("default_value"), body, owner)
 
     def given_definition(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        """A `given`: no chunk; its value's or body's calls count for the enclosing one."""
+        """A `given` (a chunk): its value's or body's calls count for it or its methods."""
         inner = Scope("function", scope)
         self.parameters(node, inner, owner)
         for child in node.named_children:
@@ -534,8 +534,8 @@ class ScalaExtractor(Extractor):
         return None
 
     def extension_definition(self, node: Node, scope: Scope, owner: str) -> Scope | None:
-        """`extension (s: String) def shout`: no chunks (no edges reach them); their calls
-        count for the enclosing definition."""
+        """`extension (s: String) def shout`: chunks no edges reach; their calls count for
+        them."""
         inner = Scope("function", scope, this=UNKNOWN)
         self.parameters(node, inner, owner)
         body = node.child_by_field_name("body")
