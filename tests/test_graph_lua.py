@@ -316,3 +316,21 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert warm == cold(root, tmp_path / "copy")
     assert ("use.f", "disk.D.open", "call") in warm  # what pick.lua now returns
     assert ("use.f", "store.S.open", "call") not in warm
+
+
+def test_functions_in_table_constructors_and_assigned_globals_are_nodes(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            "kit.lua": """
+local M = {
+  add = function(a, b) return clamp(a + b) end,
+}
+
+clamp = function(x) return x end
+
+return { run = function() return M.add(1, 2) end }
+""",
+        },
+    )
+    assert graph(root) == {("kit.M.add", "kit.clamp"), ("kit.run", "kit.M.add")}

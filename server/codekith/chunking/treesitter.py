@@ -408,8 +408,8 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             for member, method in owned:
                 add("method", _name(method), method, member, name)
         elif members := object_members(node):
-            for _, name, member, function in members:  # the module's own: `exports.name`
-                add("function", name, function, member)
+            for owner, name, member, function in members:  # "": the module's (`exports.name`)
+                add("method" if owner else "function", name, function, member, owner)
         else:
             add("function", _name(node), node, outer)
     return found
@@ -901,7 +901,8 @@ def _assigned_class(node: Node) -> tuple[str, Node] | None:
 def _assigned(node: Node) -> tuple[str, str, Node] | None:
     """(owner, name, value) of a top-level assignment to a plain dotted name: `app.use`
     (owner `app`), `View.prototype.render` (`View`), `exports.name` and `module.exports`
-    (no owner, and no name); Lua's `M.clamp = function (…) … end` alike."""
+    (no owner, and no name); Lua's `M.clamp = function (…) … end` alike, and its global
+    `clamp = …` (no owner) and `a.b.c = …` (owner `a.b`, as of `function a.b.c`)."""
     target, value = _assignment(node)
     parts = text(target).split(".")
     if value is None or not all(part.isidentifier() for part in parts):
@@ -914,6 +915,8 @@ def _assigned(node: Node) -> tuple[str, str, Node] | None:
         return parts[0], parts[2], value
     if len(parts) == 2:
         return ("" if parts[0] == "exports" else parts[0]), parts[1], value
+    if node.type == "assignment_statement":  # Lua's `clamp = …` and `a.b.c = …`
+        return ".".join(parts[:-1]), parts[-1], value
     return None
 
 
@@ -942,19 +945,27 @@ def object_members(node: Node) -> list[tuple[str, str, Node, Node]]:
             function: Node | None = member
             if member.type == "method_definition":
                 key = member.child_by_field_name("name")
-            elif member.type == "pair":
-                key = member.child_by_field_name("key")
+            elif member.type in ("pair", "field"):  # Lua's `add = function (a, b) … end`
+                key = member.child_by_field_name("key") or member.child_by_field_name("name")
                 function = _function_in(member.child_by_field_name("value"))
             else:
                 continue
-            if key is not None and key.type == "property_identifier" and function is not None:
+            if key is not None and key.type in _KEYS and function is not None:
                 found.append((owner, text(key), member, function))
     return found
 
 
+_KEYS = ("property_identifier", "identifier")
+
+
 def _objects(node: Node) -> list[tuple[str, Node]]:
     """(owner, object literal) of a top-level statement: a `const`'s value of its own name,
-    or what a module exports ("")."""
+    or what a module exports (""); in Lua a table constructor assigned to a name, or the
+    one a module returns ("")."""
+    if node.type in ("variable_declaration", "assignment_statement", "return_statement"):
+        lua = _lua_table(node)
+        if lua is not None:
+            return [lua]
     if node.type in _VARIABLES:
         named = (d for d in node.named_children if d.type == "variable_declarator")
         pairs = [
@@ -972,6 +983,22 @@ def _objects(node: Node) -> list[tuple[str, Node]]:
             value = assignment.child_by_field_name("right")
     literal = _object_in(value)
     return [("", literal)] if literal is not None else []
+
+
+def _lua_table(node: Node) -> tuple[str, Node] | None:
+    """(name, table) of Lua's `local M = {…}` and `M = {…}`, ("", table) of `return {…}`."""
+    if node.type == "variable_declaration":
+        node = next((c for c in node.named_children if c.type == "assignment_statement"), node)
+    if node.type == "return_statement" and node.named_children:
+        values = node.named_children[0].named_children
+        return ("", values[0]) if len(values) == 1 and values[0].type in _TABLES else None
+    target, value = _assignment(node)
+    if target is None or value is None or value.type not in _TABLES:
+        return None
+    return (text(target), value) if target.type == "identifier" else None
+
+
+_TABLES = ("table_constructor",)
 
 
 def _object_in(value: Node | None) -> Node | None:
