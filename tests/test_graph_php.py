@@ -271,3 +271,31 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert warm == cold(root, tmp_path / "copy")
     assert ("use.use_it", "Stores.Cache.find", "call") in warm  # the property's new type
     assert ("use.use_it", "Stores.Disk.find", "call") not in warm
+
+
+def test_a_function_declared_under_function_exists_is_a_node(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            "src/helpers.php": """\
+                <?php
+                namespace App;
+
+                if (!function_exists('App\\\\tap')) {
+                    function tap($value) { return helper($value); }
+                }
+
+                function helper($value) { return $value; }
+                """,
+            "src/Job.php": """\
+                <?php
+                namespace App;
+
+                class Job
+                {
+                    public function run(): void { tap(1); }
+                }
+                """,
+        },
+    )
+    assert graph(root) == {("Job.Job.run", "helpers.tap"), ("helpers.tap", "helpers.helper")}

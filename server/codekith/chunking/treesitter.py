@@ -3,10 +3,10 @@
 Like the Python chunker it makes one chunk per function, class-like type (method bodies
 collapsed) and method, plus one for the rest of the file; the comment right above a
 definition is its docstring. Definitions in containers (C++ and C# namespaces, `extern "C"`,
-`#if` blocks, PHP namespaces, Ruby modules and classes) count as top-level ones, named
-without the container; a container's own lines are module code. `definitions` is shared
-with the call-graph resolvers, so an edge names exactly the qualname of the chunk it points
-at.
+`#if` blocks, PHP namespaces and `if` blocks, Ruby modules and classes, Scala extensions)
+count as top-level ones, named without the container; a container's own lines are module
+code. `definitions` is shared with the call-graph resolvers, so an edge names exactly the
+qualname of the chunk it points at.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ _C_BRANCHES = frozenset(
 )
 _SPECIFIERS = _C_TYPES | {"class_specifier"}
 _CS_BRANCHES = frozenset({"preproc_if", "preproc_else", "preproc_elif"})
+_PHP_BRANCHES = frozenset({"if_statement", "else_if_clause", "else_clause", "colon_block"})
 # where tree-sitter gave up (a macro it cannot read: fmt's `FMT_BEGIN_NAMESPACE` opens a
 # namespace), whole definitions are still there
 _RECOVERED = frozenset({"ERROR"})
@@ -126,7 +127,8 @@ GRAMMARS = {
             {"class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"}
         ),
         frozenset({"method_declaration"}),
-        containers=_RECOVERED | {"namespace_definition"},
+        # `if (!function_exists('x')) { function x() {…} }` declares the global function x
+        containers=_RECOVERED | _PHP_BRANCHES | {"namespace_definition"},
         groups=_RECOVERED,
     ),
     "kotlin": Grammar(
