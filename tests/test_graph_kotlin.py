@@ -111,9 +111,9 @@ def test_odd_files_cost_only_their_own_edges(tmp_path: Path) -> None:
 
 
 def test_functions_of_a_misread_class_stay_in_their_file(tmp_path: Path) -> None:
-    """tree-sitter cannot read a nested `class Builder\ninternal constructor(…)`: the
-    chunker makes the outer class's methods top-level functions, which other files of the
-    package must not see."""
+    """tree-sitter cannot read `final` as a name (okio's CipherSource): the chunker makes
+    the class's methods top-level functions, which other files of the package must not
+    see."""
     root = write_files(
         tmp_path,
         {
@@ -121,13 +121,14 @@ def test_functions_of_a_misread_class_stay_in_their_file(tmp_path: Path) -> None
                 package p
 
                 class Spec(val name: String) {
+                  private var final = false
+
                   fun emit(): String = render()
 
                   fun render(): String = name
 
-                  class Builder
-                  internal constructor(internal val name: String) {
-                    fun build() = 1
+                  fun stop() {
+                    final = true
                   }
                 }
                 """,
@@ -170,3 +171,32 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert warm == cold(root, tmp_path / "copy")
     assert ("app.Use.use", "app.Stores.Cache.find", "call") in warm  # the property's new type
     assert ("app.Use.use", "app.Stores.Disk.find", "call") not in warm
+
+
+def test_a_nested_class_with_its_constructor_on_the_next_line_has_its_edges(
+    tmp_path: Path,
+) -> None:
+    """kotlinpoet's `public class Builder` / `internal constructor(…)`: tree-sitter-kotlin
+    read it as an ERROR to the end of the file, and no call in it had an edge."""
+    root = write_files(
+        tmp_path,
+        {
+            "Spec.kt": """
+                class Spec
+                private constructor(val name: String) {
+                  fun toBuilder(): Builder = Builder(name)
+
+                  class Builder
+                  internal constructor(val name: String) {
+                    fun build(): Spec = Spec(name).also { check() }
+                    fun check() {}
+                  }
+                }
+                """,
+        },
+    )
+    assert graph(root) == {
+        ("Spec.Spec.toBuilder", "Spec.Spec.Builder"),
+        ("Spec.Spec.Builder.build", "Spec.Spec"),
+        ("Spec.Spec.Builder.build", "Spec.Spec.Builder.check"),
+    }

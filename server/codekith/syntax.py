@@ -7,6 +7,7 @@ resolvers both parse through `parse`, so a grammar is loaded once and both see t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import PurePosixPath
@@ -69,7 +70,20 @@ def _parser(grammar: str) -> tree_sitter.Parser:
 
 
 def parse(grammar: str, data: bytes) -> Tree:
+    if grammar == "kotlin":
+        data = _KOTLIN_SPLIT_HEADER.sub(rb"\1 \2\n\n", data)
     return _parser(grammar).parse(data)
+
+
+# tree-sitter-kotlin 1.1.0 ends a class header at a line break in a class body, so a nested
+# `class Builder` with its `internal constructor(…)` on the next line (kotlinpoet's style)
+# is an ERROR that swallows the rest of the file. The break moves to the end of the
+# constructor's line: every other line keeps its row, so chunks and edges keep their lines.
+_KOTLIN_SPLIT_HEADER = re.compile(
+    rb"(\bclass[ \t]+\w+(?:<[^>\n]*>)?)[ \t]*\n"
+    rb"([ \t]*(?:(?:@\w+|public|internal|protected|private|actual|expect)[ \t]+)*"
+    rb"constructor\b[^\n]*)\n"
+)
 
 
 def text(node: Node | None) -> str:
