@@ -195,3 +195,25 @@ def test_warm_builder_equals_a_cold_build_after_edits(tmp_path: Path) -> None:
     assert ("app.main.main", "lib.b.helper", call) in seen[6]  # b.c implements b.h
     assert ("app.main.main", "lib.b.helper", call) not in seen[7]  # now a macro of b.h
     assert seen[-1] == cold(root, tmp_path / "copy")
+
+
+def test_a_function_opened_in_each_branch_of_an_if_has_its_calls(tmp_path: Path) -> None:
+    """jq's `int umain(…) {` / `#else` / `int main(…) {` / `#endif`: main's calls were the
+    module's, the parser having given up there."""
+    root = write_files(
+        tmp_path,
+        {
+            "main.c": """
+                #ifdef WIN32
+                int umain(int argc, char* argv[]) {
+                #else
+                int main(int argc, char* argv[]) {
+                #endif
+                  return run(argc);
+                }
+
+                int run(int n) { return n; }
+                """,
+        },
+    )
+    assert graph(root) == {("main.main", "main.run")}

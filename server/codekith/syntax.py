@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cache
+from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -72,6 +73,8 @@ def _parser(grammar: str) -> tree_sitter.Parser:
 def parse(grammar: str, data: bytes) -> Tree:
     if grammar == "kotlin":
         data = _KOTLIN_SPLIT_HEADER.sub(rb"\1 \2\n\n", data)
+    elif grammar in ("c", "cpp") and b"#" in data:
+        data = _one_opening(data)
     return _parser(grammar).parse(data)
 
 
@@ -84,6 +87,62 @@ _KOTLIN_SPLIT_HEADER = re.compile(
     rb"([ \t]*(?:(?:@\w+|public|internal|protected|private|actual|expect)[ \t]+)*"
     rb"constructor\b[^\n]*)\n"
 )
+
+
+def _one_opening(data: bytes) -> bytes:
+    """C code whose `#if` branches each open the same block (jq's `int umain(…) {` /
+    `#else` / `int main(…) {` / `#endif` before one shared body) is an ERROR to tree-sitter
+    from there on. The parser reads the last branch's opening (the `#else`: mostly the
+    portable code) and what the other branches hold before theirs (jq's `wmain`); their
+    openings and the directives become blanks, so every byte keeps its row and column."""
+    lines = data.split(b"\n")
+    groups: list[list[int]] = []  # each open group's directive rows
+    for row, line in enumerate(lines):
+        directive = _CONDITIONAL.match(line)
+        if directive is None:
+            continue
+        if directive.group(1).startswith(b"if"):
+            groups.append([row])
+        elif groups:
+            groups[-1].append(row)
+            if directive.group(1) == b"endif":
+                _keep_one_opening(lines, groups.pop())
+    return b"\n".join(lines)
+
+
+def _keep_one_opening(lines: list[bytes], rows: list[int]) -> None:
+    """Blank a conditional group's directives and the openings of all but its last branch
+    when each branch ends opening a block (`{`) it does not close."""
+    branches = list(pairwise(rows))
+    openings = [_opening(lines[start + 1 : end]) for start, end in branches]
+    found = [at for at in openings if at is not None]
+    if len(branches) < 2 or len(found) < len(branches):
+        return
+    blank = [rows[-2], rows[-1]]  # the last branch's directive, and `#endif`
+    for (start, end), at in zip(branches[:-1], found, strict=False):
+        blank += [start, *range(start + 1 + at, end)]
+    for row in blank:
+        lines[row] = re.sub(rb"\S", b" ", lines[row])
+
+
+def _opening(branch: list[bytes]) -> int | None:
+    """Where a branch's last statement starts, if it opens a block (`{` ends the branch's
+    code) that nothing in the branch closes: after the blank line, `;` or `}` above it."""
+    if any(_CONDITIONAL.match(line) for line in branch):
+        return None  # nested: the inner group was judged on its own
+    joined = _C_NOISE.sub(b"", b"\n".join(branch)).rstrip()
+    if not joined.endswith(b"{") or joined.count(b"{") - joined.count(b"}") != 1:
+        return None
+    code = [_C_NOISE.sub(b"", line).strip() for line in branch]
+    at = max(row for row, line in enumerate(code) if line)
+    while at > 0 and code[at - 1] and not code[at - 1].endswith((b";", b"}", b"{")):
+        at -= 1
+    return at
+
+
+_CONDITIONAL = re.compile(rb"\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+# comments, strings and characters, whose braces are no code
+_C_NOISE = re.compile(rb'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
 def text(node: Node | None) -> str:
