@@ -3,9 +3,11 @@
 A class or function is found by its fully qualified name, not by its path (PSR-4 layouts
 vary; several classes may share a file): the extractor resolves each name the text writes
 as PHP does (`use` imports and aliases, the current namespace, `\\A\\B` fully qualified,
-`namespace\\A` relative) and the front end looks it up in a name table built once per
-index state. Class names are case-insensitive, as in PHP. An unqualified function call is
-the current namespace's function, else the global one (PHP's fallback).
+`namespace\\A` relative) and the front end looks it up among the names each file declares
+(`PhpFrontend.rows`: a recorded table, so an edit re-resolves only the files that looked
+up a name it declared or dropped). Class names are case-insensitive, as in PHP. An
+unqualified function call is the current namespace's function, else the global one
+(PHP's fallback).
 
 Members: `$this->m()`, `self::m()` and `static::m()` are the class's (or inherited) method,
 `parent::m()` the parent class's, `Foo::m()` Foo's; a class using a trait has its methods,
@@ -21,6 +23,7 @@ definition's, and their calls count for it. A call on a value of unknown class h
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -812,27 +815,6 @@ def _all(node: Node, kind: str) -> list[Node]:
     return [c for c in node.named_children if c.type == kind]
 
 
-class NameTable:
-    """Fully qualified names of the workspace's classes and functions (lowercased), with
-    the files declaring them."""
-
-    def __init__(self, files: list[FileFacts]) -> None:
-        self.names: dict[str, list[tuple[Value, str]]] = {}
-        for facts in sorted(files, key=lambda f: f.path):
-            if isinstance(facts, PhpFacts):
-                for key, values in facts.declared.items():
-                    self.names.setdefault(key, []).extend((v, facts.path) for v in values)
-
-    def lookup(self, spec: str, caller: str) -> Values:
-        """What `spec` names, seen from the file `caller`: code outside tests never
-        reaches a test file's function (`tests/bootstrap.php` defining
-        `GuzzleHttp\\Handler\\curl_setopt_array` intercepts the builtin only under test)."""
-        found = self.names.get(spec.lower(), [])
-        if spec.startswith("function:") and not is_test_path(caller):
-            found = [(v, path) for v, path in found if not is_test_path(path)]
-        return frozenset(v for v, _ in found)
-
-
 def is_test_path(path: str) -> bool:
     parts = path.lower().split("/")
     return any(p in _TEST_DIRS for p in parts[:-1]) or parts[-1].endswith("test.php")
@@ -846,15 +828,23 @@ class PhpFrontend(Frontend):
     extractor = PhpExtractor
     inherits_constructors = True  # a class without `__construct` runs its parent's
 
-    def table(self, evaluator: Evaluator) -> NameTable:
-        """The name table of the evaluator's index state (built once per state)."""
-        return evaluator.shared(
-            "php", lambda: NameTable([f for f in evaluator.files.values() if f.language == "php"])
-        )
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        """Each declared full name ("class:a\\b", lowercased): (its value, the file)."""
+        if isinstance(facts, PhpFacts):
+            for key, values in facts.declared.items():
+                for value in values:
+                    yield "php.names", key, (value, facts.path)
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return (CONSTRUCTOR,)
 
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
-        """`class:A\\B` or `function:A\\f`: what the workspace declares under that name."""
-        return self.table(evaluator).lookup(spec, facts.path)
+        """`class:A\\B` or `function:A\\f`: what the workspace declares under that name (a
+        recorded table: the lookup reads the name and the declarations of the files
+        declaring it). Code outside tests never reaches a test file's function
+        (`tests/bootstrap.php` defining `GuzzleHttp\\Handler\\curl_setopt_array`
+        intercepts the builtin only under test)."""
+        found: list[tuple[Value, str]] = evaluator.tables.of("php.names").get(spec.lower())
+        if spec.startswith("function:") and not is_test_path(facts.path):
+            found = [(v, path) for v, path in found if not is_test_path(path)]
+        return frozenset(v for v, _ in found)
