@@ -7,7 +7,9 @@ confuses a block's `x` with an outer one; a use in the function that declares it
 value last assigned before it, a use from a nested function (an upvalue) every value ever
 assigned (a forward-declared `local f` set later by `function f() … end`). Names not
 declared are globals (`G:name`): seen in the file that assigns them, and from another
-file only when exactly one workspace file assigns them.
+file only when exactly one workspace file assigns them. The files assigning a global and
+the module names `require` finds a file by are rows of recorded tables (`LuaFrontend.rows`):
+an edit re-resolves only the files that looked up a name it added or dropped.
 
 Values are tables: each table constructor is a type (`path@row:col`) whose fields are its
 keys and the `T.k = v` assignments the text shows; a function `function M.f` belongs to
@@ -23,6 +25,7 @@ subclass instance. Anything else (parameters, loop variables, strings) is unknow
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -672,38 +675,21 @@ def _loop_names(clause: Node, names: Node) -> list[str]:
     return [text(name)] if name is not None else []
 
 
-class _Workspace:
-    """The Lua files of one index state: modules by the name `require` finds them by,
-    and the files assigning each global."""
-
-    def __init__(self, evaluator: Evaluator) -> None:
-        self.modules: dict[str, list[tuple[str, str, bool]]] = {}  # name -> (root, path, init)
-        self.globals: dict[str, list[str]] = {}
-        for path, facts in sorted(evaluator.files.items()):
-            if not isinstance(facts, LuaFacts):
-                continue
-            for name, root, is_init in _module_names(path):
-                self.modules.setdefault(name, []).append((root, path, is_init))
-            for key in facts.scope.bindings:
-                if key.startswith(GLOBAL) and key[len(GLOBAL) :] not in BUILTINS:
-                    self.globals.setdefault(key, []).append(path)
-
-    def find(self, spec: str, requirer: str) -> str | None:
-        """The file `require(spec)` loads: `a/b.lua` before `a/b/init.lua` under a root;
-        only roots of a project (the directory holding the root) the requirer is in, the
-        innermost one; several: none."""
-        name = spec.replace("/", ".").removesuffix(".lua") if "/" in spec else spec
-        found = self.modules.get(name, [])
-        by_root: dict[str, str] = {}
-        for root, path, _ in sorted(found, key=lambda f: f[2]):
-            by_root.setdefault(root, path)
-        projects = {r: _project(r) for r in by_root}
-        mine = [r for r in by_root if requirer.startswith(projects[r])]
-        if not mine:
-            return None
-        longest = max(len(projects[r]) for r in mine)
-        chosen = [r for r in mine if len(projects[r]) == longest]
-        return by_root[chosen[0]] if len(chosen) == 1 else None
+def _chosen(found: list[tuple[str, str, bool]], requirer: str) -> str | None:
+    """Of the files a module name may load (root, path, is an init.lua; in path order), the
+    one `require` from `requirer` loads: `a/b.lua` before `a/b/init.lua` under a root;
+    only roots of a project (the directory holding the root) the requirer is in, the
+    innermost one; several: none."""
+    by_root: dict[str, str] = {}
+    for root, path, _ in sorted(found, key=lambda f: f[2]):
+        by_root.setdefault(root, path)
+    projects = {r: _project(r) for r in by_root}
+    mine = [r for r in by_root if requirer.startswith(projects[r])]
+    if not mine:
+        return None
+    longest = max(len(projects[r]) for r in mine)
+    chosen = [r for r in mine if len(projects[r]) == longest]
+    return by_root[chosen[0]] if len(chosen) == 1 else None
 
 
 def _project(root: str) -> str:
@@ -735,15 +721,25 @@ class LuaFrontend(Frontend):
     languages = ("lua",)
     extractor = LuaExtractor
 
-    def workspace(self, evaluator: Evaluator) -> _Workspace:
-        return evaluator.shared("lua", lambda: _Workspace(evaluator))
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        """The module names `require` may load the file by ("lua.modules": (root, path,
+        is an init.lua)) and the globals it assigns ("lua.globals": its path)."""
+        if not isinstance(facts, LuaFacts):
+            return
+        for name, root, is_init in _module_names(facts.path):
+            yield "lua.modules", name, (root, facts.path, is_init)
+        for key in facts.scope.bindings:
+            if key.startswith(GLOBAL) and key[len(GLOBAL) :] not in BUILTINS:
+                yield "lua.globals", key, facts.path
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         """A global no local hides and the file does not assign: the one file assigning it."""
-        files = self.workspace(evaluator).globals.get(name, [])
+        if not name.startswith(GLOBAL):
+            return EMPTY
+        files: list[str] = evaluator.tables.of("lua.globals").get(name)
         if len(files) != 1 or files[0] == facts.path:
             return EMPTY
-        other = evaluator.files[files[0]]
+        other = evaluator.index.files[files[0]]  # its declarations: read by the lookup
         return frozenset(
             v for b in other.scope.bindings[name] for v in evaluator.eval(b.expr, other.scope)
         )
@@ -773,12 +769,13 @@ class LuaFrontend(Frontend):
         return frozenset(v for v in values if v.kind not in ("inst", "selfinst"))
 
     def required(self, kind: str, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
-        path = self.workspace(evaluator).find(spec, facts.path)
+        name = spec.replace("/", ".").removesuffix(".lua") if "/" in spec else spec
+        path = _chosen(evaluator.tables.of("lua.modules").get(name), facts.path)
         if path is None or path == facts.path:
             return EMPTY
         if kind == "file":
             return frozenset({Value("module", path)})
-        other = evaluator.files[path]
+        other = evaluator.index.files[path]  # its declarations: read by the lookup
         if not isinstance(other, LuaFacts) or other.top is None:
             return EMPTY
         top = other.top
