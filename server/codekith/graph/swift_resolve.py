@@ -20,7 +20,7 @@ calls. A call of a value whose type the text does not show has no edge.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -784,33 +784,6 @@ _PATH = re.compile(r'\bpath\s*:\s*"([^"]*)"')
 _SOURCE_DIRS = ("Sources", "Source", "src", "srcs")
 
 
-@dataclass
-class Module:
-    """The files of one module and their top-level names."""
-
-    files: list[SwiftFacts] = field(default_factory=list)
-    names: dict[str, list[tuple[Binding, SwiftFacts]]] = field(default_factory=dict)
-
-
-class Modules:
-    """The modules of one index state (built once per evaluator)."""
-
-    def __init__(self, frontend: SwiftFrontend, files: Iterable[FileFacts]) -> None:
-        self.by_key: dict[str, Module] = {}
-        self.extended: set[str] = set()
-        for facts in sorted(files, key=lambda f: f.path):
-            if not isinstance(facts, SwiftFacts):
-                continue
-            module = self.by_key.setdefault(frontend.module_of(facts.path), Module())
-            module.files.append(facts)
-            self.extended |= facts.extended
-            for name, bindings in facts.scope.bindings.items():
-                if name in facts.private:
-                    continue
-                for binding in bindings:
-                    module.names.setdefault(name, []).append((binding, facts))
-
-
 class SwiftFrontend(Frontend):
     languages = ("swift",)
     extractor = SwiftExtractor
@@ -870,8 +843,18 @@ class SwiftFrontend(Frontend):
                 return directory
         return ""
 
-    def modules(self, evaluator: Evaluator) -> Modules:
-        return evaluator.shared("swift", lambda: Modules(self, evaluator.files.values()))
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        """A module's top-level names (key `module:name`; a private one is its file's only)
+        and the type names the file extends."""
+        if not isinstance(facts, SwiftFacts):
+            return
+        module = self.module_of(facts.path)
+        for name, bindings in facts.scope.bindings.items():
+            if name not in facts.private:
+                for binding in bindings:
+                    yield "swift.names", f"{module}:{name}", (binding.expr, facts.scope)
+        for name in sorted(facts.extended):
+            yield "swift.extended", name, name
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return ("init",)
@@ -881,30 +864,25 @@ class SwiftFrontend(Frontend):
         workspace extends."""
         if not isinstance(facts, SwiftFacts):
             return EMPTY
-        modules = self.modules(evaluator)
         own = self.module_of(facts.path)
-        found = self.top_level(modules, own, name, facts, evaluator)
+        found = self.top_level(own, name, facts, evaluator)
         if found:
             return found
         for imported in facts.modules:
             for directory, target in self.targets:
                 if target == imported and directory != own:
-                    found |= self.top_level(modules, directory, name, facts, evaluator)
+                    found |= self.top_level(directory, name, facts, evaluator)
         if found:
             return found
-        if name in modules.extended and name[:1].isupper():
+        if name[:1].isupper() and name in evaluator.tables.of("swift.extended"):
             return frozenset({Value("type", f"{LIBRARY}.{name}")})
         return EMPTY
 
     @staticmethod
-    def top_level(
-        modules: Modules, key: str, name: str, facts: FileFacts, evaluator: Evaluator
-    ) -> Values:
-        module = modules.by_key.get(key)
-        if module is None:
-            return EMPTY
+    def top_level(module: str, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        """What the other files of `module` bind `name` to at their top level."""
         found: set[Value] = set()
-        for binding, other in module.names.get(name, []):
-            if other is not facts:
-                found |= evaluator.eval(binding.expr, other.scope)
+        for expr, scope in evaluator.tables.of("swift.names").get(f"{module}:{name}"):
+            if scope is not facts.scope:
+                found |= evaluator.eval(expr, scope)
         return frozenset(found)
