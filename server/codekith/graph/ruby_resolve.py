@@ -25,7 +25,9 @@ found through each method's container, not through its qualname.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition
@@ -776,29 +778,27 @@ def _tail(body: Node) -> Node | None:
 
 
 class _Table:
-    """Constants and files of one index state: what specs resolve against."""
+    """Constants and files (`RubyFrontend.rows`), looked up through the evaluator's
+    recorded tables: what specs resolve against."""
 
     def __init__(self, evaluator: Evaluator) -> None:
-        self.types: dict[str, list[str]] = {}  # constant path -> class chunk qualnames
-        self.values: set[str] = set()  # constants holding values
-        self.by_suffix: dict[str, list[str]] = {}  # "rack/utils" -> file paths
-        self.paths: set[str] = set()
-        for path, facts in sorted(evaluator.files.items()):
-            if not isinstance(facts, RubyFacts):
-                continue
-            for constant, chunks in facts.constants.items():
-                if chunks is None:
-                    self.values.add(constant)
-                else:
-                    self.types.setdefault(constant, []).extend(chunks)
-            self.paths.add(path)
-            parts = path.removesuffix(".rb").split("/")
-            for start in range(len(parts)):
-                self.by_suffix.setdefault("/".join(parts[start:]), []).append(path)
-        self.values -= set(self.types)
-        self.views = {
-            name.removesuffix(_PREPENDED) for name in evaluator.tables.types if _PREPENDED in name
-        }
+        self.tables = tables = evaluator.tables
+        self.types = tables.of("ruby.types")  # constant path -> each file's chunks
+        self.values = tables.of("ruby.values")  # constants holding values
+        self.by_suffix = tables.of("ruby.suffix")  # "rack/utils" -> file paths
+        self.paths = tables.of("ruby.paths")
+
+    def names(self, constant: str) -> bool:
+        """Whether `constant` names a class, a module or a value (hiding outer ones)."""
+        return constant in self.types or constant in self.values
+
+    def chunks(self, constant: str) -> list[str]:
+        """The class chunks of every file that defines or reopens `constant` (path order)."""
+        return [q for chunks in self.types.get(constant) for q in chunks]
+
+    def prepended(self, constant: str) -> bool:
+        """Whether a class prepends a module (its view is a type): one key's read."""
+        return constant + _PREPENDED in self.tables.types
 
 
 class RubyFrontend(Frontend):
@@ -806,8 +806,30 @@ class RubyFrontend(Frontend):
     extractor = RubyExtractor
     inherits_constructors = True
 
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self._table: _Table | None = None
+
     def table(self, evaluator: Evaluator) -> _Table:
-        return evaluator.shared("ruby", lambda: _Table(evaluator))
+        """The lookups of the evaluator's tables (made again when they are built again)."""
+        if self._table is None or self._table.tables is not evaluator.tables:
+            self._table = _Table(evaluator)
+        return self._table
+
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        """The file's constants (classes and modules with their chunks, and values), its
+        path and every suffix of it a `require` may name."""
+        if not isinstance(facts, RubyFacts):
+            return
+        for constant, chunks in facts.constants.items():
+            if chunks is None:
+                yield "ruby.values", constant, constant
+            else:
+                yield "ruby.types", constant, tuple(chunks)
+        yield "ruby.paths", facts.path, facts.path
+        parts = facts.path.removesuffix(".rb").split("/")
+        for start in range(len(parts)):
+            yield "ruby.suffix", "/".join(parts[start:]), facts.path
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return ("initialize",)
@@ -824,10 +846,10 @@ class RubyFrontend(Frontend):
         if path is None:
             return EMPTY
         if kind == "chunk":
-            return frozenset(Value("type", q) for q in table.types[path])
+            return frozenset(Value("type", q) for q in table.chunks(path))
         if kind in ("meta", "mbase"):
             return frozenset({Value("type", meta(path))})
-        view = path + _PREPENDED if path in table.views else path
+        view = path + _PREPENDED if table.prepended(path) else path
         return frozenset({Value("inst" if kind == "inst" else "type", view)})
 
     def lookup(
@@ -840,16 +862,16 @@ class RubyFrontend(Frontend):
         head, _, tail = ref.partition("::")
         found = None
         for cref in crefs:
-            if f"{cref}::{head}" in table.types or f"{cref}::{head}" in table.values:
+            if table.names(f"{cref}::{head}"):
                 found = f"{cref}::{head}"
                 break
         if found is None and crefs and evaluator is not None:
             for ancestor in evaluator.mro(crefs[0])[1:]:
                 candidate = f"{ancestor.removesuffix(_PREPENDED)}::{head}"
-                if candidate in table.types or candidate in table.values:
+                if table.names(candidate):
                     found = candidate
                     break
-        if found is None and (head in table.types or head in table.values):
+        if found is None and table.names(head):
             found = head
         if found is None:
             return None
