@@ -19,7 +19,7 @@ from codekith.graph.syntax_engine import SyntaxIndex
 
 BENCH = Path(__file__).parent / "callgraph_bench"
 LANGUAGES = sorted(p.name for p in BENCH.iterdir() if p.is_dir())
-WORKSPACE_WIDE = {"c", "cpp"}  # front ends whose
+WORKSPACE_WIDE = {"cpp"}  # front ends whose
 # name tables are built from every file at once: whoever used one re-resolves on any edit
 
 

@@ -6,8 +6,10 @@ in a file it includes, directly or not (`static inline` in a header), else a non
 (programs side by side in one repository, `unix/` and `win/` variants), it is the one
 implementing a header the caller includes, unless another sits beside it (variants),
 else the one in the caller's directory, unless another is above it (shared code); else
-no edge. A file's facts depend on its text alone; this linking is done per index state
-(`Linker`): one name table and one include closure per file, not per call.
+no edge. A file's facts depend on its text alone; the linking (`Linker`) looks names,
+paths and file names up in the evaluator's recorded tables (`c_rows`) and memoises each
+file's include closure and each name it links, with what they read: an edit relinks only
+the files whose lookups it changed.
 
 Macros are not functions: a name `#define`d in the file or in a header it includes is
 no call. A parameter or local hides a function; a local pointer set to a known function
@@ -22,9 +24,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from codekith.chunking.treesitter import Definition, definitions
 from codekith.graph.frontend import (
@@ -288,22 +291,32 @@ class Defined(NamedTuple):
     static: bool
 
 
-class Linker:
-    """What the C files of one index state define and include: one name table for the
-    workspace, include targets and closures computed once per file."""
+def c_rows(facts: CFacts) -> Iterator[tuple[str, str, object]]:
+    """The rows a C file (or a C++ one: C links against it too) adds to the linker's
+    tables: its path, its file name, its top-level functions by name."""
+    yield "c.files", facts.path, facts.path
+    yield "c.by_base", posixpath.basename(facts.path), facts.path
+    for name, (qualname, static) in facts.defined.items():
+        yield "c.by_name", name, Defined(facts.path, qualname, static)
 
-    def __init__(self, files: Iterable[FileFacts]) -> None:
-        self.files = {f.path: f for f in files if isinstance(f, CFacts)}
-        self.by_name: dict[str, list[Defined]] = {}
-        self.by_base: dict[str, list[str]] = {}
-        for path in sorted(self.files):
-            facts = self.files[path]
-            self.by_base.setdefault(posixpath.basename(path), []).append(path)
-            for name, (qualname, static) in facts.defined.items():
-                self.by_name.setdefault(name, []).append(Defined(path, qualname, static))
-        self._includes: dict[str, list[str]] = {}
-        self._closures: dict[str, frozenset[str]] = {}
-        self._found: dict[tuple[str, str], Values] = {}
+
+class Linker:
+    """What the C files define and include, looked up in the evaluator's recorded tables
+    (`c_rows`); include targets, closures and the function a name links to are memoised
+    with what they read, so an edit recomputes only what it reaches."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+        self.tables = evaluator.tables
+        self.paths = evaluator.tables.of("c.files")
+        self.by_base = evaluator.tables.of("c.by_base")  # file name -> paths
+        self.by_name = evaluator.tables.of("c.by_name")  # function name -> Defined
+
+    def facts(self, path: str) -> CFacts:
+        """A C file's facts, its declarations read (includes, macros, prototypes and
+        definitions are all outside function bodies)."""
+        self.evaluator.recorder.reads.add(self.evaluator.index.decl_read(path))
+        return cast(CFacts, self.evaluator.index.files[path])
 
     def include(self, source: str, spec: str, quoted: bool) -> str | None:
         """The workspace file `#include spec` names: beside the including file (quoted
@@ -311,14 +324,14 @@ class Linker:
         here = posixpath.dirname(source)
         if quoted:
             beside = posixpath.normpath(posixpath.join(here, spec))
-            if beside in self.files:
+            if beside in self.paths:
                 return beside
         spec = posixpath.normpath(spec)
         if spec.startswith("../"):
             return None
         matches = [
             p
-            for p in self.by_base.get(posixpath.basename(spec), [])
+            for p in self.by_base.get(posixpath.basename(spec))
             if p == spec or p.endswith("/" + spec)
         ]
         if len(matches) <= 1:
@@ -331,37 +344,39 @@ class Linker:
         return nearest[0] if len(nearest) == 1 else None
 
     def includes(self, path: str) -> list[str]:
-        if path not in self._includes:
-            facts = self.files[path]
-            found = (self.include(path, spec, quoted) for spec, quoted in facts.includes)
-            self._includes[path] = [p for p in dict.fromkeys(found) if p and p != path]
-        return self._includes[path]
+        return self.evaluator.memoised(("c.includes", path), lambda: self._includes(path), [])
+
+    def _includes(self, path: str) -> list[str]:
+        found = (self.include(path, spec, quoted) for spec, quoted in self.facts(path).includes)
+        return [p for p in dict.fromkeys(found) if p and p != path]
 
     def closure(self, path: str) -> frozenset[str]:
         """Every file `path` includes, directly or through others."""
-        if path not in self._closures:
-            seen: set[str] = set()
-            pending = list(self.includes(path))
-            while pending:
-                current = pending.pop()
-                if current not in seen and current != path:
-                    seen.add(current)
-                    pending += self.includes(current)
-            self._closures[path] = frozenset(seen)
-        return self._closures[path]
+        return self.evaluator.memoised(
+            ("c.closure", path), lambda: self._closure(path), frozenset()
+        )
+
+    def _closure(self, path: str) -> frozenset[str]:
+        seen: set[str] = set()
+        pending = list(self.includes(path))
+        while pending:
+            current = pending.pop()
+            if current not in seen and current != path:
+                seen.add(current)
+                pending += self.includes(current)
+        return frozenset(seen)
 
     def function(self, name: str, caller: str) -> Values:
-        key = (caller, name)
-        if key not in self._found:
-            self._found[key] = self._function(name, caller)
-        return self._found[key]
+        return self.evaluator.memoised(
+            ("c.function", caller, name), lambda: self._function(name, caller), EMPTY
+        )
 
     def _function(self, name: str, caller: str) -> Values:
         """The `name` a file without its own sees: see the module docstring for the order."""
         seen = self.closure(caller)
-        if any(name in self.files[p].macros for p in seen):
+        if any(name in self.facts(p).macros for p in seen):
             return EMPTY
-        definitions = [d for d in self.by_name.get(name, []) if d.path != caller]
+        definitions = [d for d in self.by_name.get(name) if d.path != caller]
         included = {d.qualname for d in definitions if d.path in seen}
         if included or name in _LIBC:  # another file's `snprintf` is a shim for some platform
             return one_function(included)
@@ -385,7 +400,7 @@ class Linker:
         paired = posixpath.splitext(path)[0] + ".h"
         reached = self.closure(path)
         return any(
-            name in self.files[header].declared
+            name in self.facts(header).declared
             for header in seen
             if header == paired or header in reached
         )
@@ -403,6 +418,10 @@ def _above(directory: str, here: str) -> bool:
 class CFrontend(Frontend):
     languages = ("c",)
     extractor = CExtractor
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self._linker: Linker | None = None
 
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
         """The facts, and the names the text writes before a `(` (what a header declares:
@@ -422,8 +441,13 @@ class CFrontend(Frontend):
         return cpp_header(path, root, found, facts)  # a header holding C++: C++'s reading
 
     def linker(self, evaluator: Evaluator) -> Linker:
-        """The name table of the evaluator's index state (built once per state)."""
-        return evaluator.shared("c", lambda: Linker(evaluator.files.values()))
+        """The lookups of the evaluator's tables (made again when they are built again)."""
+        if self._linker is None or self._linker.tables is not evaluator.tables:
+            self._linker = Linker(evaluator)
+        return self._linker
+
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        return c_rows(facts) if isinstance(facts, CFacts) else iter(())
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         if not isinstance(facts, CFacts):

@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition, definitions
-from codekith.graph.c_resolve import _COMMENTS, _LIBC, _MENTIONS, CFacts, Linker
+from codekith.graph.c_resolve import _COMMENTS, _LIBC, _MENTIONS, CFacts, Linker, c_rows
 from codekith.graph.frontend import (
     Extractor,
     Frontend,
@@ -1045,8 +1046,9 @@ class Entry(NamedTuple):
 class CppLinker(Linker):
     """The workspace's C and C++ names by fully qualified name, for one index state."""
 
-    def __init__(self, files: list[FileFacts]) -> None:
-        super().__init__(files)
+    def __init__(self, evaluator: Evaluator) -> None:
+        super().__init__(evaluator)
+        self.files = {f.path: f for f in evaluator.files.values() if isinstance(f, CFacts)}
         self.by_fqn: dict[str, list[Entry]] = {}
         self.namespaces: set[str] = set()
         self.has_cpp = False
@@ -1240,10 +1242,14 @@ class CppFrontend(Frontend):
         return facts
 
     def linker(self, evaluator: Evaluator) -> CppLinker:
-        return evaluator.shared("cpp", lambda: CppLinker(list(evaluator.files.values())))
+        return evaluator.shared("cpp", lambda: CppLinker(evaluator))
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return (type_qualname.rsplit(".", 1)[-1],)
+
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        """C's rows: C files include C++ headers and link against their C functions."""
+        return c_rows(facts) if isinstance(facts, CFacts) else iter(())
 
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         kind, _, rest = spec.partition(":")
