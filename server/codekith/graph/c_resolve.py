@@ -366,6 +366,15 @@ class Linker:
                 pending += self.includes(current)
         return frozenset(seen)
 
+    def included_macros(self, path: str) -> frozenset[str]:
+        """The names the files `path` includes `#define`: no function of theirs is called."""
+        return self.evaluator.memoised(
+            ("c.macros", path), lambda: self._included_macros(path), frozenset()
+        )
+
+    def _included_macros(self, path: str) -> frozenset[str]:
+        return frozenset(name for p in self.closure(path) for name in self.facts(p).macros)
+
     def function(self, name: str, caller: str) -> Values:
         return self.evaluator.memoised(
             ("c.function", caller, name), lambda: self._function(name, caller), EMPTY
@@ -374,7 +383,7 @@ class Linker:
     def _function(self, name: str, caller: str) -> Values:
         """The `name` a file without its own sees: see the module docstring for the order."""
         seen = self.closure(caller)
-        if any(name in self.facts(p).macros for p in seen):
+        if name in self.included_macros(caller):
             return EMPTY
         definitions = [d for d in self.by_name.get(name) if d.path != caller]
         included = {d.qualname for d in definitions if d.path in seen}
@@ -447,7 +456,13 @@ class CFrontend(Frontend):
         return self._linker
 
     def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
-        return c_rows(facts) if isinstance(facts, CFacts) else iter(())
+        """`c_rows`, and the functions again in `c.plain`: C++ links against a C file's
+        functions by name, beside its own names (a C++ file is never this front end's)."""
+        if not isinstance(facts, CFacts):
+            return
+        yield from c_rows(facts)
+        for name, (qualname, static) in facts.defined.items():
+            yield "c.plain", name, Defined(facts.path, qualname, static)
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         if not isinstance(facts, CFacts):

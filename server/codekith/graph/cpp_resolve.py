@@ -4,11 +4,12 @@ A name that is not a local is looked up the way C++ looks it up: a member of the
 class or its bases (implicit `this`), else in the enclosing namespaces, innermost first,
 with what `using namespace`, `using ns::f` and namespace aliases bring in; `ns::f` and
 `Foo::make` are followed as written. Names are kept with their namespace context in the
-facts (`Import("n:…")`) and resolved per index state against a workspace table of fully
-qualified names (`CppLinker`), so a file's facts still depend on its text alone. Which
-definition of a qualified function is meant follows C's linking (own file, included
-files, the one definition, the one implementing an included header); a class must be
-defined in the file or in a file it includes.
+facts (`Import("n:…")`) and resolved against the workspace's names by fully qualified
+name (`CppLinker`: rows of the evaluator's recorded tables, each lookup memoised with what
+it read), so a file's facts still depend on its text alone. Which definition of a
+qualified function is meant follows C's linking (own file, included files, the one
+definition, the one implementing an included header); a class must be defined in the
+file or in a file it includes.
 
 Values get their class from declarations (`Foo x`, `Foo* p`, `const Foo&`, smart pointers
 and containers as wrappers: `->` and range `for` reach the element), `auto x = Foo(…)`,
@@ -28,6 +29,7 @@ import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from codekith.chunking.treesitter import Definition, definitions
@@ -1044,39 +1046,45 @@ class Entry(NamedTuple):
 
 
 class CppLinker(Linker):
-    """The workspace's C and C++ names by fully qualified name, for one index state."""
+    """The workspace's C and C++ names by fully qualified name, looked up in the
+    evaluator's recorded tables (`CppFrontend.rows`, C files' `c.plain`); each lookup is
+    memoised with what it read."""
 
     def __init__(self, evaluator: Evaluator) -> None:
         super().__init__(evaluator)
-        self.files = {f.path: f for f in evaluator.files.values() if isinstance(f, CFacts)}
-        self.by_fqn: dict[str, list[Entry]] = {}
-        self.namespaces: set[str] = set()
-        self.has_cpp = False
-        for path in sorted(self.files):
-            facts = self.files[path]
-            if isinstance(facts, CppFacts):
-                self.has_cpp = self.has_cpp or language_of(path) == "cpp"
-                self.namespaces |= facts.namespaces
-                for e in facts.entities:
-                    entry = Entry(path, e.kind, e.qualname, e.local, e.expr, e.scope)
-                    self.by_fqn.setdefault(e.fqn, []).append(entry)
-            else:
-                for name, (qualname, static) in facts.defined.items():
-                    entry = Entry(path, "func", qualname, static, None, None)
-                    self.by_fqn.setdefault(name, []).append(entry)
-        self.looked: dict[tuple[str, int, str], Values] = {}
+        self.by_fqn = evaluator.tables.of("cpp.by_fqn")  # fqn -> Entry
+        self.plain = evaluator.tables.of("c.plain")  # a C file's functions by name
+        self.namespaces = evaluator.tables.of("cpp.namespaces")
+        self.sources = evaluator.tables.of("cpp.sources")  # "cpp" -> each C++ source
+
+    @property
+    def has_cpp(self) -> bool:
+        """Whether the workspace has C++ sources (not only headers holding C++)."""
+        return "cpp" in self.sources
+
+    def entries(self, fqn: str) -> list[Entry]:
+        """What `fqn` names: C++ entities, and C files' functions (C names have no `::`)."""
+        found = self.by_fqn.get(fqn)
+        if "::" in fqn:
+            return found
+        plain = [
+            Entry(d.path, "func", d.qualname, d.static, None, None) for d in self.plain.get(fqn)
+        ]
+        return found + plain if plain else found
+
+    def defines(self, fqn: str) -> bool:
+        return fqn in self.by_fqn or ("::" not in fqn and fqn in self.plain)
 
     def exists(self, fqn: str) -> bool:
-        return fqn in self.by_fqn or fqn in self.namespaces
+        return self.defines(fqn) or fqn in self.namespaces
 
     def macro(self, name: str, caller: str) -> bool:
-        files = (self.files[p] for p in (caller, *self.closure(caller)) if p in self.files)
-        return any(name in f.macros for f in files if isinstance(f, CFacts))
+        return name in self.facts(caller).macros or name in self.included_macros(caller)
 
     def functions(self, fqn: str, caller: str) -> Values:
         """Which definition of a function: see `c_resolve` for the order. C++ calls only
         what the file or a file it includes declares (or defines)."""
-        everything = self.by_fqn.get(fqn, [])
+        everything = self.entries(fqn)
         entries = [e for e in everything if e.kind in ("func", "outer")]
         seen = self.closure(caller)
         if not self.declared_in(fqn, everything, caller, seen):
@@ -1109,15 +1117,15 @@ class CppLinker(Linker):
         if "::" in fqn:
             return False
         return any(
-            fqn in self.files[p].declared
-            for p in seen
-            if p in self.files and not isinstance(self.files[p], CppFacts)
+            fqn in facts.declared
+            for facts in map(self.facts, seen)
+            if not isinstance(facts, CppFacts)
         )
 
     def types(self, fqn: str, caller: str, evaluator: Evaluator) -> Values:
         """A class must be defined in the file or in one it includes (else: the one class of
         that name in a header, when includes could not be followed)."""
-        entries = self.by_fqn.get(fqn, [])
+        entries = self.entries(fqn)
         seen = self.closure(caller)
         aliases = [e for e in entries if e.kind == "alias" and (e.path == caller or e.path in seen)]
         if aliases:
@@ -1153,10 +1161,10 @@ class CppLinker(Linker):
             return None
         parts = [*space, *name]
         fqn = "::".join(parts)
-        holder = self.by_fqn.get("::".join(parts[:-1]), []) if len(parts) > 1 else []
+        holder = self.entries("::".join(parts[:-1])) if len(parts) > 1 else []
         if any(e.kind == "spec" for e in holder):
             return EMPTY  # `convert<T>::decode`: which specialization's depends on T
-        if fqn in self.by_fqn:
+        if self.defines(fqn):
             found = self.types(fqn, caller, evaluator)
             if found or types:
                 return found
@@ -1169,10 +1177,18 @@ class CppLinker(Linker):
     def lookup(
         self, facts: CppFacts, index: int, name: str, types: bool, evaluator: Evaluator
     ) -> Values:
-        key = (facts.path, index, ("t:" if types else "n:") + name)
-        if key not in self.looked:
-            self.looked[key] = self._lookup(facts, facts.contexts[index], name, types, evaluator)
-        return self.looked[key]
+        return evaluator.memoised(
+            ("cpp.lookup", facts.path, index, name, types),
+            lambda: self.read_lookup(facts, index, name, types, evaluator),
+            EMPTY,
+        )
+
+    def read_lookup(
+        self, facts: CppFacts, index: int, name: str, types: bool, evaluator: Evaluator
+    ) -> Values:
+        """`_lookup` in the file's context `index`, the file's declarations read."""
+        evaluator.recorder.reads.add(evaluator.index.decl_read(facts.path))
+        return self._lookup(facts, facts.contexts[index], name, types, evaluator)
 
     def _lookup(
         self, facts: CppFacts, context: Context, name: str, types: bool, evaluator: Evaluator
@@ -1231,6 +1247,10 @@ class CppFrontend(Frontend):
     languages = ("cpp",)
     extractor = CppExtractor
 
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self._linker: CppLinker | None = None
+
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
         grammar = grammar_of(path, language)
         tree = parse(grammar, source)
@@ -1242,14 +1262,28 @@ class CppFrontend(Frontend):
         return facts
 
     def linker(self, evaluator: Evaluator) -> CppLinker:
-        return evaluator.shared("cpp", lambda: CppLinker(evaluator))
+        """The lookups of the evaluator's tables (made again when they are built again)."""
+        if self._linker is None or self._linker.tables is not evaluator.tables:
+            self._linker = CppLinker(evaluator)
+        return self._linker
 
     def constructor_names(self, type_qualname: str) -> tuple[str, ...]:
         return (type_qualname.rsplit(".", 1)[-1],)
 
     def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
-        """C's rows: C files include C++ headers and link against their C functions."""
-        return c_rows(facts) if isinstance(facts, CFacts) else iter(())
+        """C's rows (C files include C++ headers and link against their C functions), the
+        names the file gives by fully qualified name, the namespaces it opens, and
+        whether it is a C++ source (a C workspace leaves its headers' C++ out)."""
+        if not isinstance(facts, CppFacts):
+            return
+        yield from c_rows(facts)
+        for e in facts.entities:
+            entry = Entry(facts.path, e.kind, e.qualname, e.local, e.expr, e.scope)
+            yield "cpp.by_fqn", e.fqn, entry
+        for namespace in sorted(facts.namespaces):
+            yield "cpp.namespaces", namespace, namespace
+        if not facts.gated:  # a C++ file, not a C header holding C++
+            yield "cpp.sources", "cpp", facts.path
 
     def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
         kind, _, rest = spec.partition(":")
@@ -1268,7 +1302,7 @@ class CppFrontend(Frontend):
         if facts.gated and (context.cpp_only or kind == "t") and not linker.has_cpp:
             return EMPTY  # a header's C++ in a C workspace: left out, as C leaves it
         found = EMPTY
-        if linker.has_cpp or not facts.gated:
+        if not facts.gated or linker.has_cpp:  # only a header asks `has_cpp`
             found = linker.lookup(facts, int(index), name, kind == "t", evaluator)
         if found or not facts.gated or context.cpp_only or kind == "t":
             return found

@@ -14,8 +14,8 @@ file G changes:
   every `.m()` call site found, although none of them read G before); a folder's or a
   package's key also when G's declarations change (who looks a package up reads the
   declarations of all its files, and one key says so more cheaply than a hundred);
-* `EVERYTHING`: what a front end's workspace-wide structure (C's linker, C#'s type table)
-  gave, since such a structure is built from every file at once.
+* `EVERYTHING`: what a walk over every file (or every key of a table) gave. No front end
+  walks them on its lookup path: each gives its names as rows (`Frontend.rows`).
 
 A file whose reads meet none of the changed keys resolves to the same edges: the
 evaluator's answers depend on what it read and nothing else (its memo keeps each answer's

@@ -27,7 +27,6 @@ from codekith.graph.lua_resolve import LuaFrontend
 from codekith.graph.model import Edge
 from codekith.graph.php_resolve import PhpFrontend
 from codekith.graph.reads import (
-    EVERYTHING,
     FILE_GROUPS,
     Interner,
     RecordedFiles,
@@ -328,7 +327,6 @@ class Evaluator:
         self.low = 1 << 30
         self.made_by: dict[str, list[str]] = {}  # class -> the constructors `new` runs
         self.made_reads: dict[str, set[int]] = {}
-        self._shared: dict[str, object] = {}
         self._scope_reads: dict[int, frozenset[int]] = {}  # id(scope) -> its part's reads
         self.stale: set[int] | None = None  # reads changed since the tables were built
 
@@ -341,7 +339,6 @@ class Evaluator:
         kept = {k for k, reads in self.made_reads.items() if stale.isdisjoint(reads)}
         self.made_by = {k: v for k, v in self.made_by.items() if k in kept}
         self.made_reads = {k: v for k, v in self.made_reads.items() if k in kept}
-        self._shared.clear()  # built from every file: read by whoever uses them
         self._scope_reads.clear()  # an edited file's scopes are new objects
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
@@ -377,18 +374,6 @@ class Evaluator:
         if low >= depth:
             self.memo[key] = (result, reads)
         return result
-
-    def shared(self, name: str, build: Callable[[], T]) -> T:
-        """A front end's workspace-wide structure (built from every file), once per state of
-        the index; whoever uses it reads everything."""
-        self.recorder.read(EVERYTHING)
-        if name not in self._shared:
-            outer = self.recorder.begin()
-            try:
-                self._shared[name] = build()
-            finally:
-                self.recorder.end(outer, keep=False)
-        return cast(T, self._shared[name])
 
     def eval(self, expr: Expr, scope: Scope) -> Values:
         key = ("eval", id(expr), id(scope))
