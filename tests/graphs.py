@@ -31,10 +31,15 @@ def graph(root: Path) -> set[tuple[str, str]]:
     return calls(all_edges(GraphIndex(root, files(root))))
 
 
+def contents(root: Path) -> dict[str, str]:
+    """The graph files of the workspace and their content hashes, as an index run sees them."""
+    return {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
+
+
 def update(builder: GraphBuilder, root: Path) -> set[Triple]:
     """The builder brought up to date with the workspace as it is; its edges."""
-    contents = {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in files(root)}
-    builder.update(contents, config_fingerprint(root, contents))
+    found = contents(root)
+    builder.update(found, config_fingerprint(root, found))
     return {(e.src, e.dst, e.kind) for edges in builder.edges.values() for e, _ in edges}
 
 

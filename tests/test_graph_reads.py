@@ -5,7 +5,6 @@ after each update the edges must equal a cold build's, edge for edge (lines incl
 
 from __future__ import annotations
 
-import hashlib
 import random
 import shutil
 from pathlib import Path
@@ -13,21 +12,13 @@ from pathlib import Path
 import pytest
 
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import config_fingerprint, in_graph, is_python
+from codekith.graph.index import config_fingerprint
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import SyntaxIndex
+from tests.graphs import contents
 
 BENCH = Path(__file__).parent / "callgraph_bench"
 LANGUAGES = sorted(p.name for p in BENCH.iterdir() if p.is_dir())
-
-
-def contents(root: Path) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root).as_posix()
-        if path.is_file() and in_graph(relative) and not is_python(relative):
-            found[relative] = hashlib.sha1(path.read_bytes()).hexdigest()
-    return found
 
 
 class Workspace:

@@ -263,22 +263,22 @@ class Tables:
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
+        self._tables: dict[str, Table[Any]] = {}
         self.module_scopes: dict[int, FileFacts] = {}
-        self.functions: Table[FuncDecl] = Table("functions", recorder)
-        self.methods_by_name: Table[FuncDecl] = Table("methods_by_name", recorder)
-        self.types: Table[tuple[TypeDecl, FileFacts]] = Table("types", recorder)
-        self.impls_by_name: Table[TraitImpl] = Table("impls_by_name", recorder)
-        self.dirs: Table[FileFacts] = Table("dirs", recorder)
-        self.packages: Table[FileFacts] = Table("packages", recorder)  # "java:a.b" -> files
-        self.definitions: Table[str] = Table("definitions", recorder)
-        self._more: dict[str, Table[Any]] = {}
+        self.functions: Table[FuncDecl] = self.of("functions")
+        self.methods_by_name: Table[FuncDecl] = self.of("methods_by_name")
+        self.types: Table[tuple[TypeDecl, FileFacts]] = self.of("types")
+        self.impls_by_name: Table[TraitImpl] = self.of("impls_by_name")
+        self.dirs: Table[FileFacts] = self.of("dirs")
+        self.packages: Table[FileFacts] = self.of("packages")  # "java:a.b" -> files
+        self.definitions: Table[str] = self.of("definitions")
 
     def of(self, name: str) -> Table[Any]:
-        """A front end's table (empty when no file has rows in it: its lookups still count)."""
-        found = getattr(self, name, None) if name in CORE_TABLES else self._more.get(name)
+        """The table `name` (empty when no file has rows in it: its lookups still count)."""
+        found = self._tables.get(name)
         if found is None:
-            found = self._more[name] = Table(name, self.recorder)
-        return cast(Table[Any], found)
+            found = self._tables[name] = Table(name, self.recorder)
+        return found
 
     @classmethod
     def build(cls, index: SyntaxIndex, recorder: Recorder) -> Tables:
@@ -307,11 +307,6 @@ class Tables:
             yield "impls_by_name", _simple_name(impl.type), impl
 
 
-CORE_TABLES = frozenset(
-    {"functions", "methods_by_name", "types", "impls_by_name", "dirs", "packages", "definitions"}
-)
-
-
 class Evaluator:
     """Abstract evaluation over one state of the index. Results are memoised, except those
     computed while a cycle was cut short, so the answer never depends on which file asked
@@ -325,8 +320,8 @@ class Evaluator:
         self.memo: dict[tuple, tuple[Any, set[int]]] = {}  # key -> (answer, its reads)
         self.active: dict[tuple, int] = {}
         self.low = 1 << 30
-        self.made_by: dict[str, list[str]] = {}  # class -> the constructors `new` runs
-        self.made_reads: dict[str, set[int]] = {}
+        self.made_by: dict[str, tuple[list[str], set[int]]] = {}  # class -> the
+        # constructors `new` runs, and what finding them read
         self._scope_reads: dict[int, frozenset[int]] = {}  # id(scope) -> its part's reads
         self.stale: set[int] | None = None  # reads changed since the tables were built
 
@@ -336,9 +331,7 @@ class Evaluator:
         stale, self.stale = self.stale or set(), None
         self.tables = Tables.build(self.index, self.recorder)
         self.memo = {k: v for k, v in self.memo.items() if stale.isdisjoint(v[1])}
-        kept = {k for k, reads in self.made_reads.items() if stale.isdisjoint(reads)}
-        self.made_by = {k: v for k, v in self.made_by.items() if k in kept}
-        self.made_reads = {k: v for k, v in self.made_reads.items() if k in kept}
+        self.made_by = {k: v for k, v in self.made_by.items() if stale.isdisjoint(v[1])}
         self._scope_reads.clear()  # an edited file's scopes are new objects
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
@@ -637,17 +630,17 @@ class Evaluator:
         """The constructors `new owner(...)` runs: its own, or (where the language inherits
         them) the nearest class base's. Kept per class: `new` sites all over a generated
         chain of a thousand subclasses walk each class once, not once a site."""
-        if owner in self.made_by:
-            self.recorder.reads |= self.made_reads[owner]
-            return self.made_by[owner]
+        known = self.made_by.get(owner)
+        if known is not None:
+            self.recorder.reads |= known[1]
+            return known[0]
         outer = self.recorder.begin()
         try:
             chain, found = self._constructor_chain(owner)
         finally:
             reads = self.recorder.end(outer)
         for name in chain:  # a later class of the chain keeps the reads of the whole walk
-            self.made_by[name] = found
-            self.made_reads[name] = reads
+            self.made_by[name] = (found, reads)
         return found
 
     def _constructor_chain(self, owner: str) -> tuple[list[str], list[str]]:
@@ -656,9 +649,10 @@ class Evaluator:
         found: list[str] = []
         current = owner
         while current not in chain:
-            if current in self.made_by:
-                self.recorder.reads |= self.made_reads[current]
-                return chain, self.made_by[current]
+            known = self.made_by.get(current)
+            if known is not None:
+                self.recorder.reads |= known[1]
+                return chain, known[0]
             decls = self.tables.types.get(current, [])
             if not decls:
                 break
