@@ -14,6 +14,7 @@ import pytest
 from codekith.graph.builder import GraphBuilder
 from codekith.graph.index import config_fingerprint
 from codekith.graph.model import Edge
+from codekith.graph.reads import Interner, ReadGraph, Recorder, Table
 from codekith.graph.syntax_engine import SyntaxIndex
 from tests.graphs import contents
 
@@ -82,3 +83,68 @@ def test_updates_equal_cold_builds_and_resolve_less(language: str, tmp_path: Pat
     updates = workspace.resolved[1:]
     assert workspace.resolved[0] == len(files)
     assert sum(updates) < 0.5 * len(files) * len(updates), updates
+
+
+def test_a_change_reaches_files_through_the_answers_they_reused() -> None:
+    graph = ReadGraph()
+    inner = graph.node({1})  # an answer that read read 1
+    outer = graph.node({inner, 2})  # an answer built on it
+    graph.record("a.c", {outer})
+    graph.record("b.c", {3})
+    assert graph.reached({1}) == {inner, outer, "a.c"}
+    assert graph.reached({3}) == {"b.c"}
+
+
+def test_a_forgotten_answer_stays_while_a_file_reads_it_and_goes_with_it() -> None:
+    graph = ReadGraph()
+    inner = graph.node({1})
+    outer = graph.node({inner})
+    graph.record("a.c", {outer})
+    assert graph.reached({1}) == {inner, outer, "a.c"}  # the evaluator forgets both
+    graph.drop(outer)
+    graph.drop(inner)
+    assert graph.size() == (3, 2)
+    assert graph.reached({1}) == {inner, outer, "a.c"}  # a.c still read what they read
+    graph.record("a.c", {4})  # a.c resolved again
+    assert graph.size() == (1, 0)
+    graph.drop(graph.node({5}))  # unread: gone at once
+    assert graph.size() == (1, 0)
+
+
+def test_rows_replaced_stand_where_a_cold_build_puts_them() -> None:
+    recorder = Recorder(Interner())
+    cold, warm = Table[str]("t", recorder), Table[str]("t", recorder)
+    for path in ("a", "b", "c"):
+        cold.add("k", path, f"{path}1", {ord(path)})
+        warm.add("k", path, "stale", {0})
+    warm.replace("k", "a", [("a1", {ord("a")})])
+    warm.replace("k", "c", [("c1", {ord("c")})])
+    warm.replace("k", "b", [("b1", {ord("b")})])
+    assert warm.rows == cold.rows
+    assert warm.get("k") == cold.get("k")
+    recorder.begin()
+    warm.get("k")
+    assert recorder.reads == {recorder.interner.id(("t", "k")), *map(ord, "abc")}
+    for path in "abc":
+        warm.replace("k", path, [])
+    assert "k" not in warm.rows
+
+
+def test_repeated_edits_leave_no_growing_read_graph(tmp_path: Path) -> None:
+    """Answers forgotten while an unchanged file still reads them are kept for that file
+    only: editing one file over and over keeps the graph's size."""
+    root = tmp_path / "c"
+    shutil.copytree(BENCH / "c", root)
+    workspace = Workspace(root)
+    target = root / sorted(contents(root))[0]
+    original = target.read_text()
+    sizes = []
+    for _ in range(4):
+        target.write_text(original.replace("\n", "\n// an edit\n", 1))
+        workspace.update()
+        target.write_text(original)
+        workspace.update()
+        index = workspace.builder._index
+        assert index is not None
+        sizes.append(index.graph.size())
+    assert sizes[1:] == sizes[1:2] * 3, sizes

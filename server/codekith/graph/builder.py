@@ -21,7 +21,6 @@ from codekith.graph.incremental import FastGraph, MoreVariants, Variant
 from codekith.graph.index import is_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
-from codekith.graph.reads import Readers
 from codekith.graph.syntax_engine import SyntaxIndex
 from codekith.progress import Tally
 from codekith.qualnames import ModuleNames
@@ -57,8 +56,8 @@ class GraphBuilder:
         self.edges: dict[str, set[Resolved]] = {}
         self._syntax: dict[str, str] | None = None  # the other languages' files, last resolved
         self._config = ""
-        self._index: SyntaxIndex | None = None  # their parsed facts, kept between updates
-        self._readers = Readers()  # what each of them read when last resolved
+        self._index: SyntaxIndex | None = None  # their parsed facts and what each file's
+        # resolution read, kept between updates
 
     def load(self, stored: Iterable[Resolved]) -> None:
         """The edges the store holds (a cold start): updates write only what differs."""
@@ -114,7 +113,6 @@ class GraphBuilder:
         counted_before = tally.done
         if self._index is None or self._config != config:
             self._index = SyntaxIndex(self.root, sorted(files), loaded=tally.step)
-            self._readers = Readers()
             dirty = set(files)
         else:
             dirty = self._reparse(self._index, before, files, tally)
@@ -123,9 +121,7 @@ class GraphBuilder:
         self._syntax, self._config = dict(files), config
         resolved: dict[str, list[Resolved]] = {}
         for path in sorted(dirty):
-            edges, reads = self._index.resolve_reading(path)
-            self._readers.record(path, reads)
-            resolved[path] = [(e, "fast") for e in edges]
+            resolved[path] = [(e, "fast") for e in self._index.resolve(path)]
             tally.step(path)
         return resolved
 
@@ -136,12 +132,11 @@ class GraphBuilder:
         changed: set[int] = set()
         for path in sorted(set(before) - set(files)):
             changed |= index.remove(path)
-            self._readers.forget(path)
         edited = [p for p in sorted(files) if before.get(p) != files[p]]
         for path in edited:
             changed |= index.update(path)
             tally.step(path)
-        return (self._readers.of(changed) | set(edited)) & set(files)
+        return (index.readers(changed) | set(edited)) & set(files)
 
     def pending(self) -> list[Variant]:
         """Resolved files Jedi has not answered for yet."""

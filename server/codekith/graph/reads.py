@@ -18,12 +18,13 @@ file G changes:
   walks them on its lookup path: each gives its names as rows (`Frontend.rows`).
 
 A file whose reads meet none of the changed keys resolves to the same edges: the
-evaluator's answers depend on what it read and nothing else (its memo keeps each answer's
-reads with it, and answers cut short by a cycle are not memoised).
+evaluator's answers depend on what it read and nothing else (each memoised answer is a
+node of the `ReadGraph` with its reads, and answers cut short by a cycle are not memoised).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Generic, TypeVar
@@ -59,7 +60,7 @@ def part_read(path: str, part: int) -> Read:
 
 class Recorder:
     """The reads (interned) of the computation at hand; `begin`/`end` bracket a nested
-    one, whose reads are also the outer one's unless it is dropped."""
+    one."""
 
     def __init__(self, interner: Interner) -> None:
         self.interner = interner
@@ -73,28 +74,58 @@ class Recorder:
         self.reads = set()
         return outer
 
-    def end(self, outer: set[int], keep: bool = True) -> set[int]:
+    def end(self, outer: set[int]) -> set[int]:
+        """The nested computation's reads (the caller decides what the outer one keeps)."""
         inner = self.reads
         self.reads = outer
-        if keep:
-            outer |= inner
         return inner
 
 
 class Table(Generic[T]):
     """A cross-file lookup (key -> rows) whose lookups are recorded: the key, and the
-    parts of files whose rows were handed out."""
+    parts of files whose rows were handed out. A key's rows are in the order of their
+    files' paths, so a file's rows replaced after an edit stand where a cold build puts
+    them."""
 
     def __init__(self, name: str, recorder: Recorder) -> None:
         self.name = name
         self.recorder = recorder
         self.rows: dict[str, list[T]] = {}
-        self._reads: dict[str, set[int]] = {}
+        self._reads: dict[str, set[int]] = {}  # key -> its read and its rows' reads
         self._keys: dict[str, int] = {}  # key -> the interned read of asking for it
+        self._paths: dict[str, list[str]] = {}  # key -> each row's file
+        self._row_reads: dict[str, list[Iterable[int]]] = {}  # key -> each row's reads
 
-    def add(self, key: str, row: T, reads: Iterable[int]) -> None:
-        self.rows.setdefault(key, []).append(row)
-        self._reads.setdefault(key, {self.recorder.interner.id((self.name, key))}).update(reads)
+    def add(self, key: str, path: str, row: T, reads: Iterable[int]) -> None:
+        """A row of `path` after those of every file before it (a cold build's order)."""
+        rows = self.rows.get(key)
+        if rows is None:
+            self.rows[key], self._paths[key], self._row_reads[key] = [row], [path], [reads]
+            self._reads[key] = {self._key(key), *reads}
+        else:
+            rows.append(row)
+            self._paths[key].append(path)
+            self._row_reads[key].append(reads)
+            self._reads[key].update(reads)
+
+    def replace(self, key: str, path: str, rows: list[tuple[T, Iterable[int]]]) -> None:
+        """`path`'s rows under `key` are now `rows` (with their reads)."""
+        old = self.rows.get(key, [])
+        paths, reads = self._paths.get(key, []), self._row_reads.get(key, [])
+        kept = [i for i, p in enumerate(paths) if p != path]
+        at = bisect_left([paths[i] for i in kept], path)
+        before, after = kept[:at], kept[at:]
+        new_rows = [old[i] for i in before] + [r for r, _ in rows] + [old[i] for i in after]
+        if not new_rows:
+            for found in (self.rows, self._paths, self._row_reads, self._reads):
+                found.pop(key, None)
+            return
+        self.rows[key] = new_rows
+        self._paths[key] = [paths[i] for i in before] + [path] * len(rows)
+        self._paths[key] += [paths[i] for i in after]
+        self._row_reads[key] = [reads[i] for i in before] + [r for _, r in rows]
+        self._row_reads[key] += [reads[i] for i in after]
+        self._reads[key] = {self._key(key)}.union(*self._row_reads[key])
 
     def get(self, key: str, default: list[T] | None = None) -> list[T]:
         rows = self.rows.get(key)
@@ -179,30 +210,90 @@ def _body(found: Digest | None, part: int) -> str | None:
     return found.bodies[part] if found is not None and part < len(found.bodies) else None
 
 
-class Readers:
-    """Which files read what, for the last resolution of each."""
+Reader = int | str  # a memoised answer (a node: an int below 0) or a file
+
+
+class ReadGraph:
+    """Who read what: each file's last resolution and each memoised answer. An answer is a
+    node, itself a read: who reuses it reads the node, not a copy of everything the answer
+    read (a C file's name lookup reads its whole include closure, dozens of parts). A
+    changed read reaches its readers upward, node by node, up to the files.
+
+    The reverse index is built on the first question, so a run that never updates never
+    pays for it. A node whose answer is forgotten stays while anything reads it (it still
+    says what they read) and goes with its last reader."""
 
     def __init__(self) -> None:
-        self._reads: dict[str, frozenset[int]] = {}
-        self._readers: dict[int, set[str]] = {}
+        self._reads: dict[Reader, set[int]] = {}
+        self._readers: dict[int, set[Reader]] | None = None
+        self._dead: set[int] = set()  # nodes whose answers are forgotten, still read
+        self._next = -1
 
-    def record(self, path: str, reads: frozenset[int]) -> None:
-        self.forget(path)
-        self._reads[path] = reads
-        for key in reads:
-            self._readers.setdefault(key, set()).add(path)
+    def node(self, reads: set[int]) -> int:
+        """A new node for an answer that read `reads` (reads and nodes)."""
+        node = self._next
+        self._next -= 1
+        self._reads[node] = reads
+        if self._readers is not None:
+            for key in reads:
+                self._readers.setdefault(key, set()).add(node)
+        return node
 
-    def forget(self, path: str) -> None:
-        for key in self._reads.pop(path, frozenset()):
-            readers = self._readers.get(key)
-            if readers is not None:
-                readers.discard(path)
+    def record(self, reader: Reader, reads: set[int]) -> None:
+        self.forget(reader)
+        self._reads[reader] = reads
+        if self._readers is not None:
+            for key in reads:
+                self._readers.setdefault(key, set()).add(reader)
+
+    def forget(self, reader: Reader) -> None:
+        """`reader` reads nothing any more; a forgotten node it was the last reader of
+        goes too."""
+        pending = [reader]
+        while pending:
+            current = pending.pop()
+            reads = self._reads.pop(current, set())
+            if self._readers is None:
+                continue
+            for key in reads:
+                readers = self._readers.get(key)
+                if readers is None:
+                    continue
+                readers.discard(current)
                 if not readers:
                     del self._readers[key]
+                    if key in self._dead:
+                        self._dead.discard(key)
+                        pending.append(key)
 
-    def of(self, keys: Iterable[int]) -> set[str]:
-        """The files that read any of `keys`."""
-        found: set[str] = set()
-        for key in keys:
-            found |= self._readers.get(key, set())
+    def drop(self, node: int) -> None:
+        """The evaluator forgot `node`'s answer."""
+        if self._index().get(node):
+            self._dead.add(node)
+        else:
+            self.forget(node)
+
+    def reached(self, keys: Iterable[int]) -> set[Reader]:
+        """Every node and file that read any of `keys`, directly or through nodes."""
+        index = self._index()
+        found: set[Reader] = set()
+        pending = list(keys)
+        while pending:
+            for reader in index.get(pending.pop(), ()):
+                if reader not in found:
+                    found.add(reader)
+                    if isinstance(reader, int):
+                        pending.append(reader)
         return found
+
+    def size(self) -> tuple[int, int]:
+        """(readers, of them forgotten nodes kept because they are read)."""
+        return len(self._reads), len(self._dead)
+
+    def _index(self) -> dict[int, set[Reader]]:
+        if self._readers is None:
+            self._readers = {}
+            for reader, reads in self._reads.items():
+                for key in reads:
+                    self._readers.setdefault(key, set()).add(reader)
+        return self._readers

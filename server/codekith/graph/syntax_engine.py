@@ -29,6 +29,7 @@ from codekith.graph.php_resolve import PhpFrontend
 from codekith.graph.reads import (
     FILE_GROUPS,
     Interner,
+    ReadGraph,
     RecordedFiles,
     Recorder,
     Table,
@@ -90,6 +91,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 T = TypeVar("T")
+HANDED_COPIED = 16  # reads an answer's reuse copies at most (`handed`)
 MAX_GRAPH_LINE_CHARS = 100_000  # longer lines (minified or generated code) are cut: a
 # megabyte line costs tree-sitter and the front ends hundreds of megabytes
 
@@ -110,6 +112,7 @@ class SyntaxIndex:
         self.digests: dict[str, Digest] = {}
         self.broken: set[str] = set()
         self.interner = Interner()  # reads as ints, the same across evaluators
+        self.graph = ReadGraph()  # what each file and memoised answer read
         self._scope_reads: dict[str, dict[int, frozenset[int]]] = {}
         self._evaluator: Evaluator | None = None
         wanted = [p for p in paths if language_of(p) in LANGUAGES]
@@ -125,6 +128,7 @@ class SyntaxIndex:
         for frontend in set(self.frontends.values()):
             frontend.configure([p for p in listed if language_of(p) in frontend.languages])
         self._evaluator = None
+        self.graph = ReadGraph()
 
     def config_files(self, paths: Iterable[str]) -> set[str]:
         listed = list(paths)
@@ -144,7 +148,13 @@ class SyntaxIndex:
         before = self.state(path)
         self._forget(path)
         self.broken.discard(path)
+        self.graph.forget(path)
         return self._changed(path, before)
+
+    def readers(self, changed: set[int]) -> set[str]:
+        """The files whose last resolution read any of `changed` (reads an update or a
+        removal returned), directly or through memoised answers."""
+        return {r for r in self.graph.reached(changed) if isinstance(r, str)}
 
     def _changed(self, path: str, before: tuple[FileFacts, Digest] | None) -> set[int]:
         """What replacing `path`'s facts `before` with its present ones changed
@@ -158,6 +168,7 @@ class SyntaxIndex:
             every += [part_read(path, part) for part in range(bodies)]
             stale = self._evaluator.stale or set()
             self._evaluator.stale = stale | changed | self.interner.known(every)
+            self._evaluator.edited.add(path)
         return changed
 
     def _forget(self, path: str) -> None:
@@ -180,14 +191,11 @@ class SyntaxIndex:
         return {q for facts in self.files.values() for q in facts.definitions}
 
     def resolve(self, path: str) -> list[Edge]:
-        """All edges held by `path`, read against the rest of the workspace."""
-        return self.resolve_reading(path)[0]
-
-    def resolve_reading(self, path: str) -> tuple[list[Edge], frozenset[int]]:
-        """`path`'s edges and what resolving them read (interned `reads`)."""
+        """All edges held by `path`, read against the rest of the workspace; what that
+        read is kept (`readers`)."""
         facts = self.files.get(path)
         if facts is None:
-            return [], frozenset()
+            return []
         if self._evaluator is None:
             self._evaluator = Evaluator(self)
         elif self._evaluator.stale is not None:
@@ -197,8 +205,8 @@ class SyntaxIndex:
         try:
             edges = sorted(set(self._evaluator.file_edges(facts)), key=_order)
         finally:
-            reads = recorder.end(outer, keep=False)
-        return edges, frozenset(reads)
+            self.graph.record(path, recorder.end(outer))
+        return edges
 
     def rows(self, facts: FileFacts) -> Iterator[Row]:
         """The rows a file puts in the evaluator's tables and its front end's."""
@@ -258,13 +266,16 @@ Row = tuple[str, str, object]  # (table, key, value)
 
 
 class Tables:
-    """Cross-file lookups built once per state of the index; lookups are recorded. The
-    evaluator's own tables are attributes; a front end's (`Frontend.rows`) are in `of`."""
+    """Cross-file lookups, built once and brought up to date file by file; lookups are
+    recorded. The evaluator's own tables are attributes; a front end's (`Frontend.rows`)
+    are in `of`."""
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self._tables: dict[str, Table[Any]] = {}
         self.module_scopes: dict[int, FileFacts] = {}
+        self._written: dict[str, tuple[FileFacts, set[tuple[str, str]]]] = {}  # path ->
+        # the facts its rows came from, and the (table, key) of each
         self.functions: Table[FuncDecl] = self.of("functions")
         self.methods_by_name: Table[FuncDecl] = self.of("methods_by_name")
         self.types: Table[tuple[TypeDecl, FileFacts]] = self.of("types")
@@ -285,9 +296,28 @@ class Tables:
         tables = cls(recorder)
         for path, facts in sorted(index.files.items()):
             tables.module_scopes[id(facts.scope)] = facts
+            keys: set[tuple[str, str]] = set()
             for name, key, value in index.rows(facts):
-                tables.of(name).add(key, value, _row_reads(index, path, name, value))
+                tables.of(name).add(key, path, value, _row_reads(index, path, name, value))
+                keys.add((name, key))
+            tables._written[path] = (facts, keys)
         return tables
+
+    def replace(self, index: SyntaxIndex, path: str) -> None:
+        """`path`'s rows as the index now holds the file (none when it is gone)."""
+        old, keys = self._written.pop(path, (None, set()))
+        if old is not None:
+            del self.module_scopes[id(old.scope)]
+        new: dict[tuple[str, str], list[tuple[object, Iterable[int]]]] = {k: [] for k in keys}
+        facts = index.files.get(path)
+        if facts is not None:
+            self.module_scopes[id(facts.scope)] = facts
+            for name, key, value in index.rows(facts):
+                reads = _row_reads(index, path, name, value)
+                new.setdefault((name, key), []).append((value, reads))
+            self._written[path] = (facts, {k for k, rows in new.items() if rows})
+        for (name, key), rows in new.items():
+            self.of(name).replace(key, path, rows)
 
     @staticmethod
     def rows(facts: FileFacts) -> Iterator[Row]:
@@ -317,21 +347,34 @@ class Evaluator:
         self.recorder = Recorder(index.interner)
         self.files = RecordedFiles(index.files, self.recorder)
         self.tables = Tables.build(index, self.recorder)
-        self.memo: dict[tuple, tuple[Any, set[int]]] = {}  # key -> (answer, its reads)
+        self.graph = index.graph
+        self.memo: dict[tuple, tuple[Any, set[int]]] = {}  # key -> (answer, what whoever
+        # reuses it reads: `handed`)
         self.active: dict[tuple, int] = {}
         self.low = 1 << 30
         self.made_by: dict[str, tuple[list[str], set[int]]] = {}  # class -> the
-        # constructors `new` runs, and what finding them read
+        # constructors `new` runs, and what whoever reuses them reads
+        self._memo_keys: dict[int, tuple] = {}  # node -> its memo key
+        self._made_keys: dict[int, list[str]] = {}  # node -> its made_by keys
         self._scope_reads: dict[int, frozenset[int]] = {}  # id(scope) -> its part's reads
-        self.stale: set[int] | None = None  # reads changed since the tables were built
+        self.stale: set[int] | None = None  # reads changed since the last refresh
+        self.edited: set[str] = set()  # files whose rows changed since then
 
     def refresh(self) -> None:
         """Forget the answers that read anything `stale`; keep the rest (an answer depends
         on what it read and nothing else), so an edit recomputes what it reaches."""
         stale, self.stale = self.stale or set(), None
-        self.tables = Tables.build(self.index, self.recorder)
-        self.memo = {k: v for k, v in self.memo.items() if stale.isdisjoint(v[1])}
-        self.made_by = {k: v for k, v in self.made_by.items() if stale.isdisjoint(v[1])}
+        for path in sorted(self.edited):
+            self.tables.replace(self.index, path)
+        self.edited.clear()
+        for node in self.graph.reached(stale):
+            if isinstance(node, int):  # not a file; a node forgotten before has no keys
+                key = self._memo_keys.pop(node, None)
+                if key is not None:
+                    del self.memo[key]
+                for name in self._made_keys.pop(node, []):
+                    del self.made_by[name]
+                self.graph.drop(node)
         self._scope_reads.clear()  # an edited file's scopes are new objects
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
@@ -359,13 +402,19 @@ class Evaluator:
         outer, recorder.reads = recorder.reads, set()  # Recorder.begin/end, inline: hot
         try:
             result = compute()
+        except BaseException:
+            outer |= recorder.reads  # what it read before it failed is still read
+            raise
         finally:
             del self.active[key]
             reads, recorder.reads = recorder.reads, outer
-            outer |= reads
         low, self.low = self.low, min(outer_low, self.low)
         if low >= depth:
+            node = self.graph.node(reads)
+            self._memo_keys[node] = key
+            reads = handed(reads, node)
             self.memo[key] = (result, reads)
+        outer |= reads
         return result
 
     def eval(self, expr: Expr, scope: Scope) -> Values:
@@ -637,10 +686,16 @@ class Evaluator:
         outer = self.recorder.begin()
         try:
             chain, found = self._constructor_chain(owner)
-        finally:
-            reads = self.recorder.end(outer)
+        except BaseException:
+            outer |= self.recorder.end(outer)
+            raise
+        reads = self.recorder.end(outer)
+        node = self.graph.node(reads)
+        reads = handed(reads, node)
         for name in chain:  # a later class of the chain keeps the reads of the whole walk
             self.made_by[name] = (found, reads)
+        self._made_keys[node] = chain
+        outer |= reads
         return found
 
     def _constructor_chain(self, owner: str) -> tuple[list[str], list[str]]:
@@ -715,6 +770,16 @@ class Evaluator:
                 yield value.name
             elif value.kind == "module" and value.name in self.files:
                 yield self.index.files[value.name].module  # a path's module name
+
+
+def handed(reads: set[int], node: int) -> set[int]:
+    """What reusing an answer that read `reads` (its node: `node`) reads: a small set of
+    plain reads is copied (an answer's reads often repeat its parts': a file's
+    declarations, read by a thousand small answers, are one read when copied, a thousand
+    nodes when referenced); a larger one, or one holding nodes, is the node."""
+    if len(reads) <= HANDED_COPIED and min(reads, default=0) >= 0:
+        return reads
+    return {node}
 
 
 def _row_reads(index: SyntaxIndex, path: str, table: str, row: object) -> frozenset[int]:
