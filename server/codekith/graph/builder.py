@@ -12,8 +12,10 @@ resolver leaves the call site open); a changed file has none.
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,7 +84,8 @@ class GraphBuilder:
         if self._syntax != others or self._config != config:
             counted.expect(2 * len(others))  # parsed (at most) and resolved
         python = {p: h for p, h in files.items() if is_python(p)}
-        chosen = self.fast.update(python, tally=counted, stop=stop)
+        with _cycle_collector_paused():
+            chosen = self.fast.update(python, tally=counted, stop=stop)
         changed = {p: self._merged(v) for p, v in chosen.items()}
         syntax = self._other_languages(others, config, counted)
         changed.update(syntax)
@@ -115,14 +118,16 @@ class GraphBuilder:
             self._index = SyntaxIndex(self.root, sorted(files), loaded=tally.step)
             dirty = set(files)
         else:
-            dirty = self._reparse(self._index, before, files, tally)
+            with _cycle_collector_paused():  # also while the read graph's index is built
+                dirty = self._reparse(self._index, before, files, tally)
         tally.expect(tally.done - counted_before - len(files))  # unchanged files: no parse
         tally.expect(len(dirty) - len(files))  # files nothing reached: not resolved
         self._syntax, self._config = dict(files), config
         resolved: dict[str, list[Resolved]] = {}
-        for path in sorted(dirty):
-            resolved[path] = [(e, "fast") for e in self._index.resolve(path)]
-            tally.step(path)
+        with _cycle_collector_paused():
+            for path in sorted(dirty):
+                resolved[path] = [(e, "fast") for e in self._index.resolve(path)]
+                tally.step(path)
         return resolved
 
     def _reparse(
@@ -179,3 +184,20 @@ class GraphBuilder:
             self.edges[path] = set(edges)
         else:
             self.edges.pop(path, None)
+
+
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Resolution keeps what it allocates (memoised answers, millions on a large
+    workspace) and makes almost no cyclic garbage, so the cycle collector would only scan
+    the growing heap again and again: with it on, a cold resolution of Newtonsoft.Json
+    takes 2.8x the CPU time, for 424 objects found. A cold build's parsing (its trees are
+    cyclic garbage, 200 MB of Newtonsoft.Json's) runs with it on; reference counting
+    frees the rest as always."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
