@@ -12,7 +12,7 @@ qualname of the chunk it points at.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from codekith.chunking.model import Chunk
@@ -342,26 +342,6 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
             owner = join(module, parent) if parent else ""
             found.append(Definition(kind, name, qualname, owner, node, outer, tuple(methods)))
 
-    def add_type(node: Node, outer: Node, name: str, parent: str) -> None:
-        """A class-like definition, its methods, and the types nested in its body (a
-        Java or Kotlin `Builder`: `Outer.Builder`, its methods `Outer.Builder.build`)."""
-        owned = _members(node, rules)
-        nested = _nested_types(node, rules)
-        collapsed = [o for o, _ in owned] + [o for o, _ in nested]
-        if node.type in rules.containers:  # Ruby's nested classes are chunks of their own
-            collapsed += [o for o, _ in top_level(node, rules, nested=False)]
-        if node.type != "impl_item":
-            add("class", name, node, outer, parent, collapsed)
-        path = join(parent, name)
-        types = {inner.id for _, inner in nested}
-        clashes = _singleton_clashes(node, owned) if "singleton_method" in rules.methods else set()
-        for member, inner in sorted(owned + nested, key=lambda pair: pair[0].start_byte):
-            if inner.id in types:
-                add_type(inner, member, _type_name(inner), path)
-            else:
-                scope = "self" if inner.id in clashes else ""
-                add("method", _name(inner), inner, member, path, scope=scope)
-
     for outer, node in top_level(root, rules):
         if node.type in _VARIABLES:
             for declarator in node.named_children:
@@ -380,7 +360,7 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
                     add("method", _name(method), method, member, name)
         elif node.type in rules.classes or _misread(node) == "class":
             last_class = _type_name(node)
-            add_type(node, outer, last_class, "")
+            _add_type(add, rules, node, outer, last_class, "")
         elif node.type == "method_declaration" and grammar == "go":
             add("method", _name(node), node, outer, go_receiver_type(node))
         elif node.type == "function_declaration" and grammar == "lua":
@@ -415,6 +395,31 @@ def definitions(root: Node, path: str, grammar: str) -> list[Definition]:
         else:
             add("function", _name(node), node, outer)
     return found
+
+
+def _add_type(
+    add: Callable[..., None], rules: Grammar, node: Node, outer: Node, name: str, parent: str
+) -> None:
+    """A class-like definition, its methods, and the types nested in its body (a Java or
+    Kotlin `Builder`: `Outer.Builder`, its methods `Outer.Builder.build`). Not a closure of
+    `definitions`: a recursive closure is a cycle, which would keep the syntax tree alive
+    until the cycle collector came by."""
+    owned = _members(node, rules)
+    nested = _nested_types(node, rules)
+    collapsed = [o for o, _ in owned] + [o for o, _ in nested]
+    if node.type in rules.containers:  # Ruby's nested classes are chunks of their own
+        collapsed += [o for o, _ in top_level(node, rules, nested=False)]
+    if node.type != "impl_item":
+        add("class", name, node, outer, parent, collapsed)
+    path = join(parent, name)
+    types = {inner.id for _, inner in nested}
+    clashes = _singleton_clashes(node, owned) if "singleton_method" in rules.methods else set()
+    for member, inner in sorted(owned + nested, key=lambda pair: pair[0].start_byte):
+        if inner.id in types:
+            _add_type(add, rules, inner, member, _type_name(inner), path)
+        else:
+            scope = "self" if inner.id in clashes else ""
+            add("method", _name(inner), inner, member, path, scope=scope)
 
 
 class _Maker:

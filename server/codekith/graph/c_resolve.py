@@ -34,6 +34,7 @@ from codekith.graph.frontend import (
     Extractor,
     Frontend,
     end,
+    extracted,
     field_text,
     line,
     one_function,
@@ -438,7 +439,7 @@ class CFrontend(Frontend):
         grammar = grammar_of(path, language)
         root = parse(grammar, source).root_node
         found = definitions(root, path, grammar)
-        facts = self.extractor(path, language, root, found).run()
+        facts = extracted(self.extractor(path, language, root, found))
         if not isinstance(facts, CFacts):
             return facts
         code = _COMMENTS.sub(b" ", source)

@@ -40,6 +40,7 @@ from codekith.graph.frontend import (
     Handler,
     children,
     end,
+    extracted,
     field_text,
     line,
     one_function,
@@ -1028,7 +1029,7 @@ def cpp_header(path: str, root: Node, found: list[Definition], c_facts: CFacts) 
     with the C reading's linking facts (what C files calling into it see)."""
     if not holds_cpp(root):
         return c_facts
-    facts = CppExtractor(path, "c", root, found).run()
+    facts = extracted(CppExtractor(path, "c", root, found))
     assert isinstance(facts, CppFacts)
     facts.language = "cpp"
     facts.includes, facts.macros = c_facts.includes, c_facts.macros
@@ -1255,7 +1256,7 @@ class CppFrontend(Frontend):
         grammar = grammar_of(path, language)
         tree = parse(grammar, source)
         found = definitions(tree.root_node, path, grammar)
-        facts = CppExtractor(path, language, tree.root_node, found).run()
+        facts = extracted(CppExtractor(path, language, tree.root_node, found))
         assert isinstance(facts, CppFacts)
         code = _COMMENTS.sub(b" ", source)
         facts.declared = {m.decode("utf-8", "replace") for m in _MENTIONS.findall(code)}

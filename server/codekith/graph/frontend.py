@@ -150,6 +150,16 @@ class Extractor:
         return UNKNOWN
 
 
+def extracted(extractor: Extractor) -> FileFacts:
+    """The facts of the extractor's file. The extractor then lets go of everything: its
+    handlers (its own bound methods) make a cycle that would keep the syntax tree alive
+    until the cycle collector came by."""
+    try:
+        return extractor.run()
+    finally:
+        extractor.__dict__.clear()
+
+
 class Frontend:
     """One language family. Subclasses set `extractor` and override the hooks they need."""
 
@@ -165,7 +175,7 @@ class Frontend:
         grammar = grammar_of(path, language)
         tree = parse(grammar, source)
         found = definitions(tree.root_node, path, grammar)
-        return self.extractor(path, language, tree.root_node, found).run()
+        return extracted(self.extractor(path, language, tree.root_node, found))
 
     def configure(self, paths: Iterable[str]) -> None:
         """Read the project files (tsconfig.json, go.mod, Cargo.toml) that imports depend on."""
