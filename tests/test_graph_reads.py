@@ -153,7 +153,7 @@ def test_repeated_edits_leave_no_growing_read_graph(tmp_path: Path) -> None:
 
 def test_reading_files_makes_no_cyclic_garbage() -> None:
     """The graph builder pauses the cycle collector while it parses and resolves
-    (`builder._cycle_collector_paused`): a syntax tree kept alive by a cycle (an extractor's
+    (`memory.cycle_collector_paused`): a syntax tree kept alive by a cycle (an extractor's
     bound-method handlers, a recursive closure) would stay in memory until it resumes."""
     SyntaxIndex(BENCH, contents(BENCH))  # every language's modules imported first
     gc.collect()

@@ -12,10 +12,8 @@ resolver leaves the call site open); a changed file has none.
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from codekith.graph.index import is_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import SyntaxIndex
+from codekith.memory import cycle_collector_paused
 from codekith.progress import Tally
 from codekith.qualnames import ModuleNames
 
@@ -84,7 +83,7 @@ class GraphBuilder:
         if self._syntax != others or self._config != config:
             counted.expect(2 * len(others))  # parsed (at most) and resolved
         python = {p: h for p, h in files.items() if is_python(p)}
-        with _cycle_collector_paused():
+        with cycle_collector_paused():
             chosen = self.fast.update(python, tally=counted, stop=stop)
             syntax = self._other_languages(others, config, counted)
         changed = {p: self._merged(v) for p, v in chosen.items()}
@@ -182,21 +181,3 @@ class GraphBuilder:
             self.edges[path] = set(edges)
         else:
             self.edges.pop(path, None)
-
-
-@contextmanager
-def _cycle_collector_paused() -> Iterator[None]:
-    """A graph build keeps what it allocates (facts, memoised answers: millions of objects
-    on a large workspace) and makes almost no cyclic garbage, so the cycle collector would
-    only scan the growing heap again and again: with it on, a cold build of Newtonsoft.Json
-    takes 1.7x the CPU time (a resolution 2.8x, for 424 objects found). Parsing makes
-    none: the front ends let go of their extractors (`frontend.extracted`), and the
-    chunker's recursion is no closure (`test_graph_reads` checks). Reference counting
-    frees the rest as always."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
