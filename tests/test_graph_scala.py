@@ -281,3 +281,30 @@ def test_calls_in_package_objects_givens_and_extensions_are_their_own(tmp_path: 
         ("a.util.shout", "a.util.Log.info"),
         ("a.util.given_Ordering_String.compare", "a.util.Log.info"),
     }
+
+
+def test_every_method_of_an_extension_block_has_its_calls(tmp_path: Path) -> None:
+    """An indented extension's methods are all children of its node, whose `body` field
+    names only the first; a braced one's are its body's."""
+    root = write_files(
+        tmp_path,
+        {
+            "a/Strings.scala": """
+                package a
+
+                object Log { def info(s: String): Unit = () }
+
+                object Strings:
+                  extension (s: String)
+                    def shout: String = { Log.info("shout"); s }
+                    def whisper: String = { Log.info("whisper"); s }
+
+                  extension (n: Int) {
+                    def twice: Int = { Log.info("twice"); n }
+                    def thrice: Int = { Log.info("thrice"); n }
+                  }
+                """,
+        },
+    )
+    callers = {caller for caller, callee in graph(root) if callee == "a.Strings.Log.info"}
+    assert callers == {f"a.Strings.Strings.{m}" for m in ("shout", "whisper", "twice", "thrice")}

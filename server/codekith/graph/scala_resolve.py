@@ -535,13 +535,13 @@ class ScalaExtractor(Extractor):
 
     def extension_definition(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """`extension (s: String) def shout`: chunks no edges reach; their calls count for
-        them."""
+        them. An indented extension's methods are all children of the node (its `body`
+        field names the first), a braced one's are its body's."""
         inner = Scope("function", scope, this=UNKNOWN)
         self.parameters(node, inner, owner)
         body = node.child_by_field_name("body")
-        for child in (
-            [body] if body is not None and body.type.endswith("definition") else children(body)
-        ):
+        members = [c for c in node.named_children if c.type.endswith("definition")]
+        for child in members if members else children(body):
             if child.type in ("function_definition", "function_declaration"):
                 self.function(child, inner, owner, None, None)
             else:
