@@ -166,3 +166,15 @@ def test_reading_files_makes_no_cyclic_garbage() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+def test_a_line_added_to_a_required_lua_module_resolves_that_file_alone(tmp_path: Path) -> None:
+    """What a Lua module's readers see of it (its tables, its locals) is named and placed
+    without its lines: a comment line on top moves everything and changes nothing else."""
+    root = tmp_path / "lua"
+    shutil.copytree(BENCH / "lua" / "modules_require", root)
+    workspace = Workspace(root)
+    util = root / "src" / "shop" / "util.lua"
+    util.write_text("-- a line on top\n" + util.read_text())
+    workspace.update()
+    assert workspace.resolved[-1] == 1

@@ -6,11 +6,12 @@ functions, imports and exports it declares, whatever else its front end's facts 
 the body of each function outside any other (`bodies`: the scopes inside it, the results
 it declares). Call sites are in no part: only the file's own resolution reads them.
 
-Positions are kept as ranks within their part. The evaluator compares positions only
-within one function (a local is visible from where it is bound, `Evaluator.bound`), and an
-expression is written into the part of the scope it is evaluated in (an object holding one
-scope is read there; a function's declared result in its body), so a comparison's two
-sides are always in one part. Inserting a line moves positions but changes no rank: a
+Positions (a name's, a binding's, any record's field named `pos`) are kept as ranks
+within their part. The evaluator compares positions only within one function (a local is
+visible from where it is bound, `Evaluator.bound`), and an expression is written into the
+part of the scope it is evaluated in (an object holding one scope is read there; a
+function's declared result in its body), so a comparison's two sides are always in one
+part. Inserting a line moves positions but changes no rank: a
 function moved down reads the same. A line number that only names an edge of the file
 itself (a type's, an impl's, an import's) is left out.
 """
@@ -146,12 +147,13 @@ class _Writer:
             self.write_function(value)
             return
         values = _values(value)
+        at = _position_field(value)
         home = _only_scope(values)
         if home is not None:
             part, _ = self.enrol(home)
-            self.inside(part, lambda: self.write_items(values))
+            self.inside(part, lambda: self.write_items(values, at))
         else:
-            self.write_items(values)
+            self.write_items(values, at)
 
     def write_tuple(self, value: tuple[object, ...]) -> None:
         """A tuple holding one scope (an expression and where it is read) in that scope's
@@ -165,9 +167,13 @@ class _Writer:
             for item in value:
                 self.write(item)
 
-    def write_items(self, value: Sequence[object]) -> None:
-        for item in value:
-            self.write(item)
+    def write_items(self, value: Sequence[object], position: int | None = None) -> None:
+        """The items; the one at `position` is a position."""
+        for index, item in enumerate(value):
+            if index == position:
+                self.position(item)  # type: ignore[arg-type]
+            else:
+                self.write(item)
 
     def write_function(self, function: FuncDecl) -> None:
         self.write((function.qualname, function.name, function.body))
@@ -238,6 +244,15 @@ def _is_record(value: object) -> bool:
     )
 
 
+def _position_field(value: object) -> int | None:
+    """Where a record's field named `pos` is among its written fields: a position."""
+    kind = type(value)
+    if kind not in _POSITION:
+        names = value._fields if hasattr(value, "_fields") else _field_names(value)  # type: ignore[attr-defined]
+        _POSITION[kind] = names.index("pos") if "pos" in names else None
+    return _POSITION[kind]
+
+
 def _is_pos(token: object) -> bool:
     return isinstance(token, tuple) and len(token) == 2 and token[0] == "pos"
 
@@ -246,6 +261,11 @@ def _values(value: object) -> Sequence[object]:
     """A record's fields, less those no other file reads."""
     if hasattr(value, "_fields"):
         return value  # type: ignore[return-value]
+    return [getattr(value, name) for name in _field_names(value)]
+
+
+def _field_names(value: object) -> tuple[str, ...]:
+    """A dataclass's fields that other files read (`_SKIPPED` left out)."""
     names = _FIELDS.get(type(value))
     if names is None:
         names = _FIELDS[type(value)] = tuple(
@@ -253,10 +273,11 @@ def _values(value: object) -> Sequence[object]:
             for f in dataclasses.fields(value)  # type: ignore[arg-type]
             if not any(issubclass(type(value), kind) and f.name == n for kind, n in _SKIPPED)
         )
-    return [getattr(value, name) for name in names]
+    return names
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_POSITION: dict[type, int | None] = {}  # record type -> where its `pos` field is written
 _PLAIN = frozenset({str, int, bool, float, type(None)})
 
 

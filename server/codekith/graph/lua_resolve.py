@@ -11,10 +11,12 @@ file only when exactly one workspace file assigns them. The files assigning a gl
 the module names `require` finds a file by are rows of recorded tables (`LuaFrontend.rows`):
 an edit re-resolves only the files that looked up a name it added or dropped.
 
-Values are tables: each table constructor is a type (`path@row:col`) whose fields are its
-keys and the `T.k = v` assignments the text shows; a function `function M.f` belongs to
-whatever table `M` evaluates to (the chunker names it `module.M.f`). `require("a.b")` is
-what `a/b.lua` (or `a/b/init.lua`, under the root, `src/`, `lua/` or `lib/`) returns.
+Values are tables: each table constructor is a type (`path@n`, the file's n-th: not its
+line, so that a line added above leaves the names and the files reading them alone) whose
+fields are its keys and the `T.k = v` assignments the text shows; a function `function
+M.f` belongs to whatever table `M` evaluates to (the chunker names it `module.M.f`).
+`require("a.b")` is what `a/b.lua` (or `a/b/init.lua`, under the root, `src/`, `lua/` or
+`lib/`) returns.
 Metatables make classes: `setmetatable(o, C)` is an instance of C's `__index` (C itself in
 the `self.__index = self` idiom), a field set on such an instance is C's, `self` in
 `function C:m()` is C, and `setmetatable(D, {__index = C})` at the top of a file makes C a
@@ -75,12 +77,20 @@ _MAX_STATIC = 32  # static table lookups nested deeper are unknown
 _MAX_FIELDS = 500  # a table constructor with more entries is data: its keys are not read
 
 
+class Local(NamedTuple):
+    """A local declared in a block: visible from `pos` on, bound under `unique` (a
+    position named `pos` is a position to the digest, which keeps only its rank)."""
+
+    pos: Pos
+    unique: str
+
+
 @dataclass(eq=False)
 class LuaScope(Scope):
-    """A block: its locals (name -> (visible from, unique name)); bindings of the unique
-    names live in the function's own scope, where `return`s are read."""
+    """A block: its locals by name; bindings of the unique names live in the function's
+    own scope, where `return`s are read."""
 
-    decls: dict[str, list[tuple[Pos, str]]] = field(default_factory=dict)
+    decls: dict[str, list[Local]] = field(default_factory=dict)
     function: LuaScope | None = None  # the function (or file) this block is part of
 
     def owner(self) -> LuaScope:
@@ -135,6 +145,7 @@ class LuaExtractor(Extractor):
         self.homes: dict[str, LuaScope] = {}  # unique name -> the function binding it
         self.static_fields: dict[tuple[str, str], str] = {}
         self.tids: dict[int, str] = {}
+        self.tables_made = 0
         self.handlers.update(
             {
                 "chunk": self.chunk,
@@ -164,7 +175,7 @@ class LuaExtractor(Extractor):
     def declare(self, name: str, visible: Pos, scope: LuaScope) -> str:
         self.count += 1
         unique = f"{name}#{self.count}"
-        scope.decls.setdefault(name, []).append((visible, unique))
+        scope.decls.setdefault(name, []).append(Local(visible, unique))
         self.homes[unique] = scope.owner()
         return unique
 
@@ -530,8 +541,10 @@ class LuaExtractor(Extractor):
             made = _made_instance(node)
             if made is not None and not self.at_top(self.here):
                 tid = self.static_index(made)
-            row, column = node.start_point
-            self.tids[node.id] = tid or f"{self.facts.path}@{row + 1}:{column}"
+            if tid is None:
+                self.tables_made += 1
+                tid = f"{self.facts.path}@{self.tables_made}"
+            self.tids[node.id] = tid
         return self.tids[node.id]
 
     def decl(self, tid: str) -> TypeDecl:
