@@ -174,13 +174,21 @@ def without_go_name(language: str, sentence: str, symbol: str) -> str:
 
 
 def comment_docs(rel: str, language: str, source: str) -> tuple[str, list[tuple[str, str]]]:
-    """Doc comments right above definitions removed; (qualname, first sentence) of each."""
+    """Doc comments right above definitions removed; (qualname, first sentence) of each.
+    A long definition's later parts (chunks of its qualname right after the one before)
+    carry its docstring too, but what is above them is its own code or comments: taking
+    that for a doc comment cut a KDoc in half (okio's `Buffer.UnsafeCursor`), and the
+    copy no longer parsed."""
     lines = source.splitlines(keepends=True)
     remove: set[int] = set()
     found = []
-    for chunk in chunk_file(rel, language, source).chunks:
+    chunks = chunk_file(rel, language, source).chunks
+    ends = {(c.kind, c.qualname, c.end_line) for c in chunks}
+    for chunk in chunks:
         if chunk.kind not in CODE_KINDS or not chunk.docstring:
             continue
+        if (chunk.kind, chunk.qualname, chunk.start_line - 1) in ends:
+            continue  # a later part of a definition
         block = _comment_above(lines, chunk.start_line - 2, remove, language)
         if not block:
             continue
