@@ -113,7 +113,8 @@ class SyntaxIndex:
         self.broken: set[str] = set()
         self.interner = Interner()  # reads as ints, the same across evaluators
         self.graph = ReadGraph()  # what each file and memoised answer read
-        self._scope_reads: dict[str, dict[int, frozenset[int]]] = {}
+        self.scope_reads_by_id: dict[int, frozenset[int]] = {}  # `scope_reads`, by id(scope)
+        self._scope_ids: dict[str, list[int]] = {}  # path -> its scopes cached there
         self._evaluator: Evaluator | None = None
         wanted = [p for p in paths if language_of(p) in LANGUAGES]
         self.configure(wanted)
@@ -174,7 +175,8 @@ class SyntaxIndex:
     def _forget(self, path: str) -> None:
         self.files.pop(path, None)
         self.digests.pop(path, None)
-        self._scope_reads.pop(path, None)
+        for scope_id in self._scope_ids.pop(path, []):  # the scopes of facts let go of:
+            del self.scope_reads_by_id[scope_id]  # their ids may come back for new ones
 
     def paths(self) -> list[str]:
         return sorted(self.files)
@@ -225,14 +227,14 @@ class SyntaxIndex:
     def scope_reads(self, path: str, scope: Scope) -> frozenset[int]:
         """What evaluating in `scope` of `path` reads: the part of the file it is in (a
         body's reads include the declarations it sees), or the whole file."""
-        known = self._scope_reads.setdefault(path, {})
-        found = known.get(id(scope))
+        found = self.scope_reads_by_id.get(id(scope))
         if found is None:
             part = self.digests[path].parts.get(id(scope))
             keys = (
                 [("file", path)] if part is None else {part_read(path, DECL), part_read(path, part)}
             )
-            found = known[id(scope)] = frozenset(self.interner.id(k) for k in keys)
+            found = self.scope_reads_by_id[id(scope)] = frozenset(self.interner.id(k) for k in keys)
+            self._scope_ids.setdefault(path, []).append(id(scope))
         return found
 
     def decl_read(self, path: str) -> int:
@@ -356,7 +358,7 @@ class Evaluator:
         # constructors `new` runs, and what whoever reuses them reads
         self._memo_keys: dict[int, tuple] = {}  # node -> its memo key
         self._made_keys: dict[int, list[str]] = {}  # node -> its made_by keys
-        self._scope_reads: dict[int, frozenset[int]] = {}  # id(scope) -> its part's reads
+        self._scope_reads = index.scope_reads_by_id  # read inline on the hot path
         self.stale: set[int] | None = None  # reads changed since the last refresh
         self.edited: set[str] = set()  # files whose rows changed since then
 
@@ -375,7 +377,6 @@ class Evaluator:
                 for name in self._made_keys.pop(node, []):
                     del self.made_by[name]
                 self.graph.drop(node)
-        self._scope_reads.clear()  # an edited file's scopes are new objects
 
     # -- memoised, cycle-safe evaluation ---------------------------------------------------
     def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
@@ -429,7 +430,7 @@ class Evaluator:
         reads = self._scope_reads.get(id(scope))
         if reads is None:
             path = self.facts_of(scope).path
-            reads = self._scope_reads[id(scope)] = self.index.scope_reads(path, scope)
+            reads = self.index.scope_reads(path, scope)
         self.recorder.reads |= reads
         return self._eval(expr, scope)
 
