@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from codekith.chunking import chunk_file
+from tests.chunks import chunks_of
 
 
 def test_a_function_opened_in_each_branch_of_an_if_is_read_with_the_last_branch():
@@ -42,9 +42,8 @@ def test_a_function_opened_in_each_branch_of_an_if_is_read_with_the_last_branch(
         int run(const char *name, const char *arg) { return 0; }
         """
     )
-    result = chunk_file("src/main.c", "c", source)
-    chunks = {c.qualname: c for c in result.chunks}
-    assert result.error is None
+    chunks, error = chunks_of("src/main.c", "c", source)
+    assert error is None
     assert set(chunks) == {"main", "main.wmain", "main.main", "main.run"}
     main = chunks["main.main"]
     assert (main.start_line, main.end_line) == (13, 24)

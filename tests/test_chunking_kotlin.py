@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from codekith.chunking import chunk_file
+from tests.chunks import chunks_of
 
 
 def test_a_nested_class_with_its_constructor_on_the_next_line_keeps_the_file():
@@ -34,9 +34,8 @@ def test_a_nested_class_with_its_constructor_on_the_next_line_keeps_the_file():
         public fun alias(name: String): TypeAliasSpec = TypeAliasSpec.Builder(name).build()
         """
     )
-    result = chunk_file("src/main/kotlin/TypeAliasSpec.kt", "kotlin", source)
-    chunks = {c.qualname: c for c in result.chunks}
-    assert result.error is None
+    chunks, error = chunks_of("src/main/kotlin/TypeAliasSpec.kt", "kotlin", source)
+    assert error is None
     spec = "main.kotlin.TypeAliasSpec.TypeAliasSpec"
     assert set(chunks) == {
         "main.kotlin.TypeAliasSpec",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from codekith.chunking import chunk_file
+from tests.chunks import chunks_of
 
 
 def test_assigned_functions_and_functions_in_table_constructors_are_definitions():
@@ -28,8 +28,7 @@ def test_assigned_functions_and_functions_in_table_constructors_are_definitions(
         return { k = function() return M.add(1, 2) end }
         """
     )
-    result = chunk_file("lua/kit/t.lua", "lua", source)
-    chunks = {c.qualname: c for c in result.chunks}
+    chunks, _ = chunks_of("lua/kit/t.lua", "lua", source)
     assert set(chunks) == {
         "lua.kit.t",
         "lua.kit.t.M.add",

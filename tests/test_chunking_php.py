@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from codekith.chunking import chunk_file
+from tests.chunks import chunks_of
 
 
 def test_functions_and_classes_declared_under_a_top_level_if_are_definitions():
@@ -35,8 +35,7 @@ def test_functions_and_classes_declared_under_a_top_level_if_are_definitions():
         }
         """
     )
-    result = chunk_file("src/Monolog/helpers.php", "php", source)
-    chunks = {c.qualname: c for c in result.chunks}
+    chunks, _ = chunks_of("src/Monolog/helpers.php", "php", source)
     assert set(chunks) == {
         "Monolog.helpers",
         "Monolog.helpers.json_encode_safe",

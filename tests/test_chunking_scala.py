@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from codekith.chunking import chunk_file
+from tests.chunks import chunks_of
 
 
 def test_package_objects_givens_and_extension_methods_are_definitions():
@@ -40,9 +40,8 @@ def test_package_objects_givens_and_extension_methods_are_definitions():
         }
         """
     )
-    result = chunk_file("src/os/util.scala", "scala", source)
-    chunks = {c.qualname: c for c in result.chunks}
-    assert result.error is None
+    chunks, error = chunks_of("src/os/util.scala", "scala", source)
+    assert error is None
     assert set(chunks) == {
         "os.util",
         "os.util.util",

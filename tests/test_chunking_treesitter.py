@@ -3,16 +3,9 @@ Kotlin, Swift, Scala and Lua."""
 
 from __future__ import annotations
 
-import textwrap
-
-from codekith.chunking import chunk_file
 from codekith.graph import in_graph
 from codekith.syntax import grammar_of
-
-
-def chunks_of(path: str, language: str, source: str):
-    result = chunk_file(path, language, textwrap.dedent(source))
-    return {c.qualname: c for c in result.chunks}, result.error
+from tests.chunks import chunks_of
 
 
 def test_javascript_functions_classes_methods_and_arrow_functions():
