@@ -88,8 +88,8 @@ def test_updates_equal_cold_builds_and_resolve_less(language: str, tmp_path: Pat
 
 def test_a_change_reaches_files_through_the_answers_they_reused() -> None:
     graph = ReadGraph()
-    inner = graph.node({1})  # an answer that read read 1
-    outer = graph.node({inner, 2})  # an answer built on it
+    inner = graph.node((1,))  # an answer that read read 1
+    outer = graph.node((inner, 2))  # an answer built on it
     graph.record("a.c", {outer})
     graph.record("b.c", {3})
     assert graph.reached({1}) == {inner, outer, "a.c"}
@@ -98,8 +98,8 @@ def test_a_change_reaches_files_through_the_answers_they_reused() -> None:
 
 def test_a_forgotten_answer_stays_while_a_file_reads_it_and_goes_with_it() -> None:
     graph = ReadGraph()
-    inner = graph.node({1})
-    outer = graph.node({inner})
+    inner = graph.node((1,))
+    outer = graph.node((inner,))
     graph.record("a.c", {outer})
     assert graph.reached({1}) == {inner, outer, "a.c"}  # the evaluator forgets both
     graph.drop(outer)
@@ -108,8 +108,24 @@ def test_a_forgotten_answer_stays_while_a_file_reads_it_and_goes_with_it() -> No
     assert graph.reached({1}) == {inner, outer, "a.c"}  # a.c still read what they read
     graph.record("a.c", {4})  # a.c resolved again
     assert graph.size() == (1, 0)
-    graph.drop(graph.node({5}))  # unread: gone at once
+    graph.drop(graph.node((5,)))  # unread: gone at once
     assert graph.size() == (1, 0)
+
+
+def test_a_forgotten_answer_read_by_two_files_goes_with_the_last_of_them() -> None:
+    graph = ReadGraph()
+    graph.reached(())  # the reverse index exists from here on: readers come and go in it
+    answer = graph.node((1,))
+    graph.record("a.c", (answer, 2))
+    graph.record("b.c", (answer,))
+    graph.drop(answer)
+    graph.record("a.c", (2,))  # a.c resolved again, without the answer
+    assert graph.size() == (3, 1)
+    assert graph.reached((1,)) == {answer, "b.c"}
+    graph.record("b.c", (3,))
+    assert graph.size() == (2, 0)
+    assert graph.reached((1,)) == set()
+    assert graph.reached((2,)) == {"a.c"}
 
 
 def test_rows_replaced_stand_where_a_cold_build_puts_them() -> None:

@@ -33,13 +33,14 @@ from codekith.graph.digest import DECL, Digest
 from codekith.graph.syntax_model import FileFacts
 
 Read = tuple[str, str]
+Reads = tuple[int, ...]  # interned reads as kept: a tuple is a quarter of a small set's size
 EVERYTHING: Read = ("all", "")
 FILE_GROUPS = ("dirs", "packages")  # tables of files: a key read is all their decls read
 T = TypeVar("T")
 
 
 class Interner:
-    """Reads as small ints (sets of them are what every memoised answer carries)."""
+    """Reads as small ints (tuples of them are what every memoised answer keeps)."""
 
     def __init__(self) -> None:
         self._ids: dict[Read, int] = {}
@@ -220,31 +221,31 @@ class ReadGraph:
     changed read reaches its readers upward, node by node, up to the files.
 
     The reverse index is built on the first question, so a run that never updates never
-    pays for it. A node whose answer is forgotten stays while anything reads it (it still
-    says what they read) and goes with its last reader."""
+    pays for it. A read with one reader holds it bare, not in a set: most nodes are read
+    by one answer (on Newtonsoft.Json 153,000 of 184,000 reads, 33 MB as sets). A node
+    whose answer is forgotten stays while anything reads it (it still says what they
+    read) and goes with its last reader."""
 
     def __init__(self) -> None:
-        self._reads: dict[Reader, set[int]] = {}
-        self._readers: dict[int, set[Reader]] | None = None
+        self._reads: dict[Reader, Reads] = {}
+        self._readers: dict[int, Reader | set[Reader]] | None = None
         self._dead: set[int] = set()  # nodes whose answers are forgotten, still read
         self._next = -1
 
-    def node(self, reads: set[int]) -> int:
+    def node(self, reads: Reads) -> int:
         """A new node for an answer that read `reads` (reads and nodes)."""
         node = self._next
         self._next -= 1
         self._reads[node] = reads
         if self._readers is not None:
-            for key in reads:
-                self._readers.setdefault(key, set()).add(node)
+            _index_reader(self._readers, node, reads)
         return node
 
-    def record(self, reader: Reader, reads: set[int]) -> None:
+    def record(self, reader: Reader, reads: Iterable[int]) -> None:
         self.forget(reader)
-        self._reads[reader] = reads
+        kept = self._reads[reader] = tuple(reads)
         if self._readers is not None:
-            for key in reads:
-                self._readers.setdefault(key, set()).add(reader)
+            _index_reader(self._readers, reader, kept)
 
     def forget(self, reader: Reader) -> None:
         """`reader` reads nothing any more; a forgotten node it was the last reader of
@@ -252,23 +253,17 @@ class ReadGraph:
         pending = [reader]
         while pending:
             current = pending.pop()
-            reads = self._reads.pop(current, set())
+            reads = self._reads.pop(current, ())
             if self._readers is None:
                 continue
             for key in reads:
-                readers = self._readers.get(key)
-                if readers is None:
-                    continue
-                readers.discard(current)
-                if not readers:
-                    del self._readers[key]
-                    if key in self._dead:
-                        self._dead.discard(key)
-                        pending.append(key)
+                if _unindex_reader(self._readers, current, key) and key in self._dead:
+                    self._dead.discard(key)
+                    pending.append(key)
 
     def drop(self, node: int) -> None:
         """The evaluator forgot `node`'s answer."""
-        if self._index().get(node):
+        if node in self._index():
             self._dead.add(node)
         else:
             self.forget(node)
@@ -279,7 +274,10 @@ class ReadGraph:
         found: set[Reader] = set()
         pending = list(keys)
         while pending:
-            for reader in index.get(pending.pop(), ()):
+            readers = index.get(pending.pop())
+            if readers is None:
+                continue
+            for reader in readers if isinstance(readers, set) else (readers,):
                 if reader not in found:
                     found.add(reader)
                     if isinstance(reader, int):
@@ -290,10 +288,34 @@ class ReadGraph:
         """(readers, of them forgotten nodes kept because they are read)."""
         return len(self._reads), len(self._dead)
 
-    def _index(self) -> dict[int, set[Reader]]:
+    def _index(self) -> dict[int, Reader | set[Reader]]:
         if self._readers is None:
             self._readers = {}
             for reader, reads in self._reads.items():
-                for key in reads:
-                    self._readers.setdefault(key, set()).add(reader)
+                _index_reader(self._readers, reader, reads)
         return self._readers
+
+
+def _index_reader(index: dict[int, Reader | set[Reader]], reader: Reader, reads: Reads) -> None:
+    for key in reads:
+        found = index.get(key)
+        if found is None:
+            index[key] = reader
+        elif isinstance(found, set):
+            found.add(reader)
+        elif found != reader:
+            index[key] = {found, reader}
+
+
+def _unindex_reader(index: dict[int, Reader | set[Reader]], reader: Reader, key: int) -> bool:
+    """Whether `key` has no reader left."""
+    found = index.get(key)
+    if isinstance(found, set):
+        found.discard(reader)
+        if len(found) == 1:
+            index[key] = next(iter(found))
+        return False
+    if found is None or found != reader:
+        return False
+    del index[key]
+    return True

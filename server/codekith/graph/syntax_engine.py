@@ -30,6 +30,7 @@ from codekith.graph.reads import (
     FILE_GROUPS,
     Interner,
     ReadGraph,
+    Reads,
     RecordedFiles,
     Recorder,
     Table,
@@ -350,11 +351,11 @@ class Evaluator:
         self.files = RecordedFiles(index.files, self.recorder)
         self.tables = Tables.build(index, self.recorder)
         self.graph = index.graph
-        self.memo: dict[tuple, tuple[Any, set[int]]] = {}  # key -> (answer, what whoever
+        self.memo: dict[tuple, tuple[Any, Reads]] = {}  # key -> (answer, what whoever
         # reuses it reads: `handed`)
         self.active: dict[tuple, int] = {}
         self.low = 1 << 30
-        self.made_by: dict[str, tuple[list[str], set[int]]] = {}  # class -> the
+        self.made_by: dict[str, tuple[list[str], Reads]] = {}  # class -> the
         # constructors `new` runs, and what whoever reuses them reads
         self._memo_keys: dict[int, tuple] = {}  # node -> its memo key
         self._made_keys: dict[int, list[str]] = {}  # node -> its made_by keys
@@ -382,7 +383,7 @@ class Evaluator:
     def cached(self, key: tuple, compute: Callable[[], Iterable[Value]]) -> Values:
         found = self.memo.get(key)
         if found is not None:  # the hot path, inline: most evaluations are answered here
-            self.recorder.reads |= found[1]
+            self.recorder.reads.update(found[1])
             return cast(Values, found[0])
         return self.memoised(key, lambda: frozenset(compute()), EMPTY)
 
@@ -391,7 +392,7 @@ class Evaluator:
         it is being computed (a cycle), and nothing memoised that such a cut reached."""
         found = self.memo.get(key)
         if found is not None:
-            self.recorder.reads |= found[1]
+            self.recorder.reads.update(found[1])
             return cast(T, found[0])
         if key in self.active:
             self.low = min(self.low, self.active[key])
@@ -411,18 +412,21 @@ class Evaluator:
             reads, recorder.reads = recorder.reads, outer
         low, self.low = self.low, min(outer_low, self.low)
         if low >= depth:
-            node = self.graph.node(reads)
+            kept = tuple(reads)
+            node = self.graph.node(kept)
             self._memo_keys[node] = key
-            reads = handed(reads, node)
-            self.memo[key] = (result, reads)
-        outer |= reads
+            reused = handed(kept, node)
+            self.memo[key] = (result, reused)
+            outer.update(reused)
+        else:
+            outer |= reads
         return result
 
     def eval(self, expr: Expr, scope: Scope) -> Values:
         key = ("eval", id(expr), id(scope))
         found = self.memo.get(key)
         if found is not None:
-            self.recorder.reads |= found[1]
+            self.recorder.reads.update(found[1])
             return cast(Values, found[0])
         return self.memoised(key, lambda: frozenset(self._eval_in(expr, scope)), EMPTY)
 
@@ -682,7 +686,7 @@ class Evaluator:
         chain of a thousand subclasses walk each class once, not once a site."""
         known = self.made_by.get(owner)
         if known is not None:
-            self.recorder.reads |= known[1]
+            self.recorder.reads.update(known[1])
             return known[0]
         outer = self.recorder.begin()
         try:
@@ -690,13 +694,13 @@ class Evaluator:
         except BaseException:
             outer |= self.recorder.end(outer)
             raise
-        reads = self.recorder.end(outer)
-        node = self.graph.node(reads)
-        reads = handed(reads, node)
+        kept = tuple(self.recorder.end(outer))
+        node = self.graph.node(kept)
+        reads = handed(kept, node)
         for name in chain:  # a later class of the chain keeps the reads of the whole walk
             self.made_by[name] = (found, reads)
         self._made_keys[node] = chain
-        outer |= reads
+        outer.update(reads)
         return found
 
     def _constructor_chain(self, owner: str) -> tuple[list[str], list[str]]:
@@ -707,7 +711,7 @@ class Evaluator:
         while current not in chain:
             known = self.made_by.get(current)
             if known is not None:
-                self.recorder.reads |= known[1]
+                self.recorder.reads.update(known[1])
                 return chain, known[0]
             decls = self.tables.types.get(current, [])
             if not decls:
@@ -773,14 +777,14 @@ class Evaluator:
                 yield self.index.files[value.name].module  # a path's module name
 
 
-def handed(reads: set[int], node: int) -> set[int]:
+def handed(reads: Reads, node: int) -> Reads:
     """What reusing an answer that read `reads` (its node: `node`) reads: a small set of
     plain reads is copied (an answer's reads often repeat its parts': a file's
     declarations, read by a thousand small answers, are one read when copied, a thousand
     nodes when referenced); a larger one, or one holding nodes, is the node."""
     if len(reads) <= HANDED_COPIED and min(reads, default=0) >= 0:
         return reads
-    return {node}
+    return (node,)
 
 
 def _row_reads(index: SyntaxIndex, path: str, table: str, row: object) -> frozenset[int]:
