@@ -41,6 +41,7 @@ _BY_SUFFIX = {
     ".swift": "swift",
     ".scala": "scala",
     ".sh": "shell",
+    ".bash": "shell",
     ".lua": "lua",
     ".sql": "sql",
 }

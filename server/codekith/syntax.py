@@ -1,5 +1,5 @@
 """tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust, Java, C, C++, C#,
-Ruby, PHP, Kotlin, Swift, Scala and Lua.
+Ruby, PHP, Kotlin, Swift, Scala, Lua and shell (bash).
 
 The only module that imports tree-sitter and its grammars: the chunker and the call-graph
 resolvers both parse through `parse`, so a grammar is loaded once and both see the same tree.
@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 import tree_sitter
+import tree_sitter_bash
 import tree_sitter_c
 import tree_sitter_c_sharp
 import tree_sitter_cpp
@@ -49,6 +50,7 @@ _LOADERS: dict[str, Callable[[], Any]] = {
     "swift": tree_sitter_swift.language,
     "scala": tree_sitter_scala.language,
     "lua": tree_sitter_lua.language,
+    "shell": tree_sitter_bash.language,
 }
 
 

@@ -171,6 +171,7 @@ GRAMMARS = {
     ),
     # `function M.f` and `M.f = function` are methods of the table M, `local M = {}` no class
     "lua": Grammar(frozenset({"function_declaration"}), frozenset(), frozenset(), assigned=True),
+    "shell": Grammar(frozenset({"function_definition"}), frozenset(), frozenset()),
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
 
@@ -194,6 +195,8 @@ _COMMENT_MARKS = re.compile(r"^\s*(/\*\*?|\*/|\*|//+|#+)\s?")
 _COMMENT_END = re.compile(r"\s*\*/\s*$")
 # `---`, `--`, `--[[ … ]]` and `--[==[ … ]==]`: Lua's only (`--` is no mark elsewhere)
 _LUA_MARKS = (re.compile(r"^\s*(--+(\[=*\[)?|\]=*\])\s?"), re.compile(r"\s*\]=*\]\s*$"))
+# a shell comment that is no documentation: the interpreter line, a ShellCheck directive
+_SHELL_DIRECTIVE = re.compile(r"^\s*#(!|\s*shellcheck\s)")
 _ATTRIBUTE_LINE = re.compile(r"\s*(#?\[.*\]|@[\w.:]+(\(.*\))?)\s*$")
 
 
@@ -486,6 +489,7 @@ class _Maker:
             for comment in leading_comments(node)
             if "comment" in comment.type
             for line in (comment.text or b"").decode("utf-8").splitlines()
+            if self.language != "shell" or not _SHELL_DIRECTIVE.match(line)
         ]
         marks, end = _LUA_MARKS if self.language == "lua" else (_COMMENT_MARKS, _COMMENT_END)
         cleaned = (end.sub("", marks.sub("", r)).strip() for r in raw)

@@ -1,0 +1,61 @@
+"""Shell chunks: each top-level function is a chunk with the comment above it as its
+docstring; the rest of the script is the module's."""
+
+from __future__ import annotations
+
+from codekith.languages import language_of
+from tests.chunks import chunks_of
+
+SCRIPT = """
+    #!/usr/bin/env bash
+    # Installs the tool for the current user.
+    set -euo pipefail
+
+    # Prints a message in green.
+    # The terminal may not support colours.
+    say() {
+      printf '\\033[32m%s\\033[0m\\n' "$1"
+    }
+
+    # shellcheck disable=SC2120
+    function cleanup {
+      rm -rf "$TMP"
+    }
+
+    function install_to() {
+      local target=$1
+      inner() { say "inner"; }
+      say "installing to $target" && cp tool "$target"
+    }
+
+    trap cleanup EXIT
+    install_to "${1:-$HOME/bin}"
+"""
+
+
+def test_every_form_of_function_is_a_chunk_with_the_comment_above_as_its_docstring() -> None:
+    chunks, error = chunks_of("scripts/install.sh", "shell", SCRIPT)
+    assert error is None
+    assert set(chunks) == {
+        "scripts.install",
+        "scripts.install.say",
+        "scripts.install.cleanup",
+        "scripts.install.install_to",  # `inner` is its code, not a chunk of its own
+    }
+    say = chunks["scripts.install.say"]
+    assert say.kind == "function"
+    assert say.docstring == "Prints a message in green. The terminal may not support colours."
+    assert (say.start_line, say.end_line) == (8, 10)  # the source opens with a blank line
+    assert say.signature == "say()"
+    # a ShellCheck directive is no documentation, nor is the interpreter line
+    assert chunks["scripts.install.cleanup"].docstring == ""
+    assert "inner()" in chunks["scripts.install.install_to"].code
+    module = chunks["scripts.install"]
+    assert "trap cleanup EXIT" in module.code and "rm -rf" not in module.code
+
+
+def test_bash_files_are_shell_and_broken_scripts_still_give_their_functions() -> None:
+    assert language_of("lib/prompt.bash") == language_of("x.sh") == "shell"
+    assert chunks_of("a.sh", "shell", "") == ({}, None)
+    chunks, error = chunks_of("a.sh", "shell", "ok() { :; }\nbroken() {\n  if then\n")
+    assert error and "a.ok" in chunks
