@@ -31,6 +31,7 @@ TARGETS = {
     "lua": 0.70,
     "scala": 0.70,
     "cpp": 0.70,
+    "shell": 0.70,
 }
 
 

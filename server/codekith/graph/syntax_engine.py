@@ -40,6 +40,7 @@ from codekith.graph.reads import (
 from codekith.graph.ruby_resolve import RubyFrontend
 from codekith.graph.rust_resolve import RustFrontend
 from codekith.graph.scala_resolve import ScalaFrontend
+from codekith.graph.shell_resolve import ShellFrontend
 from codekith.graph.swift_resolve import SwiftFrontend
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -89,6 +90,7 @@ FRONTENDS: tuple[type[Frontend], ...] = (
     LuaFrontend,
     ScalaFrontend,
     CppFrontend,
+    ShellFrontend,
 )
 LANGUAGES = frozenset(lang for frontend in FRONTENDS for lang in frontend.languages)
 T = TypeVar("T")

@@ -1,0 +1,177 @@
+"""Shell (bash) front end: a command calls the function of its name.
+
+Shell functions live in one global namespace: whatever a script defines or sources is
+callable by name from then on. A command word resolves, in this order, to
+
+1. a top-level function of the file itself, wherever the file defines it (a function body
+   runs after the whole script is read);
+2. a top-level function of a file it sources (`source F`, `. F`), directly or through the
+   files those source. F is a literal path from the file's folder or the workspace root,
+   or a literal tail after a prefix for the script's folder (`"$DIR/lib/log.sh"`,
+   `"${BASH_SOURCE%/*}/log.sh"`, `"$(dirname "$0")/log.sh"`): the one file ending so
+   (nearest first: a sourced file's own function hides those of the files it sources);
+3. the one function of that name in the workspace, unless the name is a builtin or a
+   common command: frameworks source their files in loops (`for f in lib/*.sh; do
+   source "$f"; done`), which names no file.
+
+A function defined inside another one (or inside an `if` at the top) is no node: its
+calls count for the definition around it, and a call of it has no edge. `command f`,
+`builtin f`, `exec f` and the like run programs, not functions; names in strings
+(`trap 'f' EXIT`) and commands held in variables are not calls.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from codekith.chunking.treesitter import Definition
+from codekith.graph.frontend import Extractor, Frontend, line, pos, shared_prefix, words
+from codekith.graph.syntax_model import (
+    EMPTY,
+    UNKNOWN,
+    Binding,
+    Call,
+    FileFacts,
+    Import,
+    Known,
+    Name,
+    Scope,
+    Site,
+    Value,
+    Values,
+)
+from codekith.syntax import Node, text
+
+if TYPE_CHECKING:
+    from codekith.graph.syntax_engine import Evaluator
+
+START = (0, 0)  # a shell function is callable from anywhere in the file that defines it
+FUNCTION_NAME = re.compile(r"[A-Za-z_][\w:.@+-]*")
+# the script's folder or another root, before the literal tail of a sourced path
+DIRECTORY_PREFIX = re.compile(r"^.*(\$\w+|[)}])/*")  # up to the last `$DIR`, `}` or `)`
+# run their arguments as programs, or only ask about a name: no call of a function
+NOT_CALLING = words(
+    "command builtin exec sudo env xargs nohup type declare typeset unset alias trap eval",
+    "hash which timeout nice time",
+)
+# builtins and common commands: a function of this name elsewhere is no target of the
+# unsourced fallback (a `git()` wrapper in one script is not what every script runs)
+COMMANDS = words(
+    "alias bg bind break builtin caller cd command compgen complete compopt continue declare",
+    "dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs",
+    "kill let local logout mapfile popd printf pushd pwd read readarray readonly return set",
+    "shift shopt source suspend test times trap true type typeset ulimit umask unalias unset",
+    "wait awk basename bash cat chmod chown cp curl cut date diff dirname du env expr find",
+    "git grep gzip head hostname id install jq less ln ls make mkdir mktemp mv node npm open",
+    "perl ps python python3 readlink realpath rm rmdir rsync scp sed seq sh sleep sort ssh",
+    "stat sudo tail tar tee touch tput tr uname uniq wc wget which xargs yes zip unzip docker",
+    "kubectl brew apt apt-get yum dnf pip pip3 go cargo ruby gem java mvn gradle npx yarn",
+)
+
+
+class ShellExtractor(Extractor):
+    def __init__(self, path: str, language: str, root: Node, found: list[Definition]):
+        super().__init__(path, language, root, found)
+        self.handlers.update({"function_definition": self.function, "command": self.command})
+
+    def function(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        definition = self.definition(node)
+        name = text(node.child_by_field_name("name"))
+        if definition is None:  # inside another definition: no node, and not a target
+            self.facts.scope.bind(name, Binding(START, UNKNOWN))
+            return scope
+        value = Known(Value("func", definition.qualname))
+        self.facts.scope.bind(name, Binding(START, value))
+        return Scope("function", self.facts.scope)
+
+    def command(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        word = _command_word(node)
+        if word in ("source", "."):
+            spec = _sourced(node)
+            if spec:
+                sourced = Import(spec)
+                self.facts.import_stars.append(sourced)  # its functions are callable here
+                self.facts.export_stars.append(sourced)  # and where this file is sourced
+                self.facts.imports.append((sourced, line(node)))
+        elif word and FUNCTION_NAME.fullmatch(word) and word not in NOT_CALLING:
+            called = Call(Name(word, pos(node)))
+            self.facts.sites.append(Site(owner, scope, called, line(node)))
+        return scope
+
+
+def _command_word(node: Node) -> str:
+    """The command's name when it is a plain word (not `$cmd` nor `"${x}"`)."""
+    name = node.child_by_field_name("name")
+    word = name.named_children[0] if name is not None and name.named_children else None
+    return text(word) if word is not None and word.type == "word" else ""
+
+
+def _sourced(node: Node) -> str:
+    """The path a `source` command names, as written, quotes taken off; "" for none."""
+    arguments = node.children_by_field_name("argument")
+    if not arguments:
+        return ""
+    return re.sub(r"""["']""", "", text(arguments[0]))
+
+
+def _candidates(spec: str, path: str) -> tuple[list[str], str]:
+    """The paths `spec` may name read literally (from the file's folder, from the root),
+    and the literal tail to match against every file's end when a prefix is a variable."""
+    tail = DIRECTORY_PREFIX.sub("", spec)
+    if not tail or any(c in tail for c in "$`*?[~"):  # a variable or a glob: no one file
+        return [], ""
+    if tail != spec:
+        return [], tail.lstrip("/")
+    here = posixpath.dirname(path)
+    literal = [posixpath.normpath(posixpath.join(here, spec)), posixpath.normpath(spec)]
+    return [p for p in literal if not p.startswith("..")], ""
+
+
+class ShellFrontend(Frontend):
+    languages = ("shell",)
+    extractor = ShellExtractor
+
+    def rows(self, facts: FileFacts) -> Iterator[tuple[str, str, object]]:
+        """Each top-level function by name ("shell.functions": its qualname), each file by
+        its file name ("shell.files": its path), for sourced tails."""
+        yield "shell.files", PurePosixPath(facts.path).name, facts.path
+        for name, bindings in facts.scope.bindings.items():
+            for binding in bindings:
+                if isinstance(binding.expr, Known):
+                    yield "shell.functions", name, binding.expr.value.name
+
+    def resolve(self, spec: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        """The file a `source` names."""
+        literal, tail = _candidates(spec, facts.path)
+        for candidate in literal:
+            if candidate != facts.path and candidate in evaluator.files:
+                return frozenset({Value("module", candidate)})
+        if not tail:
+            return EMPTY
+        named = evaluator.tables.of("shell.files").get(PurePosixPath(tail).name)
+        ending = [p for p in named if p == tail or p.endswith("/" + tail)]
+        chosen = _nearest(ending, facts.path)
+        return frozenset({Value("module", chosen)}) if chosen else EMPTY
+
+    def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
+        """A function neither the file nor what it sources defines: the workspace's one
+        function of that name, unless the name is a command's."""
+        if name in COMMANDS:
+            return EMPTY
+        defined = set(evaluator.tables.of("shell.functions").get(name))
+        return frozenset({Value("func", defined.pop())}) if len(defined) == 1 else EMPTY
+
+
+def _nearest(paths: list[str], path: str) -> str:
+    """Of the files a tail names, the one nearest `path` (most leading folders shared);
+    none when two are as near."""
+    if len(paths) <= 1:
+        return paths[0] if paths else ""
+    parts = path.split("/")
+    ranked = sorted(paths, key=lambda p: -shared_prefix(p.split("/"), parts))
+    first, second = (shared_prefix(p.split("/"), parts) for p in ranked[:2])
+    return ranked[0] if first > second else ""
