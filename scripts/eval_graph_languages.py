@@ -1,11 +1,12 @@
 """`related` with and without a language's call graph, on repositories nobody tuned on.
 
-C, C#, Kotlin, PHP, Swift, Ruby, Scala, Lua and C++ got call-graph front ends at stop 53
-(before, `related` in those languages had similarity, class members and files to go on, no
-calls). This measures what the graph adds where it counts for a user: functions changed
-together in one commit of the repository's history are related; for one of them, `related
-PATH:LINE` should bring the others (quality_cases.cochange_cases, the co-change cases of the
-seventeen-repository bench, here for the language at hand).
+C, C#, Kotlin, PHP, Swift, Ruby, Scala, Lua and C++ got call-graph front ends at stop 53,
+shell at stop 56 (`--before 04db07e` for it); before, `related` in those languages had
+similarity, class members and files to go on, no calls. This measures what the graph adds
+where it counts for a user: functions changed together in one commit of the repository's
+history are related; for one of them, `related PATH:LINE` should bring the others
+(quality_cases.cochange_cases, the co-change cases of the seventeen-repository bench, here
+for the language at hand).
 
 The repositories: eval_languages.py's for these languages, and one more each, all pinned and
 none looked at while the front ends were written (each front end had its own development
@@ -60,8 +61,10 @@ MORE = (  # name, source, commit, language: pinned on 2026-12-06
         "lua",
     ),
     ("leveldb", "google/leveldb", "78a352f47ed6c1e9d750545e9b242289185b87e1", "cpp"),
+    # pinned on 2026-12-07, when shell got a call graph (none at 04db07e)
+    ("acme.sh", "acmesh-official/acme.sh", "d60c75b4e30a26addd8b9d0bfdeeed39c84ed51e", "shell"),
 )
-LANGUAGES = ("c", "csharp", "kotlin", "php", "swift", "ruby", "scala", "lua", "cpp")
+LANGUAGES = ("c", "csharp", "kotlin", "php", "swift", "ruby", "scala", "lua", "cpp", "shell")
 
 
 def log(message: str) -> None:

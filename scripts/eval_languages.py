@@ -1,7 +1,8 @@
 """Definitions against line windows, for the languages tree-sitter chunks since stop 52.
 
 C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala and Lua were indexed as 60-line windows until
-stop 52; now they are chunked into functions, types and methods like JavaScript or Go. This
+stop 52, shell until stop 56 (its windows: `--before ad1e02e`); now they are chunked into
+functions, types and methods like JavaScript or Go. This
 measures what a user of such a repository gains, on one pinned public repository per
 language (fetched beforehand with the search tool's fetch: github:OWNER/NAME; never
 committed):
@@ -63,6 +64,8 @@ REPOS = (  # name, source, commit, language: one per language, pinned on 2026-12
     ("alamofire", "Alamofire/Alamofire", "7595cbcf59809f9977c5f6378500de2ad73b7ddb", "swift"),
     ("os-lib", "com-lihaoyi/os-lib", "e237000cbd4d97a4c4463df43d64556130d2bc50", "scala"),
     ("luarocks", "luarocks/luarocks", "2d2cc8eff2f03c23d142f8059146fb241dcf56b5", "lua"),
+    # pinned on 2026-12-07, when shell got definitions (windows at ad1e02e)
+    ("oh-my-bash", "ohmybash/oh-my-bash", "ae44713948daaf99b2e2c6fe7e436f6a83bf07da", "shell"),
 )
 DOCSTRING_CAP, IDENTIFIER_PER_KIND, SEED = 200, 30, 13
 K = 10

@@ -58,13 +58,15 @@ _PROSE = re.compile(r"^[A-Za-z]")
 _COMMENT_LINE = re.compile(r"^\s*(//|/\*|\*)")
 _HASH_COMMENT_LINE = re.compile(r"^\s*#(?![!{])")  # Ruby's doc comments (not `#!`, `#{`)
 _DASH_COMMENT_LINE = re.compile(r"^\s*--")  # Lua's
-HASH_COMMENTS = ("ruby",)
+HASH_COMMENTS = ("ruby", "shell")
 DASH_COMMENTS = ("lua",)
 _COMMENT_MARK = re.compile(r"^\s*(/\*\*?|\*/|\*|///?)\s?")
 _XML_REFERENCE = re.compile(r'<(?:see|paramref|typeparamref)\s+\w+="([^"]*)"\s*/>')
 _XML_DETAIL = re.compile(r"\s*<(param|typeparam|returns|exception|example|value)\b")
 _XML_TAG = re.compile(r"</?\w+[^>]*>")
 _HASH_MARK = re.compile(r"^\s*#\s?")
+_HASHES_MARK = re.compile(r"^\s*#+\s?")  # shell banners: `#####`, `## Installs …`
+_SHELLCHECK = re.compile(r"^\s*#\s*shellcheck\s")  # a directive, no documentation
 _DASH_MARK = re.compile(r"^\s*-{2,}\s?")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
@@ -120,7 +122,7 @@ def python_docs(rel: str, source: str, module: str) -> tuple[str, list[tuple[str
 def _comment_marks(language: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(a comment line, the mark that opens it) of a language's doc comments."""
     if language in HASH_COMMENTS:
-        return _HASH_COMMENT_LINE, _HASH_MARK
+        return _HASH_COMMENT_LINE, _HASHES_MARK if language == "shell" else _HASH_MARK
     if language in DASH_COMMENTS:
         return _DASH_COMMENT_LINE, _DASH_MARK
     return _COMMENT_LINE, _COMMENT_MARK
@@ -130,6 +132,8 @@ def _comment_text(lines: list[str], language: str) -> str:
     marks = _comment_marks(language)[1]
     text = []
     for line in lines:
+        if language == "shell" and _SHELLCHECK.match(line):
+            continue
         cleaned = marks.sub("", line.rstrip()).removesuffix("*/")
         if language == "csharp":  # `/// <summary>Gets the <see cref="JsonToken"/>.`
             if _XML_DETAIL.match(cleaned):
