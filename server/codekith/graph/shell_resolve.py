@@ -6,10 +6,11 @@ callable by name from then on. A command word resolves, in this order, to
 1. a top-level function of the file itself, wherever the file defines it (a function body
    runs after the whole script is read);
 2. a top-level function of a file it sources (`source F`, `. F`), directly or through the
-   files those source. F is a literal path from the file's folder or the workspace root,
-   or a literal tail after a prefix for the script's folder (`"$DIR/lib/log.sh"`,
-   `"${BASH_SOURCE%/*}/log.sh"`, `"$(dirname "$0")/log.sh"`): the one file ending so
-   (nearest first: a sourced file's own function hides those of the files it sources);
+   files those source (a sourced file's own function hides those of the files it
+   sources). F is a literal path from the file's folder or the workspace root, or a
+   literal tail after a prefix for the script's folder (`"$DIR/lib/log.sh"`,
+   `"${BASH_SOURCE%/*}/log.sh"`, `"$(dirname "$0")/log.sh"`): the file ending so, the
+   nearest of several;
 3. the one function of that name in the workspace, unless the name is a builtin or a
    common command: frameworks source their files in loops (`for f in lib/*.sh; do
    source "$f"; done`), which names no file.
