@@ -308,7 +308,7 @@ def _index_reader(index: dict[int, Reader | set[Reader]], reader: Reader, reads:
 
 
 def _unindex_reader(index: dict[int, Reader | set[Reader]], reader: Reader, key: int) -> bool:
-    """Whether `key` has no reader left."""
+    """Take `reader` off `key`'s readers; whether that left the key unread."""
     found = index.get(key)
     if isinstance(found, set):
         found.discard(reader)
