@@ -36,10 +36,10 @@ from codekith.graph.frontend import (
     end,
     extracted,
     field_text,
+    file_ending,
     line,
     one_function,
     pos,
-    shared_prefix,
 )
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -330,19 +330,7 @@ class Linker:
         spec = posixpath.normpath(spec)
         if spec.startswith("../"):
             return None
-        matches = [
-            p
-            for p in self.by_base.get(posixpath.basename(spec))
-            if p == spec or p.endswith("/" + spec)
-        ]
-        if len(matches) <= 1:
-            return matches[0] if matches else None
-        nearness = {
-            p: shared_prefix(here.split("/"), posixpath.dirname(p).split("/")) for p in matches
-        }
-        best = max(nearness.values())
-        nearest = [p for p in matches if nearness[p] == best]
-        return nearest[0] if len(nearest) == 1 else None
+        return file_ending(self.by_base.get(posixpath.basename(spec)), spec, source)
 
     def includes(self, path: str) -> list[str]:
         return self.evaluator.memoised(("c.includes", path), lambda: self._includes(path), [])

@@ -78,6 +78,22 @@ def shared_prefix(a: list[str], b: list[str]) -> int:
     return count
 
 
+def file_ending(paths: Iterable[str], tail: str, near: str) -> str | None:
+    """The file of `paths` that is `tail` or ends with `/tail` (a C include, a shell
+    `source` after `$DIR/`); of several, the one whose folder shares the most leading
+    folders with `near`'s; none when two are as near."""
+    matches = [p for p in paths if p == tail or p.endswith("/" + tail)]
+    if len(matches) <= 1:
+        return matches[0] if matches else None
+    here = PurePosixPath(near).parent.as_posix().split("/")
+    nearness = {
+        p: shared_prefix(here, PurePosixPath(p).parent.as_posix().split("/")) for p in matches
+    }
+    best = max(nearness.values())
+    nearest = [p for p in matches if nearness[p] == best]
+    return nearest[0] if len(nearest) == 1 else None
+
+
 def children(node: Node | None) -> list[Node]:
     """A node's named children; none of a missing node."""
     return list(node.named_children) if node is not None else []

@@ -30,7 +30,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from codekith.chunking.treesitter import Definition
-from codekith.graph.frontend import Extractor, Frontend, line, pos, shared_prefix, words
+from codekith.graph.frontend import Extractor, Frontend, file_ending, line, pos, words
 from codekith.graph.syntax_model import (
     EMPTY,
     UNKNOWN,
@@ -154,8 +154,7 @@ class ShellFrontend(Frontend):
         if not tail:
             return EMPTY
         named = evaluator.tables.of("shell.files").get(PurePosixPath(tail).name)
-        ending = [p for p in named if p == tail or p.endswith("/" + tail)]
-        chosen = _nearest(ending, facts.path)
+        chosen = file_ending(named, tail, facts.path)
         return frozenset({Value("module", chosen)}) if chosen else EMPTY
 
     def fallback(self, name: str, facts: FileFacts, evaluator: Evaluator) -> Values:
@@ -165,14 +164,3 @@ class ShellFrontend(Frontend):
             return EMPTY
         defined = set(evaluator.tables.of("shell.functions").get(name))
         return frozenset({Value("func", defined.pop())}) if len(defined) == 1 else EMPTY
-
-
-def _nearest(paths: list[str], path: str) -> str:
-    """Of the files a tail names, the one nearest `path` (most leading folders shared);
-    none when two are as near."""
-    if len(paths) <= 1:
-        return paths[0] if paths else ""
-    parts = path.split("/")
-    ranked = sorted(paths, key=lambda p: -shared_prefix(p.split("/"), parts))
-    first, second = (shared_prefix(p.split("/"), parts) for p in ranked[:2])
-    return ranked[0] if first > second else ""
