@@ -80,14 +80,14 @@ class ShellExtractor(Extractor):
         self.handlers.update({"function_definition": self.function, "command": self.command})
 
     def function(self, node: Node, scope: Scope, owner: str) -> Scope | None:
+        """Bind the name in the file's one namespace (a body has no names of its own)."""
         definition = self.definition(node)
         name = text(node.child_by_field_name("name"))
         if definition is None:  # inside another definition: no node, and not a target
             self.facts.scope.bind(name, Binding(START, UNKNOWN))
-            return scope
-        value = Known(Value("func", definition.qualname))
-        self.facts.scope.bind(name, Binding(START, value))
-        return Scope("function", self.facts.scope)
+        else:
+            self.facts.scope.bind(name, Binding(START, Known(Value("func", definition.qualname))))
+        return scope
 
     def command(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         word = _command_word(node)
