@@ -38,6 +38,7 @@ from typing import Any
 
 from codekith.chunking import Chunk, chunk_file
 from codekith.chunking.text import RST_UNDERLINE  # the chunker's own reST heading rule
+from codekith.chunking.treesitter import SHELL_DIRECTIVE  # what a shell docstring leaves out
 from codekith.languages import DOC_LANGUAGES, PYTHON, language_of
 from codekith.qualnames import PROJECT_FILES
 from codekith.sidecode import is_test_path
@@ -66,7 +67,6 @@ _XML_DETAIL = re.compile(r"\s*<(param|typeparam|returns|exception|example|value)
 _XML_TAG = re.compile(r"</?\w+[^>]*>")
 _HASH_MARK = re.compile(r"^\s*#\s?")
 _HASHES_MARK = re.compile(r"^\s*#+\s?")  # shell banners: `#####`, `## Installs …`
-_SHELLCHECK = re.compile(r"^\s*#\s*shellcheck\s")  # a directive, no documentation
 _DASH_MARK = re.compile(r"^\s*-{2,}\s?")
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
@@ -132,7 +132,7 @@ def _comment_text(lines: list[str], language: str) -> str:
     marks = _comment_marks(language)[1]
     text = []
     for line in lines:
-        if language == "shell" and _SHELLCHECK.match(line):
+        if language == "shell" and SHELL_DIRECTIVE.match(line):
             continue
         cleaned = marks.sub("", line.rstrip()).removesuffix("*/")
         if language == "csharp":  # `/// <summary>Gets the <see cref="JsonToken"/>.`

@@ -196,7 +196,7 @@ _COMMENT_END = re.compile(r"\s*\*/\s*$")
 # `---`, `--`, `--[[ … ]]` and `--[==[ … ]==]`: Lua's only (`--` is no mark elsewhere)
 _LUA_MARKS = (re.compile(r"^\s*(--+(\[=*\[)?|\]=*\])\s?"), re.compile(r"\s*\]=*\]\s*$"))
 # a shell comment that is no documentation: the interpreter line, a ShellCheck directive
-_SHELL_DIRECTIVE = re.compile(r"^\s*#(!|\s*shellcheck\s)")
+SHELL_DIRECTIVE = re.compile(r"^\s*#(!|\s*shellcheck\s)")
 _ATTRIBUTE_LINE = re.compile(r"\s*(#?\[.*\]|@[\w.:]+(\(.*\))?)\s*$")
 
 
@@ -489,7 +489,7 @@ class _Maker:
             for comment in leading_comments(node)
             if "comment" in comment.type
             for line in (comment.text or b"").decode("utf-8").splitlines()
-            if self.language != "shell" or not _SHELL_DIRECTIVE.match(line)
+            if self.language != "shell" or not SHELL_DIRECTIVE.match(line)
         ]
         marks, end = _LUA_MARKS if self.language == "lua" else (_COMMENT_MARKS, _COMMENT_END)
         cleaned = (end.sub("", marks.sub("", r)).strip() for r in raw)
