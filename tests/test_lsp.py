@@ -264,11 +264,12 @@ async def test_an_index_folder_deleted_under_the_server_is_built_again(client: L
     next command is told the index is being built while a run indexes the whole folder
     again, and a save after it is searchable as before."""
     folder = client.root / ".codekith"
-    for _ in range(50):  # the server may be writing in it (compaction): as a user would,
-        shutil.rmtree(folder, ignore_errors=True)  # delete again what it wrote meanwhile
-        if not folder.exists():
-            break
-    assert not folder.exists()
+
+    async def deleted() -> bool:  # the server may be writing in it (compaction): as a
+        shutil.rmtree(folder, ignore_errors=True)  # user would, delete again what it wrote
+        return not folder.exists()
+
+    await until(deleted, "the index folder to stay deleted")
     with pytest.raises(JsonRpcException, match="still being built"):  # and a run starts
         await command(client, "codekith.search", {"query": "email a receipt"})
 
