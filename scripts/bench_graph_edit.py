@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from codekith.graph.builder import GraphBuilder
-from codekith.graph.index import config_fingerprint, in_graph, is_python
+from codekith.graph.index import config_fingerprint, split_python
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import SyntaxIndex
 from codekith.languages import language_of
@@ -41,12 +41,9 @@ COMMENTS = {"ruby": "#", "lua": "--"}  # every other tree-sitter language writes
 
 def graph_files(root: Path) -> dict[str, str]:
     """The tree-sitter-language files of the workspace and their content hashes."""
-    found: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root).as_posix()
-        if path.is_file() and in_graph(relative) and not is_python(relative):
-            found[relative] = hashlib.sha1(path.read_bytes()).hexdigest()
-    return found
+    listed = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    _, others = split_python(root, listed)
+    return {p: hashlib.sha1((root / p).read_bytes()).hexdigest() for p in others}
 
 
 def with_comment(text: str, language: str) -> str | None:

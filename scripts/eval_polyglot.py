@@ -29,7 +29,6 @@ from codekith.graph import graph_for_root, in_graph
 from codekith.graph.index import GraphIndex
 from codekith.graph.model import Edge
 from codekith.graph.pycg import Score, edge_pairs
-from codekith.languages import language_of
 from codekith.workspace import scan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,9 +76,8 @@ def bench() -> None:
         score = Score()
         cases = sorted(p.parent for p in language_dir.glob("*/callgraph.json"))
         for case in cases:
-            paths = sorted(
-                p.relative_to(case).as_posix() for p in case.rglob("*") if in_graph(p.as_posix())
-            )
+            listed = (p.relative_to(case).as_posix() for p in case.rglob("*") if p.is_file())
+            paths = sorted(p for p in listed if in_graph(case, p))
             expected = edge_pairs(json.loads((case / "callgraph.json").read_text()))
             produced = edge_pairs(graph_for_root(case, paths, use_jedi=False))
             score.add(f"{language_dir.name}/{case.name}", expected, produced)
@@ -120,7 +118,7 @@ def graph_files(root: Path, languages: tuple[str, ...]) -> list[str]:
     return sorted(
         c.path
         for c in scan(root, settings)
-        if c.reason is None and in_graph(c.path) and language_of(c.path) in languages
+        if c.reason is None and in_graph(root, c.path) and c.language in languages
     )
 
 

@@ -23,7 +23,8 @@ def all_edges(index: GraphIndex) -> list[Edge]:
 
 
 def files(root: Path) -> list[str]:
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if in_graph(p.as_posix()))
+    listed = (p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    return sorted(p for p in listed if in_graph(root, p))
 
 
 def graph(root: Path) -> set[tuple[str, str]]:

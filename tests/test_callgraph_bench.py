@@ -36,7 +36,8 @@ TARGETS = {
 
 
 def case_files(case: Path) -> list[str]:
-    return sorted(p.relative_to(case).as_posix() for p in case.rglob("*") if in_graph(p.as_posix()))
+    listed = (p.relative_to(case).as_posix() for p in case.rglob("*") if p.is_file())
+    return sorted(p for p in listed if in_graph(case, p))
 
 
 def score_language(language: str) -> tuple[Score, int]:

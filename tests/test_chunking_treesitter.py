@@ -3,6 +3,8 @@ Kotlin, Swift, Scala and Lua."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from codekith.graph import in_graph
 from codekith.syntax import grammar_of
 from tests.chunks import chunks_of
@@ -1070,16 +1072,17 @@ def test_swift_scala_and_lua_bad_input_never_crashes():
     assert error and "s.ok" in lua
 
 
-def test_every_chunked_language_reaches_the_call_graph():
+def test_every_chunked_language_reaches_the_call_graph(tmp_path: Path):
     """C, C#, Kotlin, Swift, Ruby, PHP, Lua, Scala and C++ got call-graph front ends at
     stop 53, shell at stop 56: every language the chunker reads by definition has a call
     graph."""
     for path in ("a.c", "a.h", "a.cs", "a.kt", "a.kts", "a.swift", "a.rb", "a.php", "a.lua"):
-        assert in_graph(path)
+        assert in_graph(tmp_path, path)
     for path in ("a.scala", "a.cpp", "a.cc", "a.hh", "a.cxx", "a.hxx", "a.hpp"):
-        assert in_graph(path)
-    assert in_graph("a.java") and in_graph("a.go")
-    assert in_graph("install.sh") and in_graph("lib/prompt.bash")  # since stop 56
+        assert in_graph(tmp_path, path)
+    assert in_graph(tmp_path, "a.java") and in_graph(tmp_path, "a.go")
+    assert in_graph(tmp_path, "install.sh")  # since stop 56
+    assert in_graph(tmp_path, "lib/prompt.bash")
     script, _ = chunks_of("build.gradle.kts", "kotlin", "fun configure() {\n  apply()\n}\n")
     assert script["build.gradle.configure"].kind == "function"
 

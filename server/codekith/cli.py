@@ -819,7 +819,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
     root = _root(args)
     settings = load_settings(root)
-    paths = [c.path for c in scan(root, settings) if c.reason is None and in_graph(c.path)]
+    paths = [c.path for c in scan(root, settings) if c.reason is None and in_graph(root, c.path)]
     _emit(graph_for_root(root, paths, use_jedi=settings.jedi and not args.no_jedi))
     return 0
 

@@ -194,9 +194,7 @@ class GraphSync:
             self._builder, self._layout = None, layout
             self.close()  # Jedi's sys.path follows the layout
         if self._warm(meta):
-            self._files.update({p: h for p, h in indexed.items() if in_graph(p)})
-            for path in removed:
-                self._files.pop(path, None)
+            self._note(indexed, removed)
         else:
             self._files = self._catalog_files()
         config = self._config()
@@ -225,7 +223,16 @@ class GraphSync:
         A warm builder notes them now; a cold one reads the catalog, which has them."""
         if self._builder is None:
             return
-        self._files.update({p: h for p, h in indexed.items() if in_graph(p)})
+        self._note(indexed, removed)
+
+    def _note(self, indexed: dict[str, str], removed: Iterable[str]) -> None:
+        """Bring the graph files in step with a run's; an edit can take a script out of
+        the graph (its `#!` line gone) as well as bring one in."""
+        for path, content in indexed.items():
+            if in_graph(self.root, path):
+                self._files[path] = content
+            else:
+                self._files.pop(path, None)
         for path in removed:
             self._files.pop(path, None)
 
@@ -299,7 +306,7 @@ class GraphSync:
         return {
             p: r.file_hash
             for p, r in self.store.catalog().items()
-            if r.status == "indexed" and in_graph(p)
+            if r.status == "indexed" and in_graph(self.root, p)
         }
 
     def _state(self, snapshot_hash: str) -> Meta:

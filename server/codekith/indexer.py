@@ -27,8 +27,8 @@ from codekith.distributed import Distribution
 from codekith.embedding import Embedder
 from codekith.examine import Examined, SourceFile, examine
 from codekith.examine_cache import ExaminedCache
-from codekith.graph.index import is_python
 from codekith.graphsync import GraphSync
+from codekith.languages import PYTHON
 from codekith.progress import PhaseClock, Progress
 from codekith.qualnames import PROJECT_FILES, Layout, ModuleNames
 from codekith.store import FileRecord, FileUpdate, Store, is_uri
@@ -501,7 +501,9 @@ class Indexer:
         if not meta or (stored is not None and not shaping and Layout.current_rule(stored)):
             return None
         return [
-            p for p, r in self.store.catalog().items() if r.status == "indexed" and is_python(p)
+            p
+            for p, r in self.store.catalog().items()
+            if r.status == "indexed" and r.language == PYTHON
         ]
 
     def _plan(
@@ -527,6 +529,7 @@ class Indexer:
                 and candidate.path not in reread
                 and old.size == candidate.size
                 and old.mtime_ns == candidate.mtime_ns
+                and old.language == (candidate.language or "")
                 and (candidate.reason is None or old.reason == candidate.reason)
             ):
                 report.unchanged += 1
@@ -565,7 +568,12 @@ class Indexer:
         except OSError as exc:
             return None, source.record("skipped", reason=f"unreadable: {exc.strerror}")
         source = dataclasses.replace(source, data=data, file_hash=gitrepo.blob_id(data))
-        if old and old.file_hash == source.file_hash and old.status == "indexed":
+        if (
+            old
+            and old.file_hash == source.file_hash
+            and old.status == "indexed"
+            and old.language == source.language  # a script a rule now reads by its `#!`
+        ):
             return None, source.record("indexed", old.reason, chunks=old.chunks, error=old.error)
         return source, None
 

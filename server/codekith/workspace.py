@@ -20,7 +20,7 @@ import pathspec
 
 from codekith import gitrepo
 from codekith.config import Settings
-from codekith.languages import language_of
+from codekith.languages import language_at, language_of
 from codekith.secrets import Finding, redact, secret_file_reason
 
 VENDORED_DIRS = {
@@ -233,7 +233,9 @@ class WorkspaceFilter:
             return "generated file"
         if PurePosixPath(path).suffix.lower() in BINARY_SUFFIXES:
             return "binary file type"
-        language = language_of(path) or TEXT
+        return None
+
+    def language_reason(self, language: str) -> str | None:
         if self.languages and language not in self.languages:
             return f"language {language} not configured"
         return None
@@ -260,6 +262,9 @@ class WorkspaceFilter:
         if special:
             return make(special)
         reason = self.path_reason(path)
+        if reason is None:  # a script's `#!` line is read only when nothing rules it out
+            language = language_at(self.root, path) or TEXT
+            reason = self.language_reason(language)
         if reason is None and stat.st_size > self.settings.max_file_bytes:
             reason = f"too large ({stat.st_size} bytes > {self.settings.max_file_bytes})"
         return make(reason)

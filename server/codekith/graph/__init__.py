@@ -6,7 +6,7 @@ from pathlib import Path
 
 from codekith.graph.fast import ModuleIndex, resolve_file
 from codekith.graph.incremental import FastGraph, build_edges
-from codekith.graph.index import GraphIndex, in_graph, is_python
+from codekith.graph.index import GraphIndex, in_graph
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.pycg import to_pycg
@@ -41,7 +41,7 @@ def graph_for_root(root: Path, paths: list[str], use_jedi: bool) -> dict[str, li
         jedi = [
             e
             for path in index.paths()
-            if is_python(path)
+            if path in index.python.current
             for e in resolver.resolve_file(path, skip=call_sites(index.resolve(path)))
         ]
         edges = merge_edges(edges, jedi)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codekith.graph.incremental import FastGraph, MoreVariants, Variant
-from codekith.graph.index import is_python
+from codekith.graph.index import split_python
 from codekith.graph.merge import call_sites, merge_edges
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import SyntaxIndex
@@ -79,10 +79,11 @@ class GraphBuilder:
         the Python files' update early (UpdateYielded, nothing changed here)."""
         started = time.perf_counter()
         counted = tally or Tally()
-        others = {p: h for p, h in files.items() if not is_python(p)}
+        python_paths, other_paths = split_python(self.root, files)
+        others = {p: files[p] for p in other_paths}
         if self._syntax != others or self._config != config:
             counted.expect(2 * len(others))  # parsed (at most) and resolved
-        python = {p: h for p, h in files.items() if is_python(p)}
+        python = {p: files[p] for p in python_paths}
         with cycle_collector_paused():
             chosen = self.fast.update(python, tally=counted, stop=stop)
             syntax = self._other_languages(others, config, counted)

@@ -14,19 +14,28 @@ from pathlib import Path
 from codekith.graph.incremental import FastGraph
 from codekith.graph.model import Edge
 from codekith.graph.syntax_engine import LANGUAGES, SyntaxIndex
-from codekith.languages import PYTHON, language_of
+from codekith.languages import PYTHON, language_at
 from codekith.qualnames import ModuleNames
 
 GRAPH_LANGUAGES = frozenset({PYTHON, *LANGUAGES})
 
 
-def in_graph(path: str) -> bool:
-    """Whether the call graph reads this file."""
-    return language_of(path) in GRAPH_LANGUAGES
+def in_graph(root: Path, path: str) -> bool:
+    """Whether the call graph reads this workspace file."""
+    return language_at(root, path) in GRAPH_LANGUAGES
 
 
-def is_python(path: str) -> bool:
-    return language_of(path) == PYTHON
+def split_python(root: Path, paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The graph files among `paths`: the Python ones, the others."""
+    python: list[str] = []
+    others: list[str] = []
+    for path in paths:
+        language = language_at(root, path)
+        if language == PYTHON:
+            python.append(path)
+        elif language in GRAPH_LANGUAGES:
+            others.append(path)
+    return python, others
 
 
 class GraphIndex:
@@ -34,16 +43,15 @@ class GraphIndex:
     index run goes through `builder.GraphBuilder`, which does the same incrementally."""
 
     def __init__(self, root: Path, paths: Iterable[str] = ()) -> None:
-        listed = [p for p in paths if in_graph(p)]
+        python, others = split_python(root, paths)
         self.names = ModuleNames.on_disk(root)
         self.python = FastGraph(root, names=self.names)
-        self.python.update(dict.fromkeys((p for p in listed if is_python(p)), ""))
-        self.syntax = SyntaxIndex(root, [p for p in listed if not is_python(p)])
+        self.python.update(dict.fromkeys(python, ""))
+        self.syntax = SyntaxIndex(root, others)
 
     def resolve(self, path: str) -> list[Edge]:
-        if is_python(path):
-            variant = self.python.current.get(path)
-            return list(variant.edges) if variant is not None else []
+        if path in self.python.current:
+            return list(self.python.current[path].edges)
         return self.syntax.resolve(path)
 
     def paths(self) -> list[str]:
@@ -63,7 +71,7 @@ def config_fingerprint(root: Path, paths: Iterable[str]) -> str:
     Cargo.toml): when it changes, every file's edges must be resolved again."""
     probe = SyntaxIndex(root)
     digest = hashlib.sha1()
-    for path in sorted(probe.config_files(p for p in paths if in_graph(p))):
+    for path in sorted(probe.config_files(p for p in paths if in_graph(root, p))):
         try:
             stat = (root / path).stat()
         except OSError:

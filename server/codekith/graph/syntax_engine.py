@@ -72,7 +72,7 @@ from codekith.graph.syntax_model import (
     Wrapped,
 )
 from codekith.graph.ts_resolve import TsFrontend
-from codekith.languages import language_of
+from codekith.languages import language_at
 from codekith.workspace import cap_long_lines, read_source
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ class SyntaxIndex:
         self.scope_reads_by_id: dict[int, frozenset[int]] = {}  # `scope_reads`, by id(scope)
         self._scope_ids: dict[str, list[int]] = {}  # path -> its scopes cached there
         self._evaluator: Evaluator | None = None
-        wanted = [p for p in paths if language_of(p) in LANGUAGES]
+        wanted = [p for p in paths if language_at(root, p) in LANGUAGES]
         self.configure(wanted)
         for path in wanted:
             self._load(path, None)
@@ -128,19 +128,22 @@ class SyntaxIndex:
 
     def configure(self, paths: Iterable[str]) -> None:
         """(Re)read project files: tsconfig paths, go.mod modules, Cargo crates."""
-        listed = list(paths)
+        languages = self._languages(paths)
         for frontend in set(self.frontends.values()):
-            frontend.configure([p for p in listed if language_of(p) in frontend.languages])
+            frontend.configure([p for p, lang in languages if lang in frontend.languages])
         self._evaluator = None
         self.graph = ReadGraph()
 
     def config_files(self, paths: Iterable[str]) -> set[str]:
-        listed = list(paths)
+        languages = self._languages(paths)
         found: set[str] = set()
         for frontend in set(self.frontends.values()):
-            mine = [p for p in listed if language_of(p) in frontend.languages]
+            mine = [p for p, lang in languages if lang in frontend.languages]
             found |= frontend.config_files(mine)
         return found
+
+    def _languages(self, paths: Iterable[str]) -> list[tuple[str, str | None]]:
+        return [(p, language_at(self.root, p)) for p in paths]
 
     def update(self, path: str, source: str | None = None) -> set[int]:
         """Read `path` again; the reads (interned, among those ever read) this changed."""
@@ -244,7 +247,7 @@ class SyntaxIndex:
         return self.interner.id(part_read(path, DECL))
 
     def _load(self, path: str, source: str | None) -> None:
-        language = language_of(path)
+        language = language_at(self.root, path)
         frontend = self.frontends.get(language or "")
         if frontend is None or language is None:
             return
