@@ -60,7 +60,8 @@ from codekith.workspace import decode_text
 # 16: C++ has a call graph (and C headers holding C++ go to it)
 # 17: class orders found inside a cycle are not memoised (which file asked first mattered)
 # 18: shell (bash) has a call graph
-GRAPH_VERSION = "18"
+# 19: shell follows ShellCheck's `source=` directives; suffix-less scripts join by their `#!`
+GRAPH_VERSION = "19"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

@@ -10,7 +10,9 @@ callable by name from then on. A command word resolves, in this order, to
    sources). F is a literal path from the file's folder or the workspace root, or a
    literal tail after a prefix for the script's folder (`"$DIR/lib/log.sh"`,
    `"${BASH_SOURCE%/*}/log.sh"`, `"$(dirname "$0")/log.sh"`): the file ending so, the
-   nearest of several;
+   nearest of several. A ShellCheck directive in the comment right above
+   (`# shellcheck source=lib/log.sh`, for `source "$logfile"`) names F instead, as it does
+   for ShellCheck;
 3. the one function of that name in the workspace, unless the name is a builtin or a
    common command: frameworks source their files in loops (`for f in lib/*.sh; do
    source "$f"; done`), which names no file.
@@ -54,6 +56,11 @@ START = (0, 0)  # a shell function is callable from anywhere in the file that de
 FUNCTION_NAME = re.compile(r"[A-Za-z_][\w:.@+-]*")
 # the script's folder or another root, before the literal tail of a sourced path
 DIRECTORY_PREFIX = re.compile(r"^.*(\$\w+|[)}])/*")  # up to the last `$DIR`, `}` or `)`
+SOURCE_DIRECTIVE = re.compile(
+    r"""#\s*shellcheck\s+(?:\S+\s+)*?source=(?:"([^"]*)"|'([^']*)'|(\S+))"""
+)
+# what holds a command in one statement (`source "$f" || exit`, `! f`, `f > log`)
+STATEMENT_PARTS = frozenset({"list", "pipeline", "negated_command", "redirected_statement"})
 # run their arguments as programs, or only ask about a name: no call of a function
 NOT_CALLING = words(
     "command builtin exec sudo env xargs nohup type declare typeset unset alias trap eval",
@@ -92,7 +99,7 @@ class ShellExtractor(Extractor):
     def command(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         word = _command_word(node)
         if word in ("source", "."):
-            spec = _sourced(node)
+            spec = _directed(node) or _sourced(node)
             if spec:
                 sourced = Import(spec)
                 self.facts.import_stars.append(sourced)  # its functions are callable here
@@ -117,6 +124,23 @@ def _sourced(node: Node) -> str:
     if not arguments:
         return ""
     return re.sub(r"""["']""", "", text(arguments[0]))
+
+
+def _directed(node: Node) -> str:
+    """The path a `# shellcheck source=PATH` directive in the comments right above the
+    command's statement names ("" for none; `/dev/null`, ShellCheck's "follow nothing",
+    names no workspace file)."""
+    statement = node
+    while statement.parent is not None and statement.parent.type in STATEMENT_PARTS:
+        statement = statement.parent
+    above, row = statement.prev_sibling, statement.start_point[0]
+    while above is not None and above.type == "comment" and above.end_point[0] == row - 1:
+        directive = SOURCE_DIRECTIVE.match(text(above))
+        if directive:
+            return next(group for group in directive.groups() if group is not None)
+        row = above.start_point[0]
+        above = above.prev_sibling
+    return ""
 
 
 def _candidates(spec: str, path: str) -> tuple[list[str], str]:

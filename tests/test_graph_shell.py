@@ -1,0 +1,56 @@
+"""The shell call graph where the labeled bench does not reach: ShellCheck's `source=`
+directive for a `source` whose path is held in a variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codekith.graph.index import GraphIndex
+from tests.conftest import write_files
+from tests.graphs import all_edges, files, graph
+
+# two files define `log`: only what a script sources decides which one it calls
+LIBRARIES = {
+    "lib/log.sh": 'log() { echo "$*"; }\n',
+    "vendor/other/log.sh": "log() { printf '%s' \"$*\"; }\n",
+    "lib/my utils.sh": "trim() { echo; }\n",
+}
+
+
+def imports(root: Path) -> set[tuple[str, str]]:
+    return {(e.src, e.dst) for e in all_edges(GraphIndex(root, files(root))) if e.kind == "import"}
+
+
+def test_a_directive_names_the_file_a_variable_holds(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            **LIBRARIES,
+            "bin/run.sh": """\
+                # shellcheck source=lib/log.sh
+                # shellcheck disable=SC2154
+                source "$LOG_LIBRARY"
+                # shellcheck disable=SC1091 source="./lib/my utils.sh"
+                . "$UTILS" || exit 1
+                main() { log started; trim; }
+                """,
+        },
+    )
+    assert imports(root) == {("bin.run", "lib.log"), ("bin.run", "lib.my utils")}
+    assert {("bin.run.main", "lib.log.log"), ("bin.run.main", "lib.my utils.trim")} <= graph(root)
+    assert ("bin.run.main", "vendor.other.log.log") not in graph(root)
+
+
+def test_a_directive_is_the_comment_right_above(tmp_path: Path) -> None:
+    """Apart by a blank line it is another statement's; `/dev/null` follows nothing, not
+    even a tail the written path has (`$NVM_DIR/log.sh` is the user's, not ours)."""
+    root = write_files(
+        tmp_path,
+        {
+            "lib/log.sh": LIBRARIES["lib/log.sh"],
+            "apart.sh": '# shellcheck source=lib/log.sh\n\nsource "$LOG"\n',
+            "null.sh": '# shellcheck source=/dev/null\nsource "$NVM_DIR/log.sh"\n',
+            "tail.sh": 'source "$NVM_DIR/log.sh"\n',
+        },
+    )
+    assert imports(root) == {("tail", "lib.log")}
