@@ -38,7 +38,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ import quality_cases as qc
 from benchstats import bootstrap_interval
 from codekith.chunking import chunk_file
 from codekith.evaluation import Case, first_rank, judged_hits
-from codekith.languages import language_of
+from codekith.languages import language_at
 from codekith.sidecode import is_test_path
 from eval_quality import clone_at
 from eval_tests_apart import searched
@@ -66,6 +66,10 @@ REPOS = (  # name, source, commit, language: one per language, pinned on 2026-12
     ("luarocks", "luarocks/luarocks", "2d2cc8eff2f03c23d142f8059146fb241dcf56b5", "lua"),
     # pinned on 2026-12-07, when shell got definitions (windows at ad1e02e)
     ("oh-my-bash", "ohmybash/oh-my-bash", "ae44713948daaf99b2e2c6fe7e436f6a83bf07da", "shell"),
+    # pinned on 2026-12-07, when suffix-less scripts got their `#!` line's language (their
+    # windows at 04b09ad; its `.bash` files are definitions on both sides): 17 bash scripts
+    ("bats-core", "bats-core/bats-core", "d22e41faad59f5fd942a88c992b4913a27a460c4", "shell"),
+    ("pi-hole", "pi-hole/pi-hole", "1837b754b945eeab6ad5976443b38b983eb96e6e", "shell"),  # `pihole`
 )
 DOCSTRING_CAP, IDENTIFIER_PER_KIND, SEED = 200, 30, 13
 K = 10
@@ -85,14 +89,16 @@ def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, li
     workspace.mkdir(parents=True)
     languages = ("c", "cpp") if language in ("c", "cpp") else (language,)
     questions = qc.build_workspace(checkout, workspace, languages)
+    copied = {
+        rel: language_at(workspace, rel)
+        for rel in (p.relative_to(workspace).as_posix() for p in workspace.rglob("*"))
+    }
     chunks = [
         chunk
-        for path in sorted(workspace.rglob("*"))
-        if path.is_file() and language_of(path.name) in languages
+        for rel, language in sorted(copied.items())
+        if language in languages
         for chunk in chunk_file(
-            path.relative_to(workspace).as_posix(),
-            language_of(path.name) or "",
-            path.read_text("utf-8", errors="replace"),
+            rel, language or "", (workspace / rel).read_text("utf-8", errors="replace")
         ).chunks
     ]
     path_of = {c.qualname: c.path for c in chunks}
@@ -187,12 +193,15 @@ def reciprocal(ranks: list[int | None], depth: int = K) -> np.ndarray:
     return np.array([1.0 / r if r is not None and r <= depth else 0.0 for r in ranks])
 
 
-def summary(name: str, language: str, sides: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def summary(
+    name: str, language: str, sides: dict[str, dict[str, Any]], cases: dict[str, list[Case]]
+) -> dict[str, Any]:
     windows, definitions = (sides[s] for s in SIDES)
     gain = reciprocal(definitions["docstring"]["file"]) - reciprocal(windows["docstring"]["file"])
     low, high = bootstrap_interval(lambda at: float(gain[at].mean()), len(gain))
     at_1 = {s: reciprocal(sides[s]["identifier"]["file"], 1).mean() for s in SIDES}
     return {
+        **_scripts_only(sides, cases),
         "repo": name,
         "language": language,
         "chunks": {s: sides[s]["chunks"] for s in SIDES},
@@ -221,6 +230,25 @@ def summary(name: str, language: str, sides: dict[str, dict[str, Any]]) -> dict[
     }
 
 
+def _scripts_only(sides: dict[str, dict[str, Any]], cases: dict[str, list[Case]]) -> dict[str, Any]:
+    """The figures of the questions whose answer is a file without a suffix (a script)."""
+    found: dict[str, Any] = {}
+    for kind, depth in (("docstring", K), ("identifier", 1)):
+        mask = np.array(
+            [all("." not in PurePosixPath(f).name for f in c.fields["files"]) for c in cases[kind]],
+            dtype=bool,
+        )
+        if mask.any():
+            found[f"{kind}_scripts"] = {
+                "cases": int(mask.sum()),
+                **{
+                    s: round(float(reciprocal(sides[s][kind]["file"], depth)[mask].mean()), 3)
+                    for s in SIDES
+                },
+            }
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="a commit that indexes them as windows")
@@ -243,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                 db = root / f"{side}.db"
                 figures = build(root / "workspace", db, server)
                 sides[side] = {**figures, **measure(root / "workspace", db, cases)}
-            results.append(summary(name, language, sides))
+            results.append(summary(name, language, sides, cases))
             log(json.dumps(results[-1]))
     if args.json:
         print(json.dumps(results, indent=2))
@@ -269,6 +297,12 @@ def print_table(results: list[dict[str, Any]]) -> None:
             f"{r['identifier_cases']} names {both('identifier_file_r1')}, "
             f"{both('identifier_file_r1_one_list')}; {r['identifier_definition_r1']:.3f}"
         )
+        for kind in ("docstring", "identifier"):
+            if f"{kind}_scripts" in r:
+                print(
+                    f"  {kind} answered by a script: {r[f'{kind}_scripts']['cases']} cases,"
+                    f" {both(f'{kind}_scripts')}"
+                )
 
 
 def _both(result: dict[str, Any], key: str) -> str:

@@ -39,7 +39,7 @@ from typing import Any
 from codekith.chunking import Chunk, chunk_file
 from codekith.chunking.text import RST_UNDERLINE  # the chunker's own reST heading rule
 from codekith.chunking.treesitter import SHELL_DIRECTIVE  # what a shell docstring leaves out
-from codekith.languages import DOC_LANGUAGES, PYTHON, language_of
+from codekith.languages import DOC_LANGUAGES, PYTHON, language_at, language_from, language_of
 from codekith.qualnames import PROJECT_FILES
 from codekith.sidecode import is_test_path
 from codekith.template import split_identifier
@@ -225,7 +225,7 @@ def build_workspace(
     names = copied_names(repo, tracked)
     for rel in tracked:
         source_path = repo / rel
-        language = language_of(rel)
+        language = language_at(repo, rel)  # scripts by their `#!` line, as the index reads
         documentation = (
             language in DOC_LANGUAGES
             and not is_vendored(rel)
@@ -458,7 +458,8 @@ def changed_definitions(
     CalledProcessError when the commit cannot show that path)."""
     spans = _changed_spans(git(repo, "diff", "-U0", f"{commit}^", commit, "--", path))
     source = git(repo, "show", f"{commit}:{path}")
-    chunks = chunk_file(path, language_of(path) or "", source, module).chunks
+    language = language_from(path, source.encode("utf-8"))
+    chunks = chunk_file(path, language or "", source, module).chunks
     return [
         chunk
         for chunk in chunks

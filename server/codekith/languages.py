@@ -87,6 +87,11 @@ def language_at(root: Path, path: str) -> str | None:
     return interpreter_language(head)
 
 
+def language_from(path: str, data: bytes) -> str | None:
+    """`language_at` for content at hand (a file as a commit left it)."""
+    return language_of(path) if PurePosixPath(path).suffix else interpreter_language(data)
+
+
 def interpreter_language(head: bytes) -> str | None:
     """The language of `#!/bin/sh -e`, `#! /usr/bin/env python3`, `#!/usr/bin/env -S lua5.4`."""
     if not head.startswith(b"#!"):
