@@ -3,6 +3,9 @@ docstring; the rest of the script is the module's."""
 
 from __future__ import annotations
 
+import textwrap
+
+from codekith.chunking import chunk_file
 from codekith.languages import language_of
 from tests.chunks import chunks_of
 
@@ -59,3 +62,53 @@ def test_bash_files_are_shell_and_broken_scripts_still_give_their_functions() ->
     assert chunks_of("a.sh", "shell", "") == ({}, None)
     chunks, error = chunks_of("a.sh", "shell", "ok() { :; }\nbroken() {\n  if then\n")
     assert error and "a.ok" in chunks
+
+
+FALLBACKS = """
+    # Helpers that differ by bash version and platform.
+    if ((BASH_VERSINFO[0] >= 4)); then
+      # Whether every name is a command.
+      function exists {
+        type -t -- "$@" &>/dev/null
+      }
+    elif [[ -n ${ZSH_VERSION-} ]]; then
+      exists() { whence -- "$@" >/dev/null; }
+    else
+      # Whether every name is a command (bash 3).
+      function exists {
+        while (($#)); do type -t -- "$1" >/dev/null || return 1; shift; done
+      }
+    fi
+
+    case $OSTYPE in
+      darwin*) opener() { open "$@"; } ;;
+      *) opener() { xdg-open "$@"; } ;;
+    esac
+
+    for tool in git make; do
+      eval "has_$tool() { exists $tool; }"
+      loop_made() { :; }
+    done
+"""
+
+
+def test_functions_an_if_or_case_at_the_top_defines_are_chunks_one_per_branch() -> None:
+    """Frameworks define their most used helpers so (oh-my-bash's
+    `_omb_util_command_exists`, one definition per bash version); a function a loop
+    defines stays the loop's code."""
+    result = chunk_file("lib/util.sh", "shell", textwrap.dedent(FALLBACKS))
+    assert result.error is None
+    functions = [
+        (c.qualname, c.start_line, c.docstring) for c in result.chunks if c.kind == "function"
+    ]
+    assert functions == [
+        ("lib.util.exists", 5, "Whether every name is a command."),
+        ("lib.util.exists", 9, ""),
+        ("lib.util.exists", 12, "Whether every name is a command (bash 3)."),
+        ("lib.util.opener", 18, ""),
+        ("lib.util.opener", 19, ""),
+    ]
+    assert len({c.id for c in result.chunks}) == len(result.chunks)
+    module = next(c for c in result.chunks if c.kind == "module")
+    assert "if ((BASH_VERSINFO[0] >= 4)); then" in module.code and "type -t" not in module.code
+    assert "loop_made() { :; }" in module.code

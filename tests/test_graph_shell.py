@@ -54,3 +54,26 @@ def test_a_directive_is_the_comment_right_above(tmp_path: Path) -> None:
         },
     )
     assert imports(root) == {("tail", "lib.log")}
+
+
+def test_functions_defined_in_a_top_level_if_are_called_and_call(tmp_path: Path) -> None:
+    """One qualname for every branch's definition: a call reaches it, and the calls in
+    each body are that function's, not the file's."""
+    root = write_files(
+        tmp_path,
+        {
+            "lib/util.sh": """\
+                if ((BASH_VERSINFO[0] >= 4)); then
+                  exists() { type -t -- "$@" >/dev/null; }
+                else
+                  exists() { each_name "$@"; }
+                fi
+                each_name() { :; }
+                """,
+            "run.sh": "source lib/util.sh\nrun() { exists make; }\n",
+        },
+    )
+    assert graph(root) == {
+        ("run.run", "lib.util.exists"),
+        ("lib.util.exists", "lib.util.each_name"),
+    }

@@ -61,7 +61,8 @@ from codekith.workspace import decode_text
 # 17: class orders found inside a cycle are not memoised (which file asked first mattered)
 # 18: shell (bash) has a call graph
 # 19: shell follows ShellCheck's `source=` directives; suffix-less scripts join by their `#!`
-GRAPH_VERSION = "19"
+# 20: shell functions an `if` or `case` at the top defines are nodes
+GRAPH_VERSION = "20"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

@@ -171,7 +171,16 @@ GRAMMARS = {
     ),
     # `function M.f` and `M.f = function` are methods of the table M, `local M = {}` no class
     "lua": Grammar(frozenset({"function_declaration"}), frozenset(), frozenset(), assigned=True),
-    "shell": Grammar(frozenset({"function_definition"}), frozenset(), frozenset()),
+    # a function an `if` or `case` at the top defines (a fallback for old bash, a guard
+    # `if command -v x`) is defined at the top as well: one chunk per branch's definition
+    "shell": Grammar(
+        frozenset({"function_definition"}),
+        frozenset(),
+        frozenset(),
+        containers=frozenset(
+            {"if_statement", "elif_clause", "else_clause", "case_statement", "case_item"}
+        ),
+    ),
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
 

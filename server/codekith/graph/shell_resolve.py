@@ -17,8 +17,10 @@ callable by name from then on. A command word resolves, in this order, to
    common command: frameworks source their files in loops (`for f in lib/*.sh; do
    source "$f"; done`), which names no file.
 
-A function defined inside another one (or inside an `if` at the top) is no node: its
-calls count for the definition around it, and a call of it has no edge. `command f`,
+A function defined inside another one (or inside a loop) is no node: its calls count
+for the definition around it, and a call of it has no edge. One an `if` or `case` at the
+top defines (a fallback per bash version or platform) is a node, one per branch under
+one qualname. `command f`,
 `builtin f`, `exec f` and the like run programs, not functions; names in strings
 (`trap 'f' EXIT`) and commands held in variables are not calls.
 """
