@@ -7,6 +7,7 @@ import textwrap
 
 from codekith.chunking import chunk_file
 from codekith.languages import language_of
+from codekith.sidecode import is_test_path
 from tests.chunks import chunks_of
 
 SCRIPT = """
@@ -112,3 +113,39 @@ def test_functions_an_if_or_case_at_the_top_defines_are_chunks_one_per_branch() 
     module = next(c for c in result.chunks if c.kind == "module")
     assert "if ((BASH_VERSINFO[0] >= 4)); then" in module.code and "type -t" not in module.code
     assert "loop_made() { :; }" in module.code
+
+
+BATS = """
+    #!/usr/bin/env bats
+    load test_helper
+
+    setup() {
+      export GREETING=hello
+    }
+
+    # The name the user gave comes back.
+    @test "greets the user by name" {
+      run greet "Ann"
+      [ "$status" -eq 0 ]
+    }
+
+    @test 'fails without a name' { run -1 greet; }
+"""
+
+
+def test_a_bats_file_is_a_test_file_whose_tests_are_chunks_named_by_their_description() -> None:
+    chunks, error = chunks_of("test/greet.bats", "shell", BATS)
+    assert error is None
+    assert set(chunks) == {
+        "test.greet",
+        "test.greet.setup",
+        "test.greet.greets the user by name",
+        "test.greet.fails without a name",
+    }
+    named = chunks["test.greet.greets the user by name"]
+    assert (named.kind, named.start_line, named.end_line) == ("function", 10, 13)
+    assert named.docstring == "The name the user gave comes back."
+    assert named.signature == '@test "greets the user by name"'
+    assert "load test_helper" in chunks["test.greet"].code
+    assert language_of("test/greet.bats") == "shell"
+    assert is_test_path("greet.bats") and not is_test_path("lib/greet.bash")

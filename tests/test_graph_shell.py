@@ -77,3 +77,34 @@ def test_functions_defined_in_a_top_level_if_are_called_and_call(tmp_path: Path)
         ("run.run", "lib.util.exists"),
         ("lib.util.exists", "lib.util.each_name"),
     }
+
+
+def test_bats_tests_load_helpers_and_run_functions(tmp_path: Path) -> None:
+    """`load helper` reads `helper.bash` beside the test file; `run [options] f` calls f;
+    a test's calls are the test's. Outside a `.bats` file `load` and `run` are commands
+    like any other."""
+    root = write_files(
+        tmp_path,
+        {
+            "lib/greet.sh": 'greet() { echo "hello $1"; }\nrun() { :; }\n',
+            "test/test_helper.bash": "source ../lib/greet.sh\nfixture() { :; }\n",
+            "test/greet.bats": """\
+                load test_helper
+
+                @test "greets by name" {
+                  run greet Ann
+                  fixture
+                }
+
+                @test "fails without a name" { run -1 greet; run ! greet; }
+                """,
+            "other.sh": "load test_helper\nf() { run greet; }\n",
+        },
+    )
+    assert graph(root) == {
+        ("test.greet.greets by name", "lib.greet.greet"),
+        ("test.greet.greets by name", "test.test_helper.fixture"),
+        ("test.greet.fails without a name", "lib.greet.greet"),
+        ("other.f", "lib.greet.run"),
+    }
+    assert ("test.greet", "test.test_helper") in imports(root)

@@ -43,6 +43,7 @@ _BY_SUFFIX = {
     ".scala": "scala",
     ".sh": "shell",
     ".bash": "shell",
+    ".bats": "shell",  # Bats test files: bash with `@test` blocks (syntax.grammar_of)
     ".lua": "lua",
     ".sql": "sql",
 }

@@ -18,7 +18,7 @@ TEST_PATH = re.compile(
     r"|(^|/)([\w.-]*[a-z0-9.-])?Tests?/"
     r"|[a-z0-9]Tests?\.(java|kt|kts|scala|cs|swift|php|groovy)$"
     r"|[a-z0-9]Specs?\.(scala|kt|swift|groovy)$"
-    r"|[^/]_(unit)?tests?\.(c|cc|cpp|cxx|rb|lua|rs)$|[^/]_spec\.(rb|lua)$"
+    r"|[^/]_(unit)?tests?\.(c|cc|cpp|cxx|rb|lua|rs)$|[^/]_spec\.(rb|lua)$|\.bats$"
 )
 # Copies of other projects that stay indexed (the walk skips vendor/ and third_party/):
 # pip's _vendor/, requests/packages/ (a top-level packages/ is a monorepo's own code).

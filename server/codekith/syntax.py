@@ -1,5 +1,5 @@
 """tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust, Java, C, C++, C#,
-Ruby, PHP, Kotlin, Swift, Scala, Lua and shell (bash).
+Ruby, PHP, Kotlin, Swift, Scala, Lua and shell (bash, and Bats for its test files).
 
 The only module that imports tree-sitter and its grammars: the chunker and the call-graph
 resolvers both parse through `parse`, so a grammar is loaded once and both see the same tree.
@@ -16,6 +16,7 @@ from typing import Any
 
 import tree_sitter
 import tree_sitter_bash
+import tree_sitter_bats
 import tree_sitter_c
 import tree_sitter_c_sharp
 import tree_sitter_cpp
@@ -51,6 +52,7 @@ _LOADERS: dict[str, Callable[[], Any]] = {
     "scala": tree_sitter_scala.language,
     "lua": tree_sitter_lua.language,
     "shell": tree_sitter_bash.language,
+    "bats": tree_sitter_bats.language,  # bash with `@test "name" { … }` blocks
 }
 
 
@@ -60,10 +62,11 @@ def supports(language: str) -> bool:
 
 def grammar_of(path: str, language: str) -> str:
     """The grammar for a file: `.tsx` files need the TSX grammar, not plain TypeScript; a
-    `.h` header may be C++ (classes, namespaces), and the C++ grammar reads C headers too."""
+    `.h` header may be C++ (classes, namespaces), and the C++ grammar reads C headers too;
+    a `.bats` test file is shell with test blocks."""
     suffix = PurePosixPath(path).suffix.lower()
-    if suffix == ".tsx":
-        return "tsx"
+    if suffix in (".tsx", ".bats"):
+        return suffix[1:]
     return "cpp" if language == "c" and suffix == ".h" else language
 
 

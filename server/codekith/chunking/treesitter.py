@@ -52,6 +52,11 @@ _PHP_BRANCHES = frozenset({"if_statement", "else_if_clause", "else_clause", "col
 # where tree-sitter gave up (a macro it cannot read: fmt's `FMT_BEGIN_NAMESPACE` opens a
 # namespace), whole definitions are still there
 _RECOVERED = frozenset({"ERROR"})
+# a function an `if` or `case` at the top defines (a fallback for old bash, a guard
+# `if command -v x`) is defined at the top as well: one chunk per branch's definition
+_SHELL_BRANCHES = frozenset(
+    {"if_statement", "elif_clause", "else_clause", "case_statement", "case_item"}
+)
 GRAMMARS = {
     "javascript": _JS,
     "typescript": _JS,
@@ -171,15 +176,15 @@ GRAMMARS = {
     ),
     # `function M.f` and `M.f = function` are methods of the table M, `local M = {}` no class
     "lua": Grammar(frozenset({"function_declaration"}), frozenset(), frozenset(), assigned=True),
-    # a function an `if` or `case` at the top defines (a fallback for old bash, a guard
-    # `if command -v x`) is defined at the top as well: one chunk per branch's definition
     "shell": Grammar(
-        frozenset({"function_definition"}),
+        frozenset({"function_definition"}), frozenset(), frozenset(), containers=_SHELL_BRANCHES
+    ),
+    # a Bats test file: each `@test "name" { … }` is a function named by its description
+    "bats": Grammar(
+        frozenset({"function_definition", "test_block"}),
         frozenset(),
         frozenset(),
-        containers=frozenset(
-            {"if_statement", "elif_clause", "else_clause", "case_statement", "case_item"}
-        ),
+        containers=_SHELL_BRANCHES,
     ),
 }
 _VARIABLES = ("lexical_declaration", "variable_declaration")
@@ -607,11 +612,19 @@ def _name(node: Node) -> str:
     if node.type in _SWIFT_UNNAMED:  # a subscript's `name` is its return type
         return _SWIFT_UNNAMED[node.type]
     named = node.child_by_field_name("name") or node.child_by_field_name("property")
+    if node.type == "test_block" and named is not None:  # Bats: `@test "its description"`
+        return " ".join(_unquoted(part) for part in named.named_children)
     if named is None and (declared := _declared(node)) is not None:
         return declared[1]
     if named is None and node.type in ("operator_declaration", "conversion_operator_declaration"):
         return _operator(text(node))  # C#
     return f"~{text(named)}" if node.type == "destructor_declaration" else text(named)
+
+
+def _unquoted(node: Node) -> str:
+    """A shell word's text without its quotes: `"a b"`, `'a b'`, `a`."""
+    found = text(node)
+    return found[1:-1] if node.type in ("string", "raw_string") else found
 
 
 def _type_name(node: Node) -> str:

@@ -87,6 +87,7 @@ class ShellExtractor(Extractor):
     def __init__(self, path: str, language: str, root: Node, found: list[Definition]):
         super().__init__(path, language, root, found)
         self.handlers.update({"function_definition": self.function, "command": self.command})
+        self.bats = path.endswith(".bats")  # `load` and `run` are Bats' own commands
 
     def function(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """Bind the name in the file's one namespace (a body has no names of its own)."""
@@ -101,16 +102,26 @@ class ShellExtractor(Extractor):
     def command(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         word = _command_word(node)
         if word in ("source", "."):
-            spec = _directed(node) or _sourced(node)
-            if spec:
-                sourced = Import(spec)
-                self.facts.import_stars.append(sourced)  # its functions are callable here
-                self.facts.export_stars.append(sourced)  # and where this file is sourced
-                self.facts.imports.append((sourced, line(node)))
-        elif word and FUNCTION_NAME.fullmatch(word) and word not in NOT_CALLING:
-            called = Call(Name(word, pos(node)))
-            self.facts.sites.append(Site(owner, scope, called, line(node)))
+            self.source(node, _directed(node) or _sourced(node))
+        elif self.bats and word == "load":  # `load helper` reads helper.bash beside the test
+            spec = _sourced(node)
+            self.source(node, spec if PurePosixPath(spec).suffix else f"{spec}.bash")
+        elif self.bats and word == "run":  # `run -1 f args` runs the function f
+            self.call(node, _run_target(node), scope, owner)
+        elif word not in NOT_CALLING:
+            self.call(node, word, scope, owner)
         return scope
+
+    def source(self, node: Node, spec: str) -> None:
+        if spec:
+            sourced = Import(spec)
+            self.facts.import_stars.append(sourced)  # its functions are callable here
+            self.facts.export_stars.append(sourced)  # and where this file is sourced
+            self.facts.imports.append((sourced, line(node)))
+
+    def call(self, node: Node, word: str, scope: Scope, owner: str) -> None:
+        if word and FUNCTION_NAME.fullmatch(word):
+            self.facts.sites.append(Site(owner, scope, Call(Name(word, pos(node))), line(node)))
 
 
 def _command_word(node: Node) -> str:
@@ -118,6 +129,17 @@ def _command_word(node: Node) -> str:
     name = node.child_by_field_name("name")
     word = name.named_children[0] if name is not None and name.named_children else None
     return text(word) if word is not None and word.type == "word" else ""
+
+
+def _run_target(node: Node) -> str:
+    """The command Bats' `run` runs: its first argument after the options (`-1`, `!`,
+    `--separate-stderr`), when a plain word."""
+    for argument in node.children_by_field_name("argument"):
+        found = text(argument)
+        if argument.type == "number" or found == "!" or found.startswith("-"):
+            continue
+        return found if argument.type == "word" else ""
+    return ""
 
 
 def _sourced(node: Node) -> str:
