@@ -17,7 +17,9 @@ makes what is missing). The index is copied twice: one copy is brought up to dat
 is empty), the other by this checkout's (the graph is derived again; chunks and vectors are
 the same, so only the graph differs). Each side's bundles are compared with the similarity
 baseline of as many items (quality_table.cochange_recalls) and with each other (paired
-bootstrap 95% interval).
+bootstrap 95% interval). Across a chunking change (`--before` a commit that chunked the
+language otherwise) the chunks differ too: both sides then answer the cases whose target
+both index (`seeded`).
 
     python scripts/eval_graph_languages.py --before 1f70cb5 [--repos jq tmux okio]
 """
@@ -38,10 +40,10 @@ import numpy as np
 import quality_cases as qc
 from benchstats import bootstrap_interval, stratified_interval
 from codekith.chunking import chunk_file
-from codekith.evaluation import load_cases
-from codekith.languages import language_of
+from codekith.evaluation import Case, load_cases
+from codekith.languages import language_at
 from eval_languages import REPOS, build, code_at, prepare, run_index
-from quality_table import cochange_recalls
+from quality_table import chunk_named, cochange_recalls
 
 HERE = Path(__file__).resolve().parent
 CAP, SEED = 100, 13
@@ -77,14 +79,13 @@ def cases_file(root: Path, language: str, fresh: bool) -> Path:
     if path.exists() and not fresh:
         return path
     workspace = root / "workspace"
+    listed = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*"))
     chunks = [
         chunk
-        for file in sorted(workspace.rglob("*"))
-        if file.is_file() and language_of(file.name) == language
+        for rel in listed
+        if language_at(workspace, rel) == language
         for chunk in chunk_file(
-            file.relative_to(workspace).as_posix(),
-            language,
-            file.read_text("utf-8", errors="replace"),
+            rel, language, (workspace / rel).read_text("utf-8", errors="replace")
         ).chunks
     ]
     source = qc.source_chunks(chunks, (language,))
@@ -102,13 +103,27 @@ def index_copy(root: Path, side: str, server: Path | None) -> Path:
     return db
 
 
-def measure(root: Path, db: Path, cases: Path) -> dict[str, Any]:
+def project_of(root: Path, db: Path) -> Any:
     from codekith.embedding import FastEmbedder
     from codekith.project import Project
 
-    project = Project(root / "workspace", db=str(db), embedder=FastEmbedder())
+    return Project(root / "workspace", db=str(db), embedder=FastEmbedder())
+
+
+def seeded(projects: list[Any], cases: list[Case]) -> list[Case]:
+    """The cases whose target every side's index chunks: when the sides' chunkers differ
+    (`--before` a chunking change), a case one side cannot start from is left out on both,
+    so the sides answer the same cases (targets one side does not chunk count as misses)."""
+    return [
+        case
+        for case in cases
+        if all(chunk_named(p.read_store, case.fields["target"]) for p in projects)
+    ]
+
+
+def measure(project: Any, cases: list[Case]) -> dict[str, Any]:
     edges = Counter(e["kind"] for e in project.read_store.live_edges())
-    recalls, baseline, sizes, missing = cochange_recalls(project, load_cases(cases))
+    recalls, baseline, sizes, missing = cochange_recalls(project, cases)
     return {
         "edges": dict(edges),
         "related": recalls,
@@ -161,11 +176,13 @@ def main(argv: list[str] | None = None) -> int:
             if not (root / "definitions.db").exists():
                 prepare(root, source, commit, language)
                 build(root / "workspace", root / "definitions.db", None)
-            cases = cases_file(root, language, args.fresh)
-            sides = {
-                side: measure(root, index_copy(root, side, server), cases)
+            cases = load_cases(cases_file(root, language, args.fresh))
+            projects = {
+                side: project_of(root, index_copy(root, side, server))
                 for side, server in zip(SIDES, (before, None), strict=True)
             }
+            common = seeded(list(projects.values()), cases)
+            sides = {side: measure(project, common) for side, project in projects.items()}
             results.append(summary(name, language, sides))
             log(json.dumps(results[-1]))
     if args.json:

@@ -393,7 +393,7 @@ def cochange_recalls(
     missing = 0
     for case in cases:
         seed = case.fields["target"]
-        target = _chunk_named(store, seed)
+        target = chunk_named(store, seed)
         if target is None:
             missing += 1
             continue
@@ -534,7 +534,7 @@ def fixes(corpus: Corpus, paths: Any) -> dict[str, Any]:
     return {name: file_summary(cases, run) for name, run in runners.items()}
 
 
-def _chunk_named(store: Any, qualname: str) -> dict[str, Any] | None:
+def chunk_named(store: Any, qualname: str) -> dict[str, Any] | None:
     rows = [r for r in store.chunks_by_qualname([qualname]) if r["kind"] != "class"]
     return min(rows, key=lambda r: r["start_line"], default=None)
 
