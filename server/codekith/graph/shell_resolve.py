@@ -20,9 +20,12 @@ callable by name from then on. A command word resolves, in this order, to
 A function defined inside another one (or inside a loop) is no node: its calls count
 for the definition around it, and a call of it has no edge. One an `if` or `case` at the
 top defines (a fallback per bash version or platform) is a node, one per branch under
-one qualname. `command f`,
-`builtin f`, `exec f` and the like run programs, not functions; names in strings
-(`trap 'f' EXIT`) and commands held in variables are not calls.
+one qualname. `command f`, `builtin f`, `exec f` and the like run programs, not
+functions; names in strings (`trap 'f' EXIT`) and commands held in variables are not
+calls.
+
+In a Bats test file (`.bats`) each `@test` block owns the calls in its body, `load
+helper` sources `helper.bash` beside the test, and `run [options] f args` calls f.
 """
 
 from __future__ import annotations
