@@ -70,6 +70,8 @@ REPOS = (  # name, source, commit, language: one per language, pinned on 2026-12
     # windows at 04b09ad; its `.bash` files are definitions on both sides): 17 bash scripts
     ("bats-core", "bats-core/bats-core", "d22e41faad59f5fd942a88c992b4913a27a460c4", "shell"),
     ("pi-hole", "pi-hole/pi-hole", "1837b754b945eeab6ad5976443b38b983eb96e6e", "shell"),  # `pihole`
+    # pinned on 2026-12-07, when `.zsh` files got the zsh grammar (windows at 7567652)
+    ("ohmyzsh", "ohmyzsh/ohmyzsh", "830a5bcfd29fd577fdcd5f3b8e98cbaf973421fa", "shell"),
 )
 DOCSTRING_CAP, IDENTIFIER_PER_KIND, SEED = 200, 30, 13
 K = 10

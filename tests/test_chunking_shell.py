@@ -8,6 +8,7 @@ import textwrap
 from codekith.chunking import chunk_file
 from codekith.languages import language_of
 from codekith.sidecode import is_test_path
+from codekith.syntax import grammar_of
 from tests.chunks import chunks_of
 
 SCRIPT = """
@@ -149,3 +150,46 @@ def test_a_bats_file_is_a_test_file_whose_tests_are_chunks_named_by_their_descri
     assert "load test_helper" in chunks["test.greet"].code
     assert language_of("test/greet.bats") == "shell"
     assert is_test_path("greet.bats") and not is_test_path("lib/greet.bash")
+
+
+ZSH = """
+    # Helpers of the command line.
+    function _omz::log {
+      print -P "%F{yellow}$*%f"
+    }
+
+    if (( $+commands[git] )); then
+      # The current branch.
+      git_branch() { command git symbolic-ref --short HEAD }
+    fi
+
+    () {
+      local -a parts=(${(s:/:)PWD})
+      _omz::log "in ${#parts} folders"
+    }
+"""
+
+
+def test_zsh_files_are_read_by_the_zsh_grammar() -> None:
+    """`.zsh`, `.zsh-theme` and `.zshrc` are shell read by tree-sitter-zsh (bash's grammar
+    fails on most of oh-my-zsh); `_omz::log` is one name, and an anonymous function is
+    the module's code."""
+    for path in ("lib/cli.zsh", "themes/robbyrussell.zsh-theme", ".zshrc"):
+        assert language_of(path) == "shell" and grammar_of(path, "shell") == "zsh"
+    assert grammar_of(".bashrc", "shell") == "shell" and language_of(".bashrc") == "shell"
+    chunks, error = chunks_of("lib/cli.zsh", "shell", ZSH)
+    assert error is None
+    assert set(chunks) == {"lib.cli", "lib.cli._omz::log", "lib.cli.git_branch"}
+    assert chunks["lib.cli.git_branch"].docstring == "The current branch."
+    assert "${(s:/:)PWD}" in chunks["lib.cli"].code
+
+
+def test_a_zsh_parse_that_would_not_end_falls_back_to_bash() -> None:
+    """tree-sitter-zsh 0.63.4 loops forever on this bash idiom (oh-my-bash's
+    bash-preexec.sh); the parse is given ZSH_PARSE_SECONDS, then bash's grammar reads
+    the file, and the next zsh parse starts afresh."""
+    looping = "strip() { x=\"${x//${y}[;$'\\n']}\"; }\nuse() { strip; }\n"
+    chunks, _ = chunks_of("hooks.zsh", "shell", looping)
+    assert set(chunks) == {"hooks.strip", "hooks.use"}
+    chunks, error = chunks_of("lib/cli.zsh", "shell", ZSH)
+    assert error is None and "lib.cli._omz::log" in chunks

@@ -108,3 +108,25 @@ def test_bats_tests_load_helpers_and_run_functions(tmp_path: Path) -> None:
         ("other.f", "lib.greet.run"),
     }
     assert ("test.greet", "test.test_helper") in imports(root)
+
+
+def test_zsh_names_with_double_colons_are_called(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path,
+        {
+            "lib/cli.zsh": 'function _omz::log {\n  print -- "$*"\n}\n',
+            "plugins/git.plugin.zsh": """\
+                function git_sync {
+                  _omz::log syncing
+                  command git pull
+                }
+                () {
+                  _omz::log loaded
+                }
+                """,
+        },
+    )
+    assert graph(root) == {
+        ("plugins.git.plugin.git_sync", "lib.cli._omz::log"),
+        ("plugins.git.plugin", "lib.cli._omz::log"),
+    }

@@ -44,6 +44,8 @@ _BY_SUFFIX = {
     ".sh": "shell",
     ".bash": "shell",
     ".bats": "shell",  # Bats test files: bash with `@test` blocks (syntax.grammar_of)
+    ".zsh": "shell",  # read by the zsh grammar (syntax.grammar_of)
+    ".zsh-theme": "shell",
     ".lua": "lua",
     ".sql": "sql",
 }
@@ -70,15 +72,25 @@ _VERSION_TAIL = re.compile(r"[\d.]+$")  # python3.12, lua5.4
 SHEBANG_BYTES = 256
 
 
+# shell start-up files, named without a suffix
+SHELL_DOTFILES = frozenset(
+    {".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile"}
+)
+ZSH_DOTFILES = frozenset({".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"})
+
+
 def language_of(path: str) -> str | None:
     """A language by the file name alone (see `language_at` for scripts)."""
-    return _BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+    name = PurePosixPath(path).name
+    if name in SHELL_DOTFILES or name in ZSH_DOTFILES:
+        return "shell"
+    return _BY_SUFFIX.get(PurePosixPath(name).suffix.lower())
 
 
 def language_at(root: Path, path: str) -> str | None:
     """A workspace file's language: by its suffix, or, for a name without one (`bin/`
     and `libexec/` scripts, `configure`), by the interpreter its `#!` line names."""
-    if PurePosixPath(path).suffix:
+    if PurePosixPath(path).suffix or language_of(path):
         return language_of(path)
     try:
         with (root / path).open("rb") as file:
@@ -90,7 +102,9 @@ def language_at(root: Path, path: str) -> str | None:
 
 def language_from(path: str, data: bytes) -> str | None:
     """`language_at` for content at hand (a file as a commit left it)."""
-    return language_of(path) if PurePosixPath(path).suffix else interpreter_language(data)
+    if PurePosixPath(path).suffix or language_of(path):
+        return language_of(path)
+    return interpreter_language(data)
 
 
 def interpreter_language(head: bytes) -> str | None:

@@ -1,5 +1,6 @@
 """tree-sitter parsers for JavaScript, TypeScript (and TSX), Go, Rust, Java, C, C++, C#,
-Ruby, PHP, Kotlin, Swift, Scala, Lua and shell (bash, and Bats for its test files).
+Ruby, PHP, Kotlin, Swift, Scala, Lua and shell (bash; Bats for its test files, zsh for
+its own).
 
 The only module that imports tree-sitter and its grammars: the chunker and the call-graph
 resolvers both parse through `parse`, so a grammar is loaded once and both see the same tree.
@@ -8,6 +9,7 @@ resolvers both parse through `parse`, so a grammar is loaded once and both see t
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from functools import cache
 from itertools import pairwise
@@ -31,6 +33,9 @@ import tree_sitter_rust
 import tree_sitter_scala
 import tree_sitter_swift
 import tree_sitter_typescript
+import tree_sitter_zsh
+
+from codekith.languages import ZSH_DOTFILES
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
@@ -53,7 +58,11 @@ _LOADERS: dict[str, Callable[[], Any]] = {
     "lua": tree_sitter_lua.language,
     "shell": tree_sitter_bash.language,
     "bats": tree_sitter_bats.language,  # bash with `@test "name" { … }` blocks
+    "zsh": tree_sitter_zsh.language,
 }
+# tree-sitter-zsh 0.63.4 can loop forever (on `"${x//${y}[;$'\n']}"`, which bash
+# frameworks write): a zsh parse gets this long, then bash's grammar reads the file
+ZSH_PARSE_SECONDS = 3.0
 
 
 def supports(language: str) -> bool:
@@ -63,10 +72,13 @@ def supports(language: str) -> bool:
 def grammar_of(path: str, language: str) -> str:
     """The grammar for a file: `.tsx` files need the TSX grammar, not plain TypeScript; a
     `.h` header may be C++ (classes, namespaces), and the C++ grammar reads C headers too;
-    a `.bats` test file is shell with test blocks."""
-    suffix = PurePosixPath(path).suffix.lower()
+    a `.bats` test file is shell with test blocks, a `.zsh` file (and `.zshrc`) zsh."""
+    name = PurePosixPath(path).name
+    suffix = PurePosixPath(name).suffix.lower()
     if suffix in (".tsx", ".bats"):
         return suffix[1:]
+    if language == "shell" and (suffix in (".zsh", ".zsh-theme") or name in ZSH_DOTFILES):
+        return "zsh"
     return "cpp" if language == "c" and suffix == ".h" else language
 
 
@@ -80,7 +92,24 @@ def parse(grammar: str, data: bytes) -> Tree:
         data = _KOTLIN_SPLIT_HEADER.sub(rb"\1 \2\n\n", data)
     elif grammar in ("c", "cpp") and b"#" in data:
         data = _one_opening(data)
+    elif grammar == "zsh":
+        return _bounded(grammar, data, ZSH_PARSE_SECONDS) or _parser("shell").parse(data)
     return _parser(grammar).parse(data)
+
+
+def _bounded(grammar: str, data: bytes, seconds: float) -> Tree | None:
+    """The tree, or None when the parse takes longer than `seconds` (py-tree-sitter checks
+    the time only when it reads through a callable)."""
+    deadline = time.monotonic() + seconds
+    parser = _parser(grammar)
+    try:
+        return parser.parse(
+            lambda offset, _: data[offset:],
+            progress_callback=lambda *_: time.monotonic() > deadline,
+        )
+    except ValueError:  # "Parsing failed": cancelled
+        parser.reset()  # else the next parse would resume this one
+        return None
 
 
 # tree-sitter-kotlin 1.1.0 ends a class header at a line break in a class body, so a nested

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from codekith.chunking.model import Chunk
 from codekith.chunking.split import module_parts, split_oversized
@@ -55,7 +56,10 @@ _RECOVERED = frozenset({"ERROR"})
 # a function an `if` or `case` at the top defines (a fallback for old bash, a guard
 # `if command -v x`) is defined at the top as well: one chunk per branch's definition
 _SHELL_BRANCHES = frozenset(
-    {"if_statement", "elif_clause", "else_clause", "case_statement", "case_item"}
+    {"if_statement", "elif_clause", "else_clause", "case_statement", "case_item"} | _RECOVERED
+)
+_SHELL = Grammar(
+    frozenset({"function_definition"}), frozenset(), frozenset(), containers=_SHELL_BRANCHES
 )
 GRAMMARS = {
     "javascript": _JS,
@@ -176,9 +180,8 @@ GRAMMARS = {
     ),
     # `function M.f` and `M.f = function` are methods of the table M, `local M = {}` no class
     "lua": Grammar(frozenset({"function_declaration"}), frozenset(), frozenset(), assigned=True),
-    "shell": Grammar(
-        frozenset({"function_definition"}), frozenset(), frozenset(), containers=_SHELL_BRANCHES
-    ),
+    "shell": _SHELL,
+    "zsh": _SHELL,  # zsh's grammar extends bash's: the same nodes
     # a Bats test file: each `@test "name" { … }` is a function named by its description
     "bats": Grammar(
         frozenset({"function_definition", "test_block"}),
@@ -325,7 +328,7 @@ def _defines_itself(node: Node, grammar: Grammar) -> bool:
     if node.type in _SPECIFIERS:  # not `struct fwd;` nor `enum {A, B};`
         return node.child_by_field_name("body") is not None and bool(_type_name(node))
     if node.type in grammar.functions | grammar.classes | grammar.methods:
-        return True
+        return not _anonymous(node)
     if node.type in _VARIABLES:
         return any(_function_value(d) for d in node.named_children)
     return grammar.assigned and (
@@ -614,11 +617,36 @@ def _name(node: Node) -> str:
     named = node.child_by_field_name("name") or node.child_by_field_name("property")
     if node.type == "test_block" and named is not None:  # Bats: `@test "its description"`
         return " ".join(_unquoted(part) for part in named.named_children)
+    if node.type == "function_definition" and named is not None and named.type == "word":
+        return shell_function_name(node)
     if named is None and (declared := _declared(node)) is not None:
         return declared[1]
     if named is None and node.type in ("operator_declaration", "conversion_operator_declaration"):
         return _operator(text(node))  # C#
     return f"~{text(named)}" if node.type == "destructor_declaration" else text(named)
+
+
+def _anonymous(node: Node) -> bool:
+    """zsh's `() { … }`: a function with a body and neither name nor declarator runs where
+    it stands, so its code is the module's."""
+    return (
+        node.type == "function_definition"
+        and node.child_by_field_name("body") is not None
+        and node.child_by_field_name("name") is None
+        and node.child_by_field_name("declarator") is None
+    )
+
+
+def shell_function_name(node: Node) -> str:
+    """A shell function's name: zsh's grammar reads `_omz::log` as the words `_omz::` and
+    `log`, which touch; "" for an anonymous zsh function (`() { … }`)."""
+    parts = node.children_by_field_name("name")
+    name = text(parts[0]) if parts else ""
+    for before, part in pairwise(parts):
+        if part.start_byte != before.end_byte:
+            break
+        name += text(part)
+    return name
 
 
 def _unquoted(node: Node) -> str:

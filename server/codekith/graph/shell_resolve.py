@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
-from codekith.chunking.treesitter import Definition
+from codekith.chunking.treesitter import Definition, shell_function_name
 from codekith.graph.frontend import Extractor, Frontend, file_ending, line, pos, words
 from codekith.graph.syntax_model import (
     EMPTY,
@@ -95,7 +95,9 @@ class ShellExtractor(Extractor):
     def function(self, node: Node, scope: Scope, owner: str) -> Scope | None:
         """Bind the name in the file's one namespace (a body has no names of its own)."""
         definition = self.definition(node)
-        name = text(node.child_by_field_name("name"))
+        name = shell_function_name(node)
+        if not name:  # zsh's anonymous `() { … }` runs where it stands: its calls are ours
+            return scope
         if definition is None:  # inside another definition: no node, and not a target
             self.facts.scope.bind(name, Binding(START, UNKNOWN))
         else:
@@ -128,10 +130,22 @@ class ShellExtractor(Extractor):
 
 
 def _command_word(node: Node) -> str:
-    """The command's name when it is a plain word (not `$cmd` nor `"${x}"`)."""
+    """The command's name when it is a plain word (not `$cmd` nor `"${x}"`); zsh's grammar
+    reads `foo::bar` as words that touch: in one concatenation, or as the name `foo::`
+    and the argument `bar`."""
     name = node.child_by_field_name("name")
     word = name.named_children[0] if name is not None and name.named_children else None
-    return text(word) if word is not None and word.type == "word" else ""
+    if word is not None and word.type == "concatenation":
+        plain = all(part.type == "word" for part in word.named_children)
+        return text(word) if plain else ""
+    if word is None or word.type != "word":
+        return ""
+    found, end = text(word), word.end_byte
+    for argument in node.children_by_field_name("argument"):
+        if argument.start_byte != end or argument.type != "word":
+            break
+        found, end = found + text(argument), argument.end_byte
+    return found
 
 
 def _run_target(node: Node) -> str:
