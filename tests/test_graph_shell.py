@@ -43,14 +43,14 @@ def test_a_directive_names_the_file_a_variable_holds(tmp_path: Path) -> None:
 
 def test_a_directive_is_the_comment_right_above(tmp_path: Path) -> None:
     """Apart by a blank line it is another statement's; `/dev/null` follows nothing, not
-    even a tail the written path has (`$NVM_DIR/log.sh` is the user's, not ours)."""
+    even a tail the written path has (`$NVM_DIR/lib/log.sh` is the user's, not ours)."""
     root = write_files(
         tmp_path,
         {
             "lib/log.sh": LIBRARIES["lib/log.sh"],
             "apart.sh": '# shellcheck source=lib/log.sh\n\nsource "$LOG"\n',
-            "null.sh": '# shellcheck source=/dev/null\nsource "$NVM_DIR/log.sh"\n',
-            "tail.sh": 'source "$NVM_DIR/log.sh"\n',
+            "null.sh": '# shellcheck source=/dev/null\nsource "$NVM_DIR/lib/log.sh"\n',
+            "tail.sh": 'source "$NVM_DIR/lib/log.sh"\n',
         },
     )
     assert imports(root) == {("tail", "lib.log")}
@@ -129,4 +129,27 @@ def test_zsh_names_with_double_colons_are_called(tmp_path: Path) -> None:
     assert graph(root) == {
         ("plugins.git.plugin.git_sync", "lib.cli._omz::log"),
         ("plugins.git.plugin", "lib.cli._omz::log"),
+    }
+
+
+def test_a_tail_that_is_a_file_name_alone_names_a_file_beside_the_script_or_at_the_root(
+    tmp_path: Path,
+) -> None:
+    """`${fzf_shell}/completion.zsh` is the user's fzf, not oh-my-zsh's `lib/completion.zsh`;
+    `$plugin_dir/helpers.zsh` is the plugin's own, `$ZSH/oh-my-zsh.sh` the root's."""
+    root = write_files(
+        tmp_path,
+        {
+            "oh-my-zsh.sh": "omz_main() { :; }\n",
+            "lib/completion.zsh": "complete_all() { :; }\n",
+            "plugins/fzf/helpers.zsh": "fzf_help() { :; }\n",
+            "plugins/fzf/fzf.plugin.zsh": (
+                'source "${fzf_shell}/completion.zsh"\nsource "$plugin_dir/helpers.zsh"\n'
+            ),
+            "tools/chooser.sh": 'source "$ZSH/oh-my-zsh.sh"\n',
+        },
+    )
+    assert imports(root) == {
+        ("plugins.fzf.fzf.plugin", "plugins.fzf.helpers"),
+        ("tools.chooser", "oh-my-zsh"),
     }

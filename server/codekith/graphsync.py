@@ -64,7 +64,8 @@ from codekith.workspace import decode_text
 # 20: shell functions an `if` or `case` at the top defines are nodes
 # 21: Bats test files: `@test` blocks own their calls, `load` sources, `run f` calls f
 # 22: zsh files (zsh grammar), shell definitions inside what tree-sitter could not read
-GRAPH_VERSION = "22"
+# 23: a shell `source` tail that is a file name alone names a file beside the script or at the root
+GRAPH_VERSION = "23"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

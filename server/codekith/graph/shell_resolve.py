@@ -10,7 +10,9 @@ callable by name from then on. A command word resolves, in this order, to
    sources). F is a literal path from the file's folder or the workspace root, or a
    literal tail after a prefix for the script's folder (`"$DIR/lib/log.sh"`,
    `"${BASH_SOURCE%/*}/log.sh"`, `"$(dirname "$0")/log.sh"`): the file ending so, the
-   nearest of several. A ShellCheck directive in the comment right above
+   nearest of several; a tail that is a file name alone names a file beside the script
+   or at the root, else none (`"$NVM_DIR/nvm.sh"` is the user's nvm, not a workspace
+   `lib/nvm.sh`). A ShellCheck directive in the comment right above
    (`# shellcheck source=lib/log.sh`, for `source "$logfile"`) names F instead, as it does
    for ShellCheck;
 3. the one function of that name in the workspace, unless the name is a builtin or a
@@ -219,6 +221,9 @@ class ShellFrontend(Frontend):
         if not tail:
             return EMPTY
         named = evaluator.tables.of("shell.files").get(PurePosixPath(tail).name)
+        if "/" not in tail:  # `$fzf_shell/completion.zsh`: beside the script, or none
+            near = {posixpath.dirname(facts.path), ""}
+            named = [p for p in named if posixpath.dirname(p) in near]
         chosen = file_ending(named, tail, facts.path)
         return frozenset({Value("module", chosen)}) if chosen else EMPTY
 
