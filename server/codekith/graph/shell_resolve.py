@@ -112,7 +112,7 @@ class ShellExtractor(Extractor):
             self.source(node, _directed(node) or _sourced(node))
         elif self.bats and word == "load":  # `load helper` reads helper.bash beside the test
             spec = _sourced(node)
-            self.source(node, spec if PurePosixPath(spec).suffix else f"{spec}.bash")
+            self.source(node, spec if not spec or PurePosixPath(spec).suffix else f"{spec}.bash")
         elif self.bats and word == "run":  # `run -1 f args` runs the function f
             self.call(node, _run_target(node), scope, owner)
         elif word not in NOT_CALLING:
