@@ -51,8 +51,8 @@ _BY_SUFFIX = {
 }
 
 
-# What a script's `#!` line names -> its language. zsh is not here: tree-sitter-bash
-# misreads most zsh (224 of ohmyzsh's 358 `.zsh` files have parse errors).
+# What a script's `#!` line names -> its language. zsh is not here: the zsh grammar is
+# chosen by the file name (syntax.grammar_of), so a zsh script would be read as bash.
 _BY_INTERPRETER = {
     "sh": "shell",
     "bash": "shell",
@@ -90,7 +90,7 @@ def language_of(path: str) -> str | None:
 def language_at(root: Path, path: str) -> str | None:
     """A workspace file's language: by its suffix, or, for a name without one (`bin/`
     and `libexec/` scripts, `configure`), by the interpreter its `#!` line names."""
-    if PurePosixPath(path).suffix or language_of(path):
+    if _named(path):
         return language_of(path)
     try:
         with (root / path).open("rb") as file:
@@ -102,9 +102,12 @@ def language_at(root: Path, path: str) -> str | None:
 
 def language_from(path: str, data: bytes) -> str | None:
     """`language_at` for content at hand (a file as a commit left it)."""
-    if PurePosixPath(path).suffix or language_of(path):
-        return language_of(path)
-    return interpreter_language(data)
+    return language_of(path) if _named(path) else interpreter_language(data)
+
+
+def _named(path: str) -> bool:
+    """Whether the name alone decides: a suffix, or a shell start-up file's name."""
+    return bool(PurePosixPath(path).suffix) or language_of(path) is not None
 
 
 def interpreter_language(head: bytes) -> str | None:
