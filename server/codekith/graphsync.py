@@ -38,7 +38,7 @@ from codekith.graph.incremental import (
     decode_variant,
     encode_variant,
 )
-from codekith.graph.index import config_fingerprint, in_graph
+from codekith.graph.index import GRAPH_LANGUAGES, config_fingerprint, in_graph
 from codekith.graph.jedi_worker import JediJob, JediResult, JediWorker
 from codekith.graph.model import Edge
 from codekith.progress import Counts, Tally
@@ -308,10 +308,12 @@ class GraphSync:
         return update, written
 
     def _catalog_files(self) -> dict[str, str]:
+        """The indexed graph files, by the language the scan gave each (`language_at`, kept
+        in the catalog): no file is opened again to read its `#!` line."""
         return {
             p: r.file_hash
             for p, r in self.store.catalog().items()
-            if r.status == "indexed" and in_graph(self.root, p)
+            if r.status == "indexed" and r.language in GRAPH_LANGUAGES
         }
 
     def _state(self, snapshot_hash: str) -> Meta:
