@@ -39,10 +39,8 @@ import numpy as np
 
 import quality_cases as qc
 from benchstats import bootstrap_interval, stratified_interval
-from codekith.chunking import chunk_file
 from codekith.evaluation import Case, load_cases
-from codekith.languages import language_at
-from eval_languages import REPOS, build, code_at, prepare, run_index
+from eval_languages import REPOS, build, code_at, prepare, run_index, workspace_chunks
 from quality_table import chunk_named, cochange_recalls
 
 HERE = Path(__file__).resolve().parent
@@ -78,16 +76,7 @@ def cases_file(root: Path, language: str, fresh: bool) -> Path:
     path = root / "cochange.jsonl"
     if path.exists() and not fresh:
         return path
-    workspace = root / "workspace"
-    listed = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*"))
-    chunks = [
-        chunk
-        for rel in listed
-        if language_at(workspace, rel) == language
-        for chunk in chunk_file(
-            rel, language, (workspace / rel).read_text("utf-8", errors="replace")
-        ).chunks
-    ]
+    chunks = workspace_chunks(root / "workspace", (language,))
     source = qc.source_chunks(chunks, (language,))
     qc.write_cases(qc.cochange_cases(root / "checkout", source, CAP, SEED, (language,)), path)
     return path

@@ -45,7 +45,7 @@ import numpy as np
 
 import quality_cases as qc
 from benchstats import bootstrap_interval
-from codekith.chunking import chunk_file
+from codekith.chunking import Chunk, chunk_file
 from codekith.evaluation import Case, first_rank, judged_hits
 from codekith.languages import language_at
 from codekith.sidecode import is_test_path
@@ -91,18 +91,7 @@ def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, li
     workspace.mkdir(parents=True)
     languages = ("c", "cpp") if language in ("c", "cpp") else (language,)
     questions = qc.build_workspace(checkout, workspace, languages)
-    copied = {
-        rel: language_at(workspace, rel)
-        for rel in (p.relative_to(workspace).as_posix() for p in workspace.rglob("*"))
-    }
-    chunks = [
-        chunk
-        for rel, language in sorted(copied.items())
-        if language in languages
-        for chunk in chunk_file(
-            rel, language or "", (workspace / rel).read_text("utf-8", errors="replace")
-        ).chunks
-    ]
+    chunks = workspace_chunks(workspace, languages)
     path_of = {c.qualname: c.path for c in chunks}
     source_chunks = [
         c
@@ -121,6 +110,20 @@ def prepare(root: Path, source: str, commit: str, language: str) -> dict[str, li
         ]
         for kind, cases in raw.items()
     }
+
+
+def workspace_chunks(workspace: Path, languages: tuple[str, ...]) -> list[Chunk]:
+    """The chunks of the copy's files in `languages`, each file's language read as the
+    index reads it (scripts by their `#!` line)."""
+    listed = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*"))
+    return [
+        chunk
+        for rel in listed
+        if (language := language_at(workspace, rel) or "") in languages
+        for chunk in chunk_file(
+            rel, language, (workspace / rel).read_text("utf-8", errors="replace")
+        ).chunks
+    ]
 
 
 @contextmanager
