@@ -144,7 +144,7 @@ async def test_search_related_status_and_progress(shared: LanguageClient):
     ]
     workspace_caps = client.capabilities.workspace
     if workspace_caps.did_change_watched_files.dynamic_registration:
-        assert "**/.git/HEAD" in watchers and any("py" in str(w) for w in watchers)
+        assert "**/.git/HEAD" in watchers and "**/*" in watchers
     else:
         assert watchers == []  # never registered with a client that cannot take it
 
@@ -230,11 +230,40 @@ async def test_did_save_makes_new_code_searchable(shared: LanguageClient):
 
 @pytest.mark.asyncio
 async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
+    """Changes made outside the editor: a file deleted, a script (no suffix: the watcher
+    takes every file), a text file, a branch switch."""
     (client.root / "shop/mail.py").unlink()
+    write_files(
+        client.root,
+        {
+            "bin/restock": "#!/bin/bash\n# Order more units of every product that ran out.\n"
+            "reorder_sold_out() {\n  echo restock\n}\n",
+            "deploy/stores.cfg": "[warehouse]\nnightly inventory count starts at 02:00\n",
+        },
+    )
+    created = types.FileChangeType.Created
     client.workspace_did_change_watched_files(
         types.DidChangeWatchedFilesParams(
-            [types.FileEvent(uri(client, "shop/mail.py"), types.FileChangeType.Deleted)]
+            [
+                types.FileEvent(uri(client, "shop/mail.py"), types.FileChangeType.Deleted),
+                types.FileEvent(uri(client, "bin/restock"), created),
+                types.FileEvent(uri(client, "deploy/stores.cfg"), created),
+            ]
         )
+    )
+
+    async def outside_edits_indexed() -> bool:
+        named = {u for n in client.indexed for u in n.indexed}  # type: ignore[attr-defined]
+        return {uri(client, "bin/restock"), uri(client, "deploy/stores.cfg")} <= named
+
+    await until(outside_edits_indexed, "the script and the text file to be indexed")
+    asked = {"query": "order more units of products that ran out", "k": 1}
+    assert (await command(client, "codekith.search", asked))["hits"][0]["qualname"] == (
+        "bin.restock.reorder_sold_out"
+    )
+    asked = {"query": "when does the nightly inventory count start", "pathPrefix": "deploy/"}
+    assert (await command(client, "codekith.search", asked))["hits"][0]["path"] == (
+        "deploy/stores.cfg"
     )
 
     async def mail_hits() -> int:

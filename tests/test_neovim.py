@@ -25,15 +25,16 @@ POINTS_DOC = "# Loyalty points\n\nCustomers earn loyalty points with every purch
 NVIM = shutil.which("nvim", path=str(Path(sys.executable).parent)) or shutil.which("nvim")
 
 
-def documented_config(flavour: str) -> str:
-    """The Lua blocks of docs/neovim.md: the set-up block of `flavour` plus the commands."""
+def documented_config(flavour: str, *extra: str) -> str:
+    """The Lua blocks of docs/neovim.md: the set-up block of `flavour`, the blocks tagged
+    `extra` (`lua-watch`) and the commands."""
     text = (ROOT / "docs/neovim.md").read_text()
     blocks = re.findall(r"```(lua[\w.-]*)\n(.*?)```", text, re.S)
     setup = [body for tag, body in blocks if tag == flavour and "CodekithRelated" not in body]
-
+    added = [body for tag, body in blocks if tag in extra]
     commands = [body for tag, body in blocks if tag == "lua" and "CodekithRelated" in body]
-    assert len(setup) == 1 and len(commands) == 1
-    return setup[0] + "\n" + commands[0]
+    assert len(setup) == 1 and len(commands) == 1 and len(added) == len(extra)
+    return "\n".join([setup[0], *added, commands[0]])
 
 
 def nvim_environment(tmp_path: Path) -> dict[str, str]:
@@ -121,3 +122,28 @@ def test_neovim_call_hierarchy_of_a_go_function(tmp_path):
         f"outgoing stock.lines.splitLines@{line + 2}",
         f"outgoing stock.stock.parseLevel@{line + 3}",
     }
+
+
+@pytest.mark.skipif(NVIM is None, reason="nvim is not installed")
+def test_neovim_watching_files_sees_a_script_written_outside_it(tmp_path):
+    """With the documented watch block, Neovim reports a file it never opened: a script
+    without a suffix, which a watcher of known suffixes never matched."""
+    root = init_repo(tmp_path / "ws")
+    write_files(root, SHOP)
+    (root / "bin").mkdir()
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "shop")
+    config = tmp_path / "codekith.lua"
+    config.write_text(documented_config("lua", "lua-watch"))
+    arguments = [str(ROOT / "tests/nvim_watch.lua"), str(config), str(root)]
+    result = subprocess.run(
+        [NVIM, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-l", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env=nvim_environment(tmp_path),
+        cwd=root,
+    )
+    output = result.stdout + result.stderr  # nvim -l prints to stderr
+    assert result.returncode == 0, output
+    assert "script written outside OK" in output and "git status starts no run OK" in output

@@ -137,3 +137,30 @@ def test_ordinary_code_is_not_a_secret():
     assert redact("x.py", "x = 'sk_live_custom'", ["sk_live_[a-z]+"])[1]
     assert secret_file_reason("config/credentials.json") is not None
     assert secret_file_reason("src/credentials.py") is None
+
+
+def test_a_file_event_is_judged_by_its_path_alone(tmp_path: Path):
+    """A watcher reports every file of the tree: a build's output, a virtualenv's files and
+    secrets are dropped without reading them; scripts (no suffix) and text files pass."""
+    from codekith.gitrepo import moves_head
+    from codekith.workspace import WorkspaceFilter
+
+    every = WorkspaceFilter(tmp_path, Settings())
+    assert every.event_reason("bin/deploy") is None  # may be a script: its `#!` decides
+    assert every.event_reason("deploy/hosts.cfg") is None  # text, indexed as windows
+    assert every.event_reason(".zshrc") is None
+    assert every.event_reason("gone/never_existed.py") is None  # a deletion is judged too
+    assert every.event_reason("pkg/__pycache__/m.cpython-311.pyc") is not None
+    assert every.event_reason(".venv/lib/site.py") is not None
+    assert every.event_reason("build/lib/pkg/m.py") is not None
+    assert every.event_reason(".env") is not None
+    assert every.event_reason("logo.png") == "binary file type"
+    python_only = WorkspaceFilter(tmp_path, Settings(languages=("python",)))
+    assert python_only.event_reason("deploy/hosts.cfg") == "language text not configured"
+    assert python_only.event_reason("bin/deploy") is None
+    assert python_only.event_reason("m.py") is None
+
+    assert moves_head("/ws/.git/HEAD") and moves_head("/ws/.git/refs/heads/main")
+    assert moves_head("/ws/.git/packed-refs")
+    assert not moves_head("/ws/.git/index") and not moves_head("/ws/.git/objects/ab/cdef")
+    assert not moves_head("/ws/.git/index.lock") and not moves_head("/ws/.git/FETCH_HEAD")

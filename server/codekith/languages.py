@@ -123,11 +123,6 @@ def interpreter_language(head: bytes) -> str | None:
     return _BY_INTERPRETER.get(program)
 
 
-def suffixes_of(languages: set[str]) -> list[str]:
-    """File suffixes for the given languages (all known ones when empty)."""
-    return sorted(s for s, lang in _BY_SUFFIX.items() if not languages or lang in languages)
-
-
 def known_languages() -> set[str]:
     """Every language a file can be indexed as (the VS Code extension activates on each)."""
     return set(_BY_SUFFIX.values())

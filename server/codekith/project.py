@@ -19,6 +19,7 @@ from codekith.layered import LayeredStore
 from codekith.related import Related
 from codekith.search import Searcher
 from codekith.store import Store, is_uri
+from codekith.workspace import WorkspaceFilter
 
 if TYPE_CHECKING:  # loaded by the first index run: `status` and queries never need it
     from codekith.indexer import Indexer
@@ -102,6 +103,10 @@ class Project:
             if self._embedder is None:
                 self._embedder = self._embedder_factory(self.settings.model)
             return self._embedder
+
+    @cached_property
+    def workspace_filter(self) -> WorkspaceFilter:
+        return WorkspaceFilter(self.root, self.settings)
 
     @cached_property
     def indexer(self) -> Indexer:

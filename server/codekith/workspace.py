@@ -235,6 +235,15 @@ class WorkspaceFilter:
             return "binary file type"
         return None
 
+    def event_reason(self, path: str) -> str | None:
+        """Why a file event at `path` (written, created, deleted) cannot change the index,
+        decided without reading the file: a watcher reports every file of the tree. A name
+        without a suffix passes: it may be a script or text."""
+        reason = self.path_reason(path)
+        if reason is None and PurePosixPath(path).suffix:
+            reason = self.language_reason(language_of(path) or TEXT)
+        return reason
+
     def language_reason(self, language: str) -> str | None:
         if self.languages and language not in self.languages:
             return f"language {language} not configured"

@@ -18,11 +18,10 @@ from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from codekith import __version__
+from codekith import __version__, gitrepo
 from codekith.answers import NotServedError, UnknownChunkError
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.indexer import IndexReport
-from codekith.languages import suffixes_of
 from codekith.lsp import arguments as args
 from codekith.lsp import convert
 from codekith.lsp.options import ServerOptions, parse_options
@@ -206,15 +205,8 @@ async def _watch_files(ls: CodekithServer) -> None:
     watched = capability.did_change_watched_files if capability else None
     if not (watched and watched.dynamic_registration):
         return
-    suffixes = sorted(
-        {
-            s.lstrip(".")
-            for session in ls.sessions.values()
-            for s in suffixes_of(set(session.project.settings.languages))
-        }
-    )
-    watchers = [
-        types.FileSystemWatcher(glob_pattern=f"**/*.{{{','.join(suffixes)}}}"),
+    watchers = [  # every file: scripts have no suffix, text files any (`session.watches`)
+        types.FileSystemWatcher(glob_pattern="**/*"),
         types.FileSystemWatcher(glob_pattern="**/.git/HEAD"),
         types.FileSystemWatcher(glob_pattern="**/.git/refs/**"),
     ]
@@ -267,12 +259,13 @@ def _register_sync(server: CodekithServer) -> None:
         for change in params.changes:
             fs_path = to_fs_path(change.uri) or ""
             if "/.git/" in fs_path:
-                for root, session in ls.sessions.items():
-                    if fs_path.startswith(str(root) + "/") or root in Path(fs_path).parents:
-                        session.schedule(scan=True)
+                if gitrepo.moves_head(fs_path):
+                    for root, session in ls.sessions.items():
+                        if root in Path(fs_path).parents:
+                            session.schedule(scan=True)
                 continue
             found = locate(ls, change.uri)
-            if found and "/.codekith/" not in fs_path:
+            if found and found[0].watches(found[1]):
                 found[0].schedule({found[1]})
 
 

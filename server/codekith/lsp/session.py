@@ -476,6 +476,11 @@ class WorkspaceSession:
     def mark_dirty(self, path: str, dirty: bool) -> None:
         (self.dirty.add if dirty else self.dirty.discard)(path)
 
+    def watches(self, path: str) -> bool:
+        """Whether a watched-file event at `path` can change the index (a build's output,
+        a virtualenv or a secret file cannot; a name without a suffix may be a script)."""
+        return self.project.workspace_filter.event_reason(path) is None
+
     def _note_pending(self, paths: set[str], whole: bool) -> None:
         """Queued files differ from the index until their run: say so without asking git."""
         if whole:
