@@ -3,31 +3,11 @@
 -- function (1-based). Prints the incoming and outgoing calls, one `qualname@line` a line.
 local config, workspace, file, line = _G.arg[1], _G.arg[2], _G.arg[3], tonumber(_G.arg[4])
 
-local function fail(message)
-  io.stderr:write('FAIL: ' .. message .. '\n')
-  vim.cmd('cquit 1')
-end
+local common = dofile(vim.fs.dirname(_G.arg[0]) .. '/nvim_common.lua')
+local fail = common.fail
 
-local function wait_for(what, timeout_ms, predicate)
-  if not vim.wait(timeout_ms, predicate, 100) then fail('timed out waiting for ' .. what) end
-end
-
-local ok, err = pcall(function()
-  vim.cmd('filetype on')
-  dofile(config)
-  vim.cmd('cd ' .. workspace)
-  vim.cmd('edit ' .. file)
-  local client
-  wait_for('the client to attach', 30000, function()
-    client = (vim.lsp.get_clients or vim.lsp.get_active_clients)({ name = 'codekith' })[1]
-    return client ~= nil
-  end)
-  wait_for('the index', 180000, function()
-    local reply = client:request_sync('workspace/executeCommand',
-      { command = 'codekith.status', arguments = { vim.empty_dict() } }, 5000, 0)
-    local folder = reply and reply.result and reply.result.folders[1]
-    return folder ~= nil and folder.ready and not folder.indexing and #(folder.runs or {}) > 0
-  end)
+common.run(function()
+  local client = common.open(config, workspace, file)
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(0) },
     position = { line = line - 1, character = 5 },
@@ -45,5 +25,3 @@ local ok, err = pcall(function()
     end
   end
 end)
-if not ok then fail(tostring(err)) end
-vim.cmd('qall!')

@@ -2,14 +2,8 @@
 -- Arguments: the config file, the workspace, and the line of compute_price (1-based).
 local config, workspace, line = _G.arg[1], _G.arg[2], tonumber(_G.arg[3])
 
-local function fail(message)
-  io.stderr:write('FAIL: ' .. message .. '\n')
-  vim.cmd('cquit 1')
-end
-
-local function wait_for(what, timeout_ms, predicate)
-  if not vim.wait(timeout_ms, predicate, 100) then fail('timed out waiting for ' .. what) end
-end
+local common = dofile(vim.fs.dirname(_G.arg[0]) .. '/nvim_common.lua')
+local fail, wait_for = common.fail, common.wait_for
 
 local function quickfix_text()
   local lines = {}
@@ -17,22 +11,8 @@ local function quickfix_text()
   return table.concat(lines, '\n')
 end
 
-local ok, err = pcall(function()
-  vim.cmd('filetype on')
-  dofile(config)
-  vim.cmd('cd ' .. workspace)
-  vim.cmd('edit shop/pricing.py')
-  local client
-  wait_for('the client to attach', 30000, function()
-    client = (vim.lsp.get_clients or vim.lsp.get_active_clients)({ name = 'codekith' })[1]
-    return client ~= nil
-  end)
-  wait_for('the index', 180000, function()
-    local reply = client:request_sync('workspace/executeCommand',
-      { command = 'codekith.status', arguments = { vim.empty_dict() } }, 5000, 0)
-    local folder = reply and reply.result and reply.result.folders[1]
-    return folder ~= nil and folder.ready and not folder.indexing and #(folder.runs or {}) > 0
-  end)
+common.run(function()
+  local client = common.open(config, workspace, 'shop/pricing.py')
   vim.api.nvim_win_set_cursor(0, { line, 4 })
   vim.cmd('CodekithRelated')
   wait_for('related results', 60000, function() return #vim.fn.getqflist() > 0 end)
@@ -99,5 +79,3 @@ local ok, err = pcall(function()
   end
   print('search code only OK')
 end)
-if not ok then fail(tostring(err)) end
-vim.cmd('qall!')

@@ -3,25 +3,11 @@
 -- .git/index, starts no index run. Arguments: the config file and the workspace.
 local config, workspace = _G.arg[1], _G.arg[2]
 
-local function fail(message)
-  io.stderr:write('FAIL: ' .. message .. '\n')
-  vim.cmd('cquit 1')
-end
+local common = dofile(vim.fs.dirname(_G.arg[0]) .. '/nvim_common.lua')
+local fail, wait_for = common.fail, common.wait_for
 
-local function wait_for(what, timeout_ms, predicate)
-  if not vim.wait(timeout_ms, predicate, 100) then fail('timed out waiting for ' .. what) end
-end
-
-local ok, err = pcall(function()
-  vim.cmd('filetype on')
-  dofile(config)
-  vim.cmd('cd ' .. workspace)
-  vim.cmd('edit shop/pricing.py')
-  local client
-  wait_for('the client to attach', 30000, function()
-    client = vim.lsp.get_clients({ name = 'codekith' })[1]
-    return client ~= nil
-  end)
+common.run(function()
+  local client = common.open(config, workspace, 'shop/pricing.py')
   local function command(name, argument)
     local reply = client:request_sync('workspace/executeCommand',
       { command = name, arguments = { argument } }, 10000, 0)
@@ -31,7 +17,6 @@ local ok, err = pcall(function()
     local folder = command('codekith.status', vim.empty_dict()).folders[1]
     return folder.ready and not folder.indexing and folder.runs or {}
   end
-  wait_for('the index', 180000, function() return #runs() > 0 end)
 
   local script = io.open(workspace .. '/bin/restock', 'w')
   script:write('#!/bin/bash\n# Order more units of every product that ran out.\n'
@@ -65,5 +50,3 @@ local ok, err = pcall(function()
   end
   print('git status starts no run OK')
 end)
-if not ok then fail(tostring(err)) end
-vim.cmd('qall!')

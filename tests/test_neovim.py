@@ -37,13 +37,26 @@ def documented_config(flavour: str, *extra: str) -> str:
     return "\n".join([setup[0], *added, commands[0]])
 
 
-def nvim_environment(tmp_path: Path) -> dict[str, str]:
-    return {
+def run_nvim(tmp_path: Path, root: Path, script: str, *arguments: str) -> str:
+    """Run tests/`script` in a headless Neovim in `root`; what it printed (it must pass)."""
+    environment = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "XDG_DATA_HOME": str(tmp_path / "data"),
     }
+    headless = [NVIM or "nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n", "-l"]
+    result = subprocess.run(
+        [*headless, str(ROOT / "tests" / script), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        env=environment,
+        cwd=root,
+    )
+    output = result.stdout + result.stderr  # nvim -l prints to stderr
+    assert result.returncode == 0, output
+    return output
 
 
 @pytest.mark.skipif(NVIM is None, reason="nvim is not installed")
@@ -60,30 +73,7 @@ def test_neovim_attaches_finds_related_and_sees_saved_code(tmp_path, flavour):
         for n, t in enumerate((root / "shop/pricing.py").read_text().splitlines(), 1)
         if "percent = 10" in t
     )
-    env = nvim_environment(tmp_path)
-    result = subprocess.run(
-        [
-            NVIM,
-            "--headless",
-            "-u",
-            "NONE",
-            "-i",
-            "NONE",
-            "-n",
-            "-l",
-            str(ROOT / "tests/nvim_e2e.lua"),
-            str(config),
-            str(root),
-            str(line),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=400,
-        env=env,
-        cwd=root,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    output = result.stdout + result.stderr  # nvim -l prints to stderr
+    output = run_nvim(tmp_path, root, "nvim_e2e.lua", str(config), str(root), str(line))
     assert "related OK" in output and "search after save OK" in output
     assert "search code only OK" in output
     assert "related with tests OK" in output
@@ -100,18 +90,8 @@ def test_neovim_call_hierarchy_of_a_go_function(tmp_path):
     config.write_text(documented_config("lua"))
     lines = (root / "stock/stock.go").read_text().splitlines()
     line = next(n for n, t in enumerate(lines, 1) if t.startswith("func Load"))
-    script = ROOT / "tests/nvim_call_hierarchy.lua"
-    arguments = [str(script), str(config), str(root), "stock/stock.go", str(line)]
-    result = subprocess.run(
-        [NVIM, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-l", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=400,
-        env=nvim_environment(tmp_path),
-        cwd=root,
-    )
-    output = result.stdout + result.stderr  # nvim -l prints to stderr
-    assert result.returncode == 0, output
+    arguments = [str(config), str(root), "stock/stock.go", str(line)]
+    output = run_nvim(tmp_path, root, "nvim_call_hierarchy.lua", *arguments)
     calls = {row for row in output.splitlines() if row.startswith(("item", "incoming", "outgoing"))}
     main = (root / "main.go").read_text().splitlines()
     report, run = (next(n for n, t in enumerate(main, 1) if text in t) for text in ("a,1", "b,2"))
@@ -135,15 +115,5 @@ def test_neovim_watching_files_sees_a_script_written_outside_it(tmp_path):
     git(root, "commit", "-qm", "shop")
     config = tmp_path / "codekith.lua"
     config.write_text(documented_config("lua", "lua-watch"))
-    arguments = [str(ROOT / "tests/nvim_watch.lua"), str(config), str(root)]
-    result = subprocess.run(
-        [NVIM, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-l", *arguments],
-        capture_output=True,
-        text=True,
-        timeout=400,
-        env=nvim_environment(tmp_path),
-        cwd=root,
-    )
-    output = result.stdout + result.stderr  # nvim -l prints to stderr
-    assert result.returncode == 0, output
+    output = run_nvim(tmp_path, root, "nvim_watch.lua", str(config), str(root))
     assert "script written outside OK" in output and "git status starts no run OK" in output
