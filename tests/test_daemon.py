@@ -137,6 +137,26 @@ def test_an_index_folder_deleted_under_the_daemon_is_built_again(
     assert warm.stdout == alone.stdout and json.loads(warm.stdout)["hits"]
 
 
+def test_a_settings_file_written_between_calls_decides_the_next_one(
+    daemons_on: None, workspace: Any
+) -> None:
+    """The daemon's warm project was made with the settings of its first call: a
+    `.codekith.toml` written since takes effect at the next call, as on its own."""
+    root = workspace(PKG)
+    assert index(root)["indexed"]
+    started_daemon()
+    query = ("search", "start the engine", "--json", "--path-prefix", "app/")
+    found = cli(*query, cwd=root)
+    assert found.returncode == 0 and json.loads(found.stdout)["hits"], found.stderr
+    (root / ".codekith.toml").write_text('exclude = ["app/**"]\n')
+    again = index(root)
+    assert again["skipped"]["app/main.py"] == "excluded by configuration", again
+    warm, alone = cli(*query, cwd=root), cli(*query, cwd=root, alone=True)
+    assert warm.returncode == alone.returncode == 0, warm.stderr
+    assert warm.stdout == alone.stdout and json.loads(warm.stdout)["hits"] == []
+    assert daemon.status()["served"] == 3  # type: ignore[index]
+
+
 def test_one_installation_has_one_daemon_whatever_its_interpreter_is_called(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

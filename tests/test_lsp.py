@@ -287,6 +287,40 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
 
 
 @pytest.mark.asyncio
+async def test_a_settings_file_edited_under_the_server_takes_effect(client: LanguageClient):
+    """`.codekith.toml` edited while the server runs: files it now excludes leave the index
+    and come back when the exclusion goes, and its new mistakes are reported, without a
+    restart (the settings were read once, at start)."""
+    settings = client.root / ".codekith.toml"
+
+    def save_settings(text: str) -> None:
+        settings.write_text(text)
+        client.text_document_did_save(
+            types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(settings.as_uri()))
+        )
+
+    async def web_hits() -> int:
+        asked = {"query": "send an http request", "pathPrefix": "web/"}
+        return len((await command(client, "codekith.search", asked))["hits"])
+
+    async def web_gone() -> bool:
+        return await web_hits() == 0
+
+    assert await web_hits() > 0
+    save_settings('exclude = ["web/**"]\nbudget = "large"\n')
+    await until(web_gone, "the files the settings now exclude to leave the index")
+    folder = (await command(client, "codekith.status"))["folders"][0]
+    assert folder["skipped"]["web/http.py"] == "excluded by configuration"
+
+    async def warned() -> bool:
+        return any("budget must be a int" in m.message for m in client.messages)
+
+    await until(warned, "the settings file's new mistake to be reported")
+    save_settings("")
+    await until(web_hits, "the files no longer excluded to come back")
+
+
+@pytest.mark.asyncio
 async def test_an_index_folder_deleted_under_the_server_is_built_again(client: LanguageClient):
     """`rm -rf .codekith` while the server runs, the way users start over: every later run
     failed with "cannot write the index" (its tables were gone) until a restart. Now the

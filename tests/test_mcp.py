@@ -453,6 +453,23 @@ async def test_changed_files_are_reindexed_first_or_flagged_stale(
 
 
 @pytest.mark.asyncio
+async def test_a_settings_file_edited_during_the_session_takes_effect(
+    ready_server, ready_root, monkeypatch
+):
+    """The server lives as long as the assistant's session: a `.codekith.toml` written
+    meanwhile decides the next answer (the settings were read once, at start)."""
+    monkeypatch.setattr(state, "CATCH_UP_WAIT_S", 600.0)  # a loaded machine is slow: no race
+    asked = {"query": "email a receipt", "path_prefix": "shop/mail.py"}
+    async with connected(ready_server) as call:
+        assert (await call.ok("search_code", asked))["hits"]
+        write_files(ready_root, {".codekith.toml": 'exclude = ["shop/mail.py"]\n'})
+        excluded = await call.ok("search_code", asked)
+        assert excluded["hits"] == [] and excluded["fresh"] is True
+        (ready_root / ".codekith.toml").unlink()
+        assert (await call.ok("search_code", asked))["hits"]
+
+
+@pytest.mark.asyncio
 async def test_reindex_status_and_feedback(ready_server):
     async with connected(ready_server) as call:
         await call.ok("search_code", {"query": "discount"})

@@ -208,6 +208,16 @@ class Answers:
         with self._cache_lock:
             self._cached = None
 
+    def reopen_if_reconfigured(self) -> bool:
+        """Open the project again when its settings files say something else now (an MCP
+        server lives as long as the assistant's session); whether it did. The caller then
+        scans: the settings may take files in or out."""
+        if not self.project.settings_changed():
+            return False
+        self.project = self.project.reopened()
+        self.forget_freshness()
+        return True
+
     def status(self, runs: int = 10, state: Freshness | None = None) -> dict[str, Any]:
         """Root, index location, whether it is ready, and when it is, the summary of what
         it holds and how fresh it is."""

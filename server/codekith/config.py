@@ -121,10 +121,17 @@ def apply_overrides(settings: Settings, raw: dict[str, Any], source: str) -> Set
     return dataclasses.replace(settings, **changes, warnings=tuple(warnings))
 
 
+# where the settings are, in order, and the table in each: the first file that has one wins
+SETTINGS_FILES: dict[str, tuple[str, ...]] = {
+    ".codekith.toml": (),
+    "pyproject.toml": ("tool", "codekith"),
+}
+
+
 def load_settings(root: Path) -> Settings:
     """Read `.codekith.toml` (whole file) or else `[tool.codekith]` from pyproject.toml."""
     settings = Settings()
-    for name, table in ((".codekith.toml", ()), ("pyproject.toml", ("tool", "codekith"))):
+    for name, table in SETTINGS_FILES.items():
         path = root / name
         if not path.is_file():
             continue

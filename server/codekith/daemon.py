@@ -250,30 +250,29 @@ class Projects:
     def __init__(self, kept: int = PROJECTS_KEPT) -> None:
         self._kept = kept
         self.ready: Callable[[], None] = lambda: None  # waits for the warm-up, if any
-        self._projects: OrderedDict[tuple[Any, ...], tuple[Any, Project, IndexFolder]] = (
-            OrderedDict()
-        )
+        self._projects: OrderedDict[tuple[Any, ...], tuple[Project, IndexFolder]] = OrderedDict()
 
     def workspaces(self) -> list[str]:
         return [str(root) for root, _, _ in self._projects]
 
     def get(self, root: Path, db: str | None, remote_index: str | None) -> Project:
-        from codekith.config import load_settings
         from codekith.project import Project
 
         where = db if db is None or "://" in db else os.path.abspath(db)  # a relative --db
         key = (root, where, remote_index)
-        settings = load_settings(root)
         known = self._projects.get(key)
-        if known is not None and known[0] == settings:
-            _, project, seen = known
+        if known is None:
+            project = Project(root, db=db, remote_index=remote_index)
+        else:
+            project, seen = known
             folder = project.index_folder()
-            if seen is None or folder == seen:  # a first run made it: the same index
-                self._projects[key] = (settings, project, folder)
+            same = seen is None or folder == seen  # a first run made it: the same index
+            if same and not project.settings_changed():
+                self._projects[key] = (project, folder)
                 self._projects.move_to_end(key)
                 return project
-        project = Project(root, db=db, remote_index=remote_index)
-        self._projects[key] = (settings, project, project.index_folder())
+            project = project.reopened()  # the model stays loaded
+        self._projects[key] = (project, project.index_folder())
         while len(self._projects) > self._kept:
             self._projects.popitem(last=False)
         return project

@@ -43,6 +43,16 @@ class Project:
         snapshot (Store) - for short read-only processes such as `codekith status`."""
 
         self.root = root.resolve()
+        self._given = (overrides, db, remote_index)
+        self.settings: Settings = self._read_settings()
+        self._embedder = embedder
+        self._embedder_lock = threading.Lock()
+        self._snapshots = snapshots
+        self._embedder_factory = embedder_factory or FastEmbedder
+
+    def _read_settings(self) -> Settings:
+        """The workspace's settings files under what the caller gave (options, flags)."""
+        overrides, db, remote_index = self._given
         settings = load_settings(self.root)
         if overrides:
             settings = apply_overrides(settings, overrides, "options")
@@ -50,11 +60,30 @@ class Project:
             settings = dataclasses.replace(settings, db=db)
         if remote_index:
             settings = dataclasses.replace(settings, remote_index=remote_index)
-        self.settings: Settings = settings
-        self._embedder = embedder
-        self._embedder_lock = threading.Lock()
-        self._snapshots = snapshots
-        self._embedder_factory = embedder_factory or FastEmbedder
+        return settings
+
+    def reopened(self) -> Project:
+        """This workspace opened again, for a long-lived process: with the settings its
+        files give now, over the index folder now at its place, keeping the loaded model
+        while the settings name the same one."""
+        overrides, db, remote_index = self._given
+        again = Project(
+            self.root,
+            db=db,
+            overrides=overrides,
+            remote_index=remote_index,
+            embedder_factory=self._embedder_factory,
+            snapshots=self._snapshots,
+        )
+        if again.settings.model == self.settings.model:
+            again._embedder = self._embedder
+        return again
+
+    def settings_changed(self) -> bool:
+        """Whether `.codekith.toml` or `[tool.codekith]` now say something else, or warn of
+        something else (a long-lived process then opens a new Project)."""
+        now = self._read_settings()
+        return (now, now.warnings) != (self.settings, self.settings.warnings)
 
     @cached_property
     def store(self) -> Store:

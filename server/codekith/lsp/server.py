@@ -72,10 +72,9 @@ class CodekithServer(LanguageServer):
             self.show_error,
             self.options.debounce_ms,
             self.notify_indexed,
+            self.show_warning,
         )
         self.sessions[session.root] = session
-        for warning in session.project.settings.warnings:
-            self.show_warning(warning)
         return session
 
     def notify_indexed(self, root: Path, report: IndexReport) -> None:

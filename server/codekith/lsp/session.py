@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from codekith import freshness
 from codekith.answers import Answers
+from codekith.config import SETTINGS_FILES
 from codekith.embedding import Embedder
 from codekith.freshness import Freshness
 from codekith.graph.incremental import UpdateYielded
@@ -110,9 +111,9 @@ class WorkspaceSession:
         on_error: Callable[[str], None],
         debounce_ms: int = DEBOUNCE_MS,
         on_indexed: Callable[[Path, IndexReport], None] = lambda root, report: None,
+        on_warning: Callable[[str], None] = lambda message: None,
     ):
         self.root = root.resolve()
-        self._settings, self._embedder_factory = settings, embedder
         self.project = Project(self.root, overrides=settings or None, embedder_factory=embedder)
         self.answers = Answers(self.project)
         self._folder = self.project.index_folder()  # the index folder the project opened
@@ -126,6 +127,9 @@ class WorkspaceSession:
         self._progress = progress
         self._on_error = on_error
         self._on_indexed = on_indexed
+        self._on_warning = on_warning
+        for warning in self.project.settings.warnings:
+            on_warning(warning)
         self._pending = _Pending()
         self._lock = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
@@ -200,7 +204,10 @@ class WorkspaceSession:
 
     async def _run(self, pending: _Pending) -> IndexReport | None:
         if self._folder_replaced():
-            self._reopen()  # `rm -rf .codekith`: the tables it had open are gone
+            self._reopen("the index folder was deleted or replaced")  # `rm -rf .codekith`
+            pending.scan = True
+        elif self._settings_touched(pending) and self.project.settings_changed():
+            self._reopen("its settings changed")  # what is indexed, how, or where
             pending.scan = True
         whole = pending.scan or pending.full
         if whole or len(pending.paths) >= SILENT_RUN_FILES:
@@ -253,17 +260,21 @@ class WorkspaceSession:
         """The index folder the last run wrote was deleted or replaced since."""
         return self._folder is not None and self.project.index_folder() != self._folder
 
-    def _reopen(self) -> None:
-        """A new project over the index folder now at its place, with the model already
-        loaded; a Jedi pass of the old one stops at its next step (`_refine`)."""
-        log.info("%s: the index folder was deleted or replaced; opening it again", self.root)
+    @staticmethod
+    def _settings_touched(pending: _Pending) -> bool:
+        """A settings file was saved or changed on disk, or a scan (a branch switch) may
+        have brought another."""
+        return pending.scan or pending.full or bool(pending.paths & SETTINGS_FILES.keys())
+
+    def _reopen(self, why: str) -> None:
+        """A new project: over the index folder now at its place, or with the settings its
+        files now give; a Jedi pass of the old one stops at its next step (`_refine`)."""
+        log.info("%s: %s; opening the index again", self.root, why)
         old = self.project
-        self.project = Project(
-            self.root,
-            overrides=self._settings or None,
-            embedder=old.embedder(),
-            embedder_factory=self._embedder_factory,
-        )
+        self.project = old.reopened()
+        for warning in self.project.settings.warnings:
+            if warning not in old.settings.warnings:
+                self._on_warning(warning)
         self.answers = Answers(self.project)
         self._indexed = self._warmed = False
         self._freshness, self._folder = None, None

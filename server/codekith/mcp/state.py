@@ -2,9 +2,10 @@
 
 A first question on a root without an index, or with one whose last run was interrupted,
 builds it (reporting progress) instead of failing or answering from a part. Before each
-answer, files that changed on disk since the last run are re-indexed; the answer waits for
-that at most CATCH_UP_WAIT_S and otherwise goes out with the changed files flagged stale
-while the run finishes in the background. Index runs happen in a worker thread, one at a
+answer, files that changed on disk since the last run are re-indexed (every file, by the
+new rules, when the settings files changed); the answer waits for that at most
+CATCH_UP_WAIT_S and otherwise goes out with the changed files flagged stale while the run
+finishes in the background. Index runs happen in a worker thread, one at a
 time; the event loop only waits on them.
 """
 
@@ -75,11 +76,13 @@ class WorkspaceState:
                 raise IndexNotReadyError(f"building the index failed: {self.last_error}")
             return
         if not self.indexing:
-            self.answers.forget_freshness()  # checked once per answer, then reused by it
-            fresh = (await asyncio.to_thread(self.answers.freshness)).fresh
-            if fresh:
-                return
-            await self._start(lambda: self.answers.catch_up(progress=self._progress.update))
+            if await asyncio.to_thread(self.answers.reopen_if_reconfigured):
+                await self._start(lambda: self.answers.reindex(progress=self._progress.update))
+            else:
+                self.answers.forget_freshness()  # checked once per answer, then reused by it
+                if (await asyncio.to_thread(self.answers.freshness)).fresh:
+                    return
+                await self._start(lambda: self.answers.catch_up(progress=self._progress.update))
         if self._run is not None:
             await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
 
