@@ -184,6 +184,18 @@ def test_zsh_files_are_read_by_the_zsh_grammar() -> None:
     assert "${(s:/:)PWD}" in chunks["lib.cli"].code
 
 
+def test_a_script_whose_line_runs_zsh_is_read_by_the_zsh_grammar() -> None:
+    """`bin/omz-tool` starting `#!/usr/bin/env zsh` is what a `.zsh` file is; a bash
+    script of no suffix stays with bash's grammar."""
+    script = "#!/usr/bin/env zsh\n" + textwrap.dedent(ZSH)
+    assert grammar_of("bin/omz-tool", "shell", script.encode()) == "zsh"
+    assert grammar_of("bin/deploy", "shell", b"#!/bin/bash\nmain() { :; }\n") == "shell"
+    assert grammar_of("tool.sh", "shell", script.encode()) == "shell"  # the suffix decides
+    chunks, error = chunks_of("bin/omz-tool", "shell", script)
+    assert error is None
+    assert set(chunks) == {"bin.omz-tool", "bin.omz-tool._omz::log", "bin.omz-tool.git_branch"}
+
+
 def test_a_zsh_parse_that_would_not_end_falls_back_to_bash() -> None:
     """tree-sitter-zsh 0.63.4 loops forever on this bash idiom (oh-my-bash's
     bash-preexec.sh); the parse is given ZSH_PARSE_SECONDS, then bash's grammar reads

@@ -28,7 +28,8 @@ from tests.conftest import write_files
         ("#!/usr/bin/env node", "javascript"),
         ("#!/usr/bin/env ruby", "ruby"),
         ("#!/usr/bin/php", "php"),
-        ("#!/usr/bin/env zsh", None),  # tree-sitter-bash misreads zsh
+        ("#!/usr/bin/env zsh", "shell"),  # read by the zsh grammar (syntax.grammar_of)
+        ("#!/bin/zsh -f", "shell"),
         ("#!/usr/bin/perl -w", None),
         ("#!/usr/bin/env", None),
         ("#!", None),

@@ -65,7 +65,8 @@ from codekith.workspace import decode_text
 # 21: Bats test files: `@test` blocks own their calls, `load` sources, `run f` calls f
 # 22: zsh files (zsh grammar), shell definitions inside what tree-sitter could not read
 # 23: a shell `source` tail that is a file name alone names a file beside the script or at the root
-GRAPH_VERSION = "23"
+# 24: scripts whose `#!` runs zsh are shell (zsh grammar)
+GRAPH_VERSION = "24"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

@@ -51,14 +51,15 @@ _BY_SUFFIX = {
 }
 
 
-# What a script's `#!` line names -> its language. zsh is not here: the zsh grammar is
-# chosen by the file name (syntax.grammar_of), so a zsh script would be read as bash.
+# What a script's `#!` line names -> its language (a zsh script is read by the zsh
+# grammar: syntax.grammar_of)
 _BY_INTERPRETER = {
     "sh": "shell",
     "bash": "shell",
     "dash": "shell",
     "ash": "shell",
     "ksh": "shell",
+    "zsh": "shell",
     "python": PYTHON,
     "pypy": PYTHON,
     "node": "javascript",
@@ -112,15 +113,18 @@ def _named(path: str) -> bool:
 
 def interpreter_language(head: bytes) -> str | None:
     """The language of `#!/bin/sh -e`, `#! /usr/bin/env python3`, `#!/usr/bin/env -S lua5.4`."""
+    program = interpreter(head)
+    return _BY_INTERPRETER.get(program) if program else None
+
+
+def interpreter(head: bytes) -> str | None:
+    """The program a `#!` line runs, without its folder, `env` or version (`python`)."""
     if not head.startswith(b"#!"):
         return None
     words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
     if words and PurePosixPath(words[0]).name == "env":
         words = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-    if not words:
-        return None
-    program = _VERSION_TAIL.sub("", PurePosixPath(words[0]).name)
-    return _BY_INTERPRETER.get(program)
+    return _VERSION_TAIL.sub("", PurePosixPath(words[0]).name) if words else None
 
 
 def known_languages() -> set[str]:

@@ -35,7 +35,7 @@ import tree_sitter_swift
 import tree_sitter_typescript
 import tree_sitter_zsh
 
-from codekith.languages import ZSH_DOTFILES
+from codekith.languages import SHEBANG_BYTES, ZSH_DOTFILES, interpreter
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
@@ -69,15 +69,20 @@ def supports(language: str) -> bool:
     return language in _LOADERS
 
 
-def grammar_of(path: str, language: str) -> str:
+def grammar_of(path: str, language: str, data: bytes = b"") -> str:
     """The grammar for a file: `.tsx` files need the TSX grammar, not plain TypeScript; a
     `.h` header may be C++ (classes, namespaces), and the C++ grammar reads C headers too;
-    a `.bats` test file is shell with test blocks, a `.zsh` file (and `.zshrc`) zsh."""
+    a `.bats` test file is shell with test blocks, a `.zsh` file (and `.zshrc`, and a
+    script whose `#!` line runs zsh) zsh."""
     name = PurePosixPath(path).name
     suffix = PurePosixPath(name).suffix.lower()
     if suffix in (".tsx", ".bats"):
         return suffix[1:]
-    if language == "shell" and (suffix in (".zsh", ".zsh-theme") or name in ZSH_DOTFILES):
+    if language == "shell" and (
+        suffix in (".zsh", ".zsh-theme")
+        or name in ZSH_DOTFILES
+        or (not suffix and interpreter(data[:SHEBANG_BYTES]) == "zsh")
+    ):
         return "zsh"
     return "cpp" if language == "c" and suffix == ".h" else language
 

@@ -219,8 +219,8 @@ _ATTRIBUTE_LINE = re.compile(r"\s*(#?\[.*\]|@[\w.:]+(\(.*\))?)\s*$")
 
 def chunk_tree_sitter(path: str, language: str, source: str) -> tuple[list[Chunk], str | None]:
     """Chunks, and an error note when the tree has syntax errors (chunks are kept)."""
-    grammar = grammar_of(path, language)
     data = source.encode("utf-8")
+    grammar = grammar_of(path, language, data)
     root = parse(grammar, data).root_node
     maker = _Maker(path, language, data)
     for definition in definitions(root, path, grammar):

@@ -188,7 +188,7 @@ class Frontend:
         self.root = root
 
     def extract(self, path: str, language: str, source: bytes) -> FileFacts:
-        grammar = grammar_of(path, language)
+        grammar = grammar_of(path, language, source)
         tree = parse(grammar, source)
         found = definitions(tree.root_node, path, grammar)
         return extracted(self.extractor(path, language, tree.root_node, found))
