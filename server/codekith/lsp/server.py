@@ -221,33 +221,27 @@ async def _watch_files(ls: CodekithServer) -> None:
 
 
 def _register_sync(server: CodekithServer) -> None:
-    def locate(ls: CodekithServer, uri: str) -> tuple[WorkspaceSession, str] | None:
-        try:
-            return ls.session_for(uri)
-        except OutsideWorkspaceError:
-            return None
-
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CodekithServer, params: types.DidOpenTextDocumentParams) -> None:
-        found = locate(ls, params.text_document.uri)
+        found = _locate(ls, params.text_document.uri)
         if found:
             found[0].mark_dirty(found[1], False)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: CodekithServer, params: types.DidChangeTextDocumentParams) -> None:
-        found = locate(ls, params.text_document.uri)
+        found = _locate(ls, params.text_document.uri)
         if found:
             found[0].mark_dirty(found[1], True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: CodekithServer, params: types.DidCloseTextDocumentParams) -> None:
-        found = locate(ls, params.text_document.uri)
+        found = _locate(ls, params.text_document.uri)
         if found:
             found[0].mark_dirty(found[1], False)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(ls: CodekithServer, params: types.DidSaveTextDocumentParams) -> None:
-        found = locate(ls, params.text_document.uri)
+        found = _locate(ls, params.text_document.uri)
         if found:
             session, path = found
             session.mark_dirty(path, False)
@@ -263,22 +257,37 @@ def _register_sync(server: CodekithServer) -> None:
                         if root in Path(fs_path).parents:
                             session.schedule(scan=True)
                 continue
-            if _dropped_as_sent(ls, fs_path):
-                continue
-            found = locate(ls, change.uri)
-            if found and found[0].watches(found[1]):
+            found = _watched_file(ls, change.uri, fs_path)
+            if found:
                 found[0].schedule({found[1]})
 
 
-def _dropped_as_sent(ls: CodekithServer, fs_path: str) -> bool:
-    """Whether the innermost folder holding the path as the client sent it has no use for
-    the event. Judged before resolving it: making a virtualenv sends thousands of events,
-    and resolving each (links) took ~60 us of the event loop, judging it ~6."""
+def _watched_file(
+    ls: CodekithServer, uri: str, fs_path: str
+) -> tuple[WorkspaceSession, str] | None:
+    """The folder and path of a watched-file event that can change the index. Judged first
+    on the path as the client sent it, in the innermost folder holding it: making a
+    virtualenv sends thousands of events, and resolving each (links) took ~60 us of the
+    event loop. A path that passes is resolved, and judged again if that moved it."""
+    judged = None
     roots = [root for root in map(str, ls.sessions) if fs_path.startswith(root + "/")]
-    if not roots:
-        return False  # perhaps through a link: resolved and judged then
-    root = max(roots, key=len)
-    return not ls.sessions[Path(root)].watches(fs_path[len(root) + 1 :])
+    if roots:
+        root = max(roots, key=len)
+        judged = (Path(root), fs_path[len(root) + 1 :])
+        if not ls.sessions[judged[0]].watches(judged[1]):
+            return None
+    found = _locate(ls, uri)
+    if found is None:
+        return None
+    session, path = found
+    return found if (session.root, path) == judged or session.watches(path) else None
+
+
+def _locate(ls: CodekithServer, uri: str) -> tuple[WorkspaceSession, str] | None:
+    try:
+        return ls.session_for(uri)
+    except OutsideWorkspaceError:
+        return None
 
 
 def _command(
