@@ -80,12 +80,25 @@ SHELL_DOTFILES = frozenset(
 ZSH_DOTFILES = frozenset({".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout"})
 
 
+def file_name(path: str) -> str:
+    """`PurePosixPath(path).name` for a workspace path, without building a path object:
+    the scan asks for every file, and a watcher for every event."""
+    return path.rsplit("/", 1)[-1]
+
+
+def suffix_of(path: str) -> str:
+    """`PurePosixPath(path).suffix`, the same way (`.bashrc` and `notes.` have none)."""
+    name = file_name(path)
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
 def language_of(path: str) -> str | None:
     """A language by the file name alone (see `language_at` for scripts)."""
-    name = PurePosixPath(path).name
+    name = file_name(path)
     if name in SHELL_DOTFILES or name in ZSH_DOTFILES:
         return "shell"
-    return _BY_SUFFIX.get(PurePosixPath(name).suffix.lower())
+    return _BY_SUFFIX.get(suffix_of(name).lower())
 
 
 def language_at(root: Path, path: str) -> str | None:
@@ -108,7 +121,7 @@ def language_from(path: str, data: bytes) -> str | None:
 
 def _named(path: str) -> bool:
     """Whether the name alone decides: a suffix, or a shell start-up file's name."""
-    return bool(PurePosixPath(path).suffix) or language_of(path) is not None
+    return bool(suffix_of(path)) or language_of(path) is not None
 
 
 def interpreter_language(head: bytes) -> str | None:

@@ -14,13 +14,13 @@ import stat as stat_mode
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pathspec
 
 from codekith import gitrepo
 from codekith.config import Settings
-from codekith.languages import language_at, language_of
+from codekith.languages import language_at, language_of, suffix_of
 from codekith.secrets import Finding, redact, secret_file_reason
 
 VENDORED_DIRS = {
@@ -216,10 +216,8 @@ class WorkspaceFilter:
 
     def path_reason(self, path: str) -> str | None:
         """Reasons decidable from the path alone."""
-        parts = PurePosixPath(path).parts
-        vendored = next(
-            (p for p in parts[:-1] if p in VENDORED_DIRS or p.endswith(".egg-info")), None
-        )
+        folders = path.split("/")[:-1]
+        vendored = next((p for p in folders if p in VENDORED_DIRS or p.endswith(".egg-info")), None)
         if vendored:
             return f"vendored or generated directory ({vendored}/)"
         secret = secret_file_reason(path)
@@ -231,7 +229,7 @@ class WorkspaceFilter:
             return "not included by configuration"
         if path.endswith(GENERATED_SUFFIXES):
             return "generated file"
-        if PurePosixPath(path).suffix.lower() in BINARY_SUFFIXES:
+        if suffix_of(path).lower() in BINARY_SUFFIXES:
             return "binary file type"
         return None
 
@@ -240,7 +238,7 @@ class WorkspaceFilter:
         decided without reading the file: a watcher reports every file of the tree. A name
         without a suffix passes: it may be a script or text."""
         reason = self.path_reason(path)
-        if reason is None and PurePosixPath(path).suffix:
+        if reason is None and suffix_of(path):
             reason = self.language_reason(language_of(path) or TEXT)
         return reason
 
