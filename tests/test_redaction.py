@@ -119,6 +119,28 @@ def test_a_secret_split_over_lines_is_redacted_and_plain_strings_stay():
     assert len(redacted.splitlines()) == len(text.splitlines())
 
 
+def test_a_private_key_is_redacted_whole_and_the_code_after_it_stays():
+    """A key block loses every line from BEGIN to END; a key written on one line (as tests
+    hold them) loses everything from its BEGIN to its END, its body too. That one-line key
+    used to open a block only a later END closed: the code below it was redacted."""
+    body = "MIIEowIBAAKCAQEAx3Lk9Qw2Vb8nT5rY0pZ"
+    one_line = (
+        f'KEY = "-----BEGIN RSA PRIVATE KEY-----\\n{body}\\n-----END RSA PRIVATE KEY-----\\n"\n'
+    )
+    block = (
+        f'PEM = """\n-----BEGIN OPENSSH PRIVATE KEY-----\n{body}\n{body[::-1]}\n'
+        '-----END OPENSSH PRIVATE KEY-----\n"""\n'
+    )
+    code = "\n\ndef sign(message):\n    return hmac(KEY, message)\n"
+    text = one_line + code + block + code.replace("sign", "verify")
+    redacted, findings = redact("tests/test_signing.py", text)
+    assert body not in redacted and body[::-1] not in redacted
+    assert "def sign(message):\n    return hmac(KEY, message)" in redacted
+    assert "def verify(message):\n    return hmac(KEY, message)" in redacted
+    assert {f.line for f in findings} == {1, 7, 8, 9}  # 7: the BEGIN line itself
+    compile(redacted, "tests/test_signing.py", "exec")  # still Python: chunks by definition
+
+
 def test_the_cheap_test_that_skips_a_line_never_skips_one_with_a_secret():
     """Code lines without a URL or a secret word skip the assignment rule's regex; the rules
     ignore case, so the skip test must too (`ſ` is an `s` to them, the Kelvin sign a `k`)."""

@@ -117,6 +117,7 @@ _URL_EXAMPLES = {"pass", "passwd", "password", "secret", "pwd", "pw", "user", "p
 _CODE_VALUE = re.compile(r"[()\[\]{}]")  # a call, subscript or template
 _DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _SECRET_WORD_RE = re.compile(_SECRET_WORD, re.IGNORECASE)
+_KEY_END = re.compile(r"-----END[A-Z0-9 ]*PRIVATE KEY-----")
 
 
 @dataclass(frozen=True)
@@ -376,12 +377,12 @@ def _token_lines(text: str) -> dict[int, list[tuple[str, str]]]:
     if not suspects and not ("PRIVATE KEY" in text and _detectors()[1].search(text)):
         return {}
     found: dict[int, list[tuple[str, str]]] = {}
+    for number, key in _private_keys(lines):  # first: the whole key before its marker
+        found.setdefault(number, []).append(("Private Key", key))
     with transient_settings({"plugins_used": plugins}):
         for number, line in suspects:
             for secret in scan_line(line):
                 found.setdefault(number, []).append((secret.type, secret.secret_value or ""))
-        for number, line in _private_key_bodies(lines):
-            found.setdefault(number, []).append(("Private Key", line.strip()))
     return found
 
 
@@ -392,13 +393,21 @@ def _suspect(line: str) -> bool:
     return _detectors()[1].search(line) is not None
 
 
-def _private_key_bodies(lines: list[str]) -> Iterator[tuple[int, str]]:
+def _private_keys(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """Each line of a key block between BEGIN and END; a key written on one line (a
+    string with `\\n` in it, as tests hold them) from its BEGIN to its END. Such a line
+    opened a block that only a later END closed: every line of code below it was
+    redacted (codekith's own tests/test_workspace.py: 131 of 167 lines)."""
     inside = False
     for number, line in enumerate(lines, 1):
-        if "-----BEGIN" in line and "PRIVATE KEY" in line:
-            inside = True
+        begin = line.find("-----BEGIN")
+        if begin >= 0 and "PRIVATE KEY" in line:
+            end = _KEY_END.search(line, begin)
+            if end is not None:
+                yield number, line[begin : end.end()]
+            inside = end is None
             continue
         if "-----END" in line:
             inside = False
         elif inside and line.strip():
-            yield number, line
+            yield number, line.strip()
