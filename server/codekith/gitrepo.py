@@ -34,15 +34,15 @@ def head(root: Path) -> str | None:
     return out.strip() if out else None
 
 
-PATHSPEC_LIMIT = 500  # more paths than this: list everything and filter
-
-
 def moves_head(path: str) -> bool:
     """Whether a change to this file under `.git/` is a checkout, commit, pull or branch
     switch (HEAD or a ref). Git also writes its index and objects at every `git status`
     an editor runs: those change no file of the work tree."""
     inside = path.rsplit("/.git/", 1)[-1]
     return inside in ("HEAD", "packed-refs") or inside.startswith("refs/")
+
+
+PATHSPEC_LIMIT = 500  # more paths than this: list everything and filter
 
 
 def listed_files(root: Path, only: Collection[str] | None = None) -> list[str] | None:
