@@ -302,6 +302,20 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     await waitFor('the saved function in search results', 60_000, async () => (await found()).includes('shop.pricing.loyalty_points'), 500);
   });
 
+  test('a script written outside the editor reaches the server through the file watcher', async () => {
+    // The server registers `**/*`: a script has no suffix, so a watcher of known suffixes
+    // never reported it (nor any text file), and it stayed out until the next restart.
+    const script = path.join(root, 'bin/restock');
+    fs.mkdirSync(path.dirname(script), { recursive: true });
+    fs.writeFileSync(script, '#!/bin/bash\n# Order more units of every product that ran out.\n'
+      + 'reorder_sold_out() {\n  echo restock\n}\n');
+    const query = { query: 'order more units of products that ran out', k: 1 };
+    const top = async () => (await api.server.execute('codekith.search', query)).hits[0]?.qualname;
+    assert.notEqual(await top(), 'bin.restock.reorder_sold_out');
+    assert.ok(stub.fileChanged(script, 'create') > 0, 'no registered watcher matches bin/restock');
+    await waitFor('the script in search results', 60_000, async () => (await top()) === 'bin.restock.reorder_sold_out', 500);
+  });
+
   test('codekith/indexed after a save refreshes the status bar without waiting for a poll', async () => {
     const runs = api.server.indexedRuns;
     const chunks = (await folderStatus()).chunks;

@@ -603,15 +603,47 @@ const onDidOpenTextDocument = new EventEmitter();
 const onDidCloseTextDocument = new EventEmitter();
 const onDidChangeTextDocument = new EventEmitter();
 
-function createFileSystemWatcher(pattern) {
+const fileWatchers = new Set();
+
+function createFileSystemWatcher(pattern, ignoreCreate = false, ignoreChange = false, ignoreDelete = false) {
+  const emitters = { create: new EventEmitter(), change: new EventEmitter(), delete: new EventEmitter() };
   const watcher = {
     pattern,
-    onDidCreate: new EventEmitter().event,
-    onDidChange: new EventEmitter().event,
-    onDidDelete: new EventEmitter().event,
-    dispose() {},
+    ignored: { create: ignoreCreate, change: ignoreChange, delete: ignoreDelete },
+    emitters,
+    onDidCreate: emitters.create.event,
+    onDidChange: emitters.change.event,
+    onDidDelete: emitters.delete.event,
+    dispose() {
+      fileWatchers.delete(watcher);
+    },
   };
+  fileWatchers.add(watcher);
   return watcher;
+}
+
+/** Whether VS Code's watcher would report `fsPath` to a watcher of `pattern`: a glob string
+ * matches the whole path, a RelativePattern the path below its base (dotfiles included). */
+function globMatches(pattern, fsPath) {
+  if (typeof pattern === 'string') {
+    return minimatch(fsPath, pattern, { dot: true });
+  }
+  const base = pattern.baseUri ? pattern.baseUri.fsPath : pattern.base;
+  const relative = path.relative(base, fsPath);
+  return !relative.startsWith('..') && minimatch(relative, pattern.pattern, { dot: true });
+}
+
+/** A file created, changed or deleted on disk outside the editor (`kind`: create, change or
+ * delete): every watcher whose pattern matches it hears of it, as VS Code's would. */
+function fileChanged(fsPath, kind) {
+  let heard = 0;
+  for (const watcher of fileWatchers) {
+    if (!watcher.ignored[kind] && globMatches(watcher.pattern, fsPath)) {
+      watcher.emitters[kind].fire(Uri.file(fsPath));
+      heard += 1;
+    }
+  }
+  return heard;
 }
 
 const workspace = {
@@ -834,6 +866,7 @@ Object.assign(stub, {
   setConfiguration,
   openEditor,
   saveFile,
+  fileChanged,
   createTextDocument,
   extensionContext,
   events: { onDidSaveTextDocument, onDidOpenTextDocument, onDidCloseTextDocument, onDidChangeTextDocument, onDidChangeConfiguration },
