@@ -290,7 +290,7 @@ async def test_watched_files_deletion_and_branch_switch(client: LanguageClient):
 async def test_a_settings_file_edited_under_the_server_takes_effect(client: LanguageClient):
     """`.codekith.toml` edited while the server runs: files it now excludes leave the index
     and come back when the exclusion goes, and its new mistakes are reported, without a
-    restart (the settings were read once, at start)."""
+    restart (the settings were read once, at start). A `.gitignore` likewise."""
     settings = client.root / ".codekith.toml"
 
     def save_settings(text: str) -> None:
@@ -318,6 +318,31 @@ async def test_a_settings_file_edited_under_the_server_takes_effect(client: Lang
     await until(warned, "the settings file's new mistake to be reported")
     save_settings("")
     await until(web_hits, "the files no longer excluded to come back")
+
+    # a .gitignore changed outside the editor: the files it now ignores leave (a run over
+    # the changed file alone kept them)
+    write_files(
+        client.root,
+        {"gen/table.py": 'def lookup_table():\n    """Build the generated lookup table."""\n'},
+    )
+    changed = types.FileChangeType.Changed
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(uri(client, "gen/table.py"), changed)])
+    )
+
+    async def generated_hits() -> int:
+        asked = {"query": "generated lookup table", "pathPrefix": "gen/"}
+        return len((await command(client, "codekith.search", asked))["hits"])
+
+    async def generated_gone() -> bool:
+        return await generated_hits() == 0
+
+    await until(generated_hits, "the untracked generated file to be indexed")
+    write_files(client.root, {".gitignore": "gen/\n"})
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams([types.FileEvent(uri(client, ".gitignore"), changed)])
+    )
+    await until(generated_gone, "the files the .gitignore now ignores to leave the index")
 
 
 @pytest.mark.asyncio

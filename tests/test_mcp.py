@@ -457,7 +457,8 @@ async def test_a_settings_file_edited_during_the_session_takes_effect(
     ready_server, ready_root, monkeypatch
 ):
     """The server lives as long as the assistant's session: a `.codekith.toml` written
-    meanwhile decides the next answer (the settings were read once, at start)."""
+    meanwhile decides the next answer (the settings were read once, at start); a
+    `.gitignore` too."""
     monkeypatch.setattr(state, "CATCH_UP_WAIT_S", 600.0)  # a loaded machine is slow: no race
     asked = {"query": "email a receipt", "path_prefix": "shop/mail.py"}
     async with connected(ready_server) as call:
@@ -467,6 +468,12 @@ async def test_a_settings_file_edited_during_the_session_takes_effect(
         assert excluded["hits"] == [] and excluded["fresh"] is True
         (ready_root / ".codekith.toml").unlink()
         assert (await call.ok("search_code", asked))["hits"]
+        table = 'def lookup_table():\n    """Build the generated lookup table."""\n'
+        write_files(ready_root, {"gen/table.py": table})
+        generated = {"query": "generated lookup table", "path_prefix": "gen/"}
+        assert (await call.ok("search_code", generated))["hits"]
+        write_files(ready_root, {".gitignore": "gen/\n"})  # a run over it alone kept gen/
+        assert (await call.ok("search_code", generated))["hits"] == []
 
 
 @pytest.mark.asyncio

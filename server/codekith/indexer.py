@@ -33,7 +33,7 @@ from codekith.progress import PhaseClock, Progress
 from codekith.qualnames import PROJECT_FILES, Layout, ModuleNames
 from codekith.store import FileRecord, FileUpdate, Store, is_uri
 from codekith.template import TEMPLATE_VERSION, TEXT_VERSION, row_search_text
-from codekith.workspace import Candidate, scan
+from codekith.workspace import Candidate, lists_differently, scan
 
 LAYOUT_FILES = ("__init__.py", *PROJECT_FILES)  # files whose coming or going renames modules
 EMBED_STEP = 64  # chunks embedded per call: progress (and cancel checks) this often
@@ -380,7 +380,7 @@ class Indexer:
         changed = gitrepo.changes_since(self.root, base)
         if changed is None:
             return None, f"git cannot compare {base[:12]} with the working tree"
-        if any(PurePosixPath(p).name == ".gitignore" for p in changed):
+        if lists_differently(changed):
             return None, "a .gitignore changed"
         return changed | set(json.loads(meta.get("dirty", "[]"))), ""
 

@@ -12,7 +12,7 @@ import io
 import os
 import stat as stat_mode
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +20,7 @@ import pathspec
 
 from codekith import gitrepo
 from codekith.config import Settings
-from codekith.languages import language_at, language_of, suffix_of
+from codekith.languages import file_name, language_at, language_of, suffix_of
 from codekith.secrets import Finding, redact, secret_file_reason
 
 VENDORED_DIRS = {
@@ -288,6 +288,12 @@ def _encodable(path: str) -> bool:
 def printable(path: str) -> str:
     """A file name that was not UTF-8 (read with surrogateescape), its bytes shown as \\xNN."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def lists_differently(paths: Iterable[str]) -> bool:
+    """Whether changes to these files can change which files the workspace lists (a
+    `.gitignore`): a run over just those files then misses the rest, a scan does not."""
+    return any(file_name(path) == ".gitignore" for path in paths)
 
 
 def listed_files(root: Path, only: set[str] | None = None) -> list[str]:

@@ -36,6 +36,7 @@ from codekith.memory import release_free_memory, settle_heap
 from codekith.progress import PhaseClock, Step
 from codekith.project import Project
 from codekith.store import IndexLockedError, IndexMismatchError, storage_problem
+from codekith.workspace import lists_differently
 
 log = logging.getLogger(__name__)
 LOCK_RETRY_S = 2.0
@@ -208,6 +209,8 @@ class WorkspaceSession:
             pending.scan = True
         elif self._settings_touched(pending) and self.project.settings_changed():
             self._reopen("its settings changed")  # what is indexed, how, or where
+            pending.scan = True
+        if lists_differently(pending.paths):  # a run over the saved files misses the rest
             pending.scan = True
         whole = pending.scan or pending.full
         if whole or len(pending.paths) >= SILENT_RUN_FILES:
