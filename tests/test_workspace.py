@@ -142,7 +142,7 @@ def test_ordinary_code_is_not_a_secret():
 def test_a_file_event_is_judged_by_its_path_alone(tmp_path: Path):
     """A watcher reports every file of the tree: a build's output, a virtualenv's files and
     secrets are dropped without reading them; scripts (no suffix) and text files pass."""
-    from codekith.gitrepo import moves_head
+    from codekith.gitrepo import rescans
     from codekith.workspace import WorkspaceFilter
 
     every = WorkspaceFilter(tmp_path, Settings())
@@ -160,7 +160,7 @@ def test_a_file_event_is_judged_by_its_path_alone(tmp_path: Path):
     assert python_only.event_reason("bin/deploy") is None
     assert python_only.event_reason("m.py") is None
 
-    assert moves_head("/ws/.git/HEAD") and moves_head("/ws/.git/refs/heads/main")
-    assert moves_head("/ws/.git/packed-refs")
-    assert not moves_head("/ws/.git/index") and not moves_head("/ws/.git/objects/ab/cdef")
-    assert not moves_head("/ws/.git/index.lock") and not moves_head("/ws/.git/FETCH_HEAD")
+    assert rescans("/ws/.git/HEAD") and rescans("/ws/.git/refs/heads/main")
+    assert rescans("/ws/.git/packed-refs") and rescans("/ws/.git/info/exclude")
+    assert not rescans("/ws/.git/index") and not rescans("/ws/.git/objects/ab/cdef")
+    assert not rescans("/ws/.git/index.lock") and not rescans("/ws/.git/FETCH_HEAD")

@@ -42,6 +42,9 @@ COMMANDS = (
     "codekith.status",
     "codekith.feedback",
 )
+# what `gitrepo.rescans` looks at, asked for by name too: a client may leave `.git/` out of
+# the `**/*` watcher (VS Code's `files.watcherExclude`)
+GIT_WATCHED = ("HEAD", "packed-refs", "info/exclude", "refs/**")
 
 
 class CodekithServer(LanguageServer):
@@ -206,8 +209,7 @@ async def _watch_files(ls: CodekithServer) -> None:
         return
     watchers = [  # every file: scripts have no suffix, text files any (`session.watches`)
         types.FileSystemWatcher(glob_pattern="**/*"),
-        types.FileSystemWatcher(glob_pattern="**/.git/HEAD"),
-        types.FileSystemWatcher(glob_pattern="**/.git/refs/**"),
+        *(types.FileSystemWatcher(glob_pattern=f"**/.git/{name}") for name in GIT_WATCHED),
     ]
     registration = types.Registration(
         id="codekith-watched-files",
@@ -252,7 +254,7 @@ def _register_sync(server: CodekithServer) -> None:
         for change in params.changes:
             fs_path = to_fs_path(change.uri) or ""
             if "/.git/" in fs_path:
-                if gitrepo.moves_head(fs_path):
+                if gitrepo.rescans(fs_path):
                     for root, session in ls.sessions.items():
                         if root in Path(fs_path).parents:
                             session.schedule(scan=True)
