@@ -64,6 +64,28 @@ def test_call_edges_with_workspace_qualnames(tmp_path: Path) -> None:
     assert ("pkg.core.Engine.start", "pkg.core.Engine.start.<lambda1>") in core
 
 
+def test_a_package_installed_beside_codekith_is_read_from_the_workspace(tmp_path: Path) -> None:
+    """A src-layout workspace whose package codekith's own environment also has (requests
+    is installed beside it): Jedi read the installed copy, and calls into it left the
+    workspace (requests' own repository lost them)."""
+    files = {
+        "src/requests/__init__.py": "",
+        "src/requests/sessions.py": (
+            "class Session:\n    def send(self, request):\n        return request\n"
+        ),
+        "src/requests/api.py": (
+            "from requests import sessions\n\n\n"
+            "def request(prepared):\n    session = sessions.Session()\n"
+            "    return session.send(prepared)\n"
+        ),
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    edges = pairs(JediResolver(tmp_path, import_roots=["src"]).resolve_file("src/requests/api.py"))
+    assert ("requests.api.request", "requests.sessions.Session.send") in edges
+
+
 def test_unsaved_source_is_used(tmp_path: Path) -> None:
     write(tmp_path)
     edges = JediResolver(tmp_path).resolve_file("main.py", "from pkg.core import tool\ntool()\n")

@@ -66,7 +66,8 @@ from codekith.workspace import decode_text
 # 22: zsh files (zsh grammar), shell definitions inside what tree-sitter could not read
 # 23: a shell `source` tail that is a file name alone names a file beside the script or at the root
 # 24: scripts whose `#!` runs zsh are shell (zsh grammar)
-GRAPH_VERSION = "24"
+# 25: Jedi reads the workspace's packages before those installed beside codekith
+GRAPH_VERSION = "25"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

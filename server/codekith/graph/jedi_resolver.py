@@ -55,9 +55,13 @@ class JediResolver:
         self.time_limit = time_limit
         self.timed_out: set[str] = set()
         self.names = ModuleNames.on_disk(self.root)
-        extra = [str(self.root / r) for r in sorted(import_roots) if r]
-        self.project = jedi.Project(self.root, added_sys_path=extra)
+        roots = [str(self.root / r) for r in sorted(import_roots) if r]
         self.environment = jedi.InterpreterEnvironment()
+        # The workspace's roots first: Jedi appends `added_sys_path` after the running
+        # interpreter's paths, so a package installed beside codekith (requests, flask and
+        # click are) was read from there, and every call into it left the workspace.
+        paths = [p for p in self.environment.get_sys_path() if p and p not in roots]
+        self.project = jedi.Project(self.root, sys_path=[*roots, *paths])
         self._lambda_numbers: dict[int, dict[int, int]] = {}
 
     def resolve_file(
