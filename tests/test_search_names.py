@@ -157,6 +157,42 @@ def test_a_fragment_of_a_name_finds_the_names_it_is_a_piece_of_after_exact_names
     ]
 
 
+CONSTANTS = {
+    "net/limits.py": (
+        '"""Limits of the connection pool."""\n\n'
+        "POOL_TIMEOUT_S = 30\nMAX_POOL_SIZE: int = 10\n\n\n"
+        "def pool_size(wanted):\n    return min(wanted, MAX_POOL_SIZE)\n"
+    ),
+    "net/client.py": (
+        "from net.limits import MAX_POOL_SIZE, POOL_TIMEOUT_S\n\n\n"
+        "class Client:\n    def connect(self):\n        return POOL_TIMEOUT_S * MAX_POOL_SIZE\n"
+    ),
+    "web/config.ts": "export const API_BASE_URL = 'https://example.org';\n",
+}
+
+
+def test_a_constants_name_finds_the_file_that_assigns_it_first(workspace, project_for) -> None:
+    """A constant is no chunk's symbol: its name found the code that uses it (`Client`,
+    `pool_size`) before the rest of the file that sets it, where `grep "^NAME ="` goes
+    first."""
+    root = workspace(CONSTANTS)
+    project = project_for(root)
+    project.indexer.run()
+    for name, path in [
+        ("POOL_TIMEOUT_S", "net/limits.py"),
+        ("MAX_POOL_SIZE", "net/limits.py"),
+        ("API_BASE_URL", "web/config.ts"),
+    ]:
+        top = project.searcher.search(name, 3)[0]
+        assert (top.path, top.kind) == (path, "module"), (name, top)
+    assert search.assigns("    MAX_POOL_SIZE: int = 10", "MAX_POOL_SIZE")
+    assert search.assigns("#define MAX_POOL_SIZE 10", "MAX_POOL_SIZE")
+    assert search.assigns("pub(crate) static MAX_POOL_SIZE: usize = 1;", "MAX_POOL_SIZE")
+    assert not search.assigns("return min(wanted, MAX_POOL_SIZE)", "MAX_POOL_SIZE")
+    assert not search.assigns("if MAX_POOL_SIZE == 1:", "MAX_POOL_SIZE")
+    assert not search.assigns("MAX_POOL_SIZES = 1", "MAX_POOL_SIZE")
+
+
 def _fused(path: str, qualname: str, distance: float, score: float) -> dict[str, Any]:
     return {**_row(qualname), "path": path, "_distance": distance, "_score": score}
 

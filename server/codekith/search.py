@@ -50,6 +50,7 @@ VECTOR_WEIGHT = 0.7
 TEXT_WEIGHT = 0.3
 CANDIDATE_DEPTH = 50  # per list, for k = 10
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
+ASSIGNMENTS_KEPT = 5  # module chunks assigning a name that is no chunk's symbol
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
 FRAGMENT_MATCHES = 20  # names looked up per fragment
@@ -272,6 +273,27 @@ def class_lean(query: str, language: str = "python") -> float:
     overall, shares = tables.get(language, tables["python"])
     share = shares.get(opening_word(query))
     return 0.0 if share is None else share - overall
+
+
+def assigns(code: str, name: str) -> bool:
+    """Whether `code` gives `name` its value at the start of a line: `NAME = …`,
+    `NAME: int = …`, `NAME := …`, `const NAME = …` (with `export`, `static`, `pub`, `final`
+    or a type before it), `#define NAME`."""
+    return _assignment_of(name).search(code) is not None
+
+
+_DECLARING = (  # words a declaration may open with: `export const`, `pub static`, `final`
+    "export|pub(?:\\([^)]*\\))?|const|let|var|static|final|val|readonly|public|private|"
+    "protected|internal"
+)
+
+
+@lru_cache(maxsize=256)
+def _assignment_of(name: str) -> re.Pattern[str]:
+    word = re.escape(name)
+    keywords = rf"(?:(?:{_DECLARING})[ \t]+)*"
+    declared = rf"{keywords}(?:[\w.<>\[\]*]+[ \t]+)?{word}[ \t]*(?::[^=\n]*)?:?=(?!=)"
+    return re.compile(rf"(?m)^[ \t]*(?:#[ \t]*define[ \t]+{word}\b|{declared})")
 
 
 def names_a_symbol(query: str) -> bool:
@@ -515,9 +537,20 @@ class Searcher:
                 scores[chunk_id] += delta
 
     def symbol_matches(self, query: str, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
-        """Chunks whose symbol or qualname is an identifier written in the query."""
-        names = query_identifiers(query)
-        return self.store.chunks_named(names[:8], filters, limit=20) if names else []
+        """Chunks whose symbol or qualname is an identifier written in the query; for a
+        bare name no chunk is called (a constant, a module variable), the module chunks
+        that assign it at the start of a line, as `grep "^NAME ="` finds them."""
+        names = query_identifiers(query)[:8]
+        found = self.store.chunks_named(names, filters, limit=20) if names else []
+        symbols = {row["symbol"] for row in found}
+        unnamed = [n for n in names if "." not in n and n not in symbols]
+        if unnamed:
+            found += [
+                row
+                for row in self.store.modules_mentioning(unnamed, filters)
+                if any(assigns(row["document"], name) for name in unnamed)
+            ][:ASSIGNMENTS_KEPT]
+        return found
 
     def fragment_matches(
         self, query: str, filters: Filters = NO_FILTERS

@@ -1407,6 +1407,18 @@ class Store:
             return []
         return self.rows(f"({filters.where()}) AND ({' OR '.join(clauses)})", limit=limit)
 
+    def modules_mentioning(
+        self, names: Iterable[str], filters: Filters = NO_FILTERS, limit: int = 200
+    ) -> list[dict[str, Any]]:
+        """Module chunks (the rest of a file) whose text holds one of these names: where a
+        constant or module variable, no chunk's symbol, may be assigned (`search.assigns`
+        tells)."""
+        likes = [f"document LIKE {quote('%' + name + '%')}" for name in names]
+        if not likes:
+            return []
+        where = f"({filters.where()}) AND kind = 'module' AND ({' OR '.join(likes)})"
+        return self.rows(where, limit=limit)
+
     def chunks_in_file(
         self, path: str, kinds: Collection[str] | None = None
     ) -> list[dict[str, Any]]:
