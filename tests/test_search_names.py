@@ -168,13 +168,20 @@ CONSTANTS = {
         "class Client:\n    def connect(self):\n        return POOL_TIMEOUT_S * MAX_POOL_SIZE\n"
     ),
     "web/config.ts": "export const API_BASE_URL = 'https://example.org';\n",
+    "net/retry.py": (
+        "class Backoff:\n    BASE_DELAY_S = 0.5\n\n"
+        "    def delay(self, attempt):\n        return self.BASE_DELAY_S * 2**attempt\n"
+    ),
+    "net/pool.py": (
+        "from net.retry import Backoff\n\n\ndef wait(n):\n    return Backoff.BASE_DELAY_S * n\n"
+    ),
 }
 
 
 def test_a_constants_name_finds_the_file_that_assigns_it_first(workspace, project_for) -> None:
     """A constant is no chunk's symbol: its name found the code that uses it (`Client`,
-    `pool_size`) before the rest of the file that sets it, where `grep "^NAME ="` goes
-    first."""
+    `pool_size`) before the rest of the file, or the class, that sets it, where
+    `grep "^NAME ="` goes first."""
     root = workspace(CONSTANTS)
     project = project_for(root)
     project.indexer.run()
@@ -185,6 +192,8 @@ def test_a_constants_name_finds_the_file_that_assigns_it_first(workspace, projec
     ]:
         top = project.searcher.search(name, 3)[0]
         assert (top.path, top.kind) == (path, "module"), (name, top)
+    top = project.searcher.search("BASE_DELAY_S", 3)[0]  # a class's constant: its class
+    assert (top.path, top.qualname) == ("net/retry.py", "net.retry.Backoff"), top
     assert search.assigns("    MAX_POOL_SIZE: int = 10", "MAX_POOL_SIZE")
     assert search.assigns("#define MAX_POOL_SIZE 10", "MAX_POOL_SIZE")
     assert search.assigns("pub(crate) static MAX_POOL_SIZE: usize = 1;", "MAX_POOL_SIZE")

@@ -50,7 +50,8 @@ VECTOR_WEIGHT = 0.7
 TEXT_WEIGHT = 0.3
 CANDIDATE_DEPTH = 50  # per list, for k = 10
 SYMBOL_LEAD = 10.0  # added to exact symbol matches: more than any fused score
-ASSIGNMENTS_KEPT = 5  # module chunks assigning a name that is no chunk's symbol
+ASSIGNMENTS_KEPT = 5  # module or class chunks assigning a name that is no chunk's symbol
+ASSIGNING_KINDS = ("module", "class")  # where constants live: a file's top, a class's body
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
 FRAGMENT_MATCHES = 20  # names looked up per fragment
@@ -275,11 +276,16 @@ def class_lean(query: str, language: str = "python") -> float:
     return 0.0 if share is None else share - overall
 
 
-def assigns(code: str, name: str) -> bool:
+def assigns(code: str, name: str, in_class: bool = False) -> bool:
     """Whether `code` gives `name` its value at the start of a line: `NAME = …`,
     `NAME: int = …`, `NAME := …`, `const NAME = …` (with `export`, `static`, `pub`, `final`
-    or a type before it), `#define NAME`."""
-    return _assignment_of(name).search(code) is not None
+    or a type before it), `#define NAME`. In a class's chunk, which may hold its methods'
+    local variables, only a declaration (`const`, `static final`, `val`) or an UPPER_CASE
+    name counts (click's `Context` set `default_map` in a method)."""
+    return any(
+        not in_class or name.isupper() or match.group("keywords")
+        for match in _assignment_of(name).finditer(code)
+    )
 
 
 _DECLARING = (  # words a declaration may open with: `export const`, `pub static`, `final`
@@ -291,7 +297,7 @@ _DECLARING = (  # words a declaration may open with: `export const`, `pub static
 @lru_cache(maxsize=256)
 def _assignment_of(name: str) -> re.Pattern[str]:
     word = re.escape(name)
-    keywords = rf"(?:(?:{_DECLARING})[ \t]+)*"
+    keywords = rf"(?P<keywords>(?:(?:{_DECLARING})[ \t]+)*)"
     declared = rf"{keywords}(?:[\w.<>\[\]*]+[ \t]+)?{word}[ \t]*(?::[^=\n]*)?:?=(?!=)"
     return re.compile(rf"(?m)^[ \t]*(?:#[ \t]*define[ \t]+{word}\b|{declared})")
 
@@ -538,8 +544,9 @@ class Searcher:
 
     def symbol_matches(self, query: str, filters: Filters = NO_FILTERS) -> list[dict[str, Any]]:
         """Chunks whose symbol or qualname is an identifier written in the query; for a
-        bare name no chunk is called (a constant, a module variable), the module chunks
-        that assign it at the start of a line, as `grep "^NAME ="` finds them."""
+        bare name no chunk is called (a constant, a module variable, a class's constant),
+        the module or class chunks that assign it at the start of a line, as
+        `grep "^NAME ="` finds them."""
         names = query_identifiers(query)[:8]
         found = self.store.chunks_named(names, filters, limit=20) if names else []
         symbols = {row["symbol"] for row in found}
@@ -547,8 +554,8 @@ class Searcher:
         if unnamed:
             found += [
                 row
-                for row in self.store.modules_mentioning(unnamed, filters)
-                if any(assigns(row["document"], name) for name in unnamed)
+                for row in self.store.chunks_mentioning(unnamed, ASSIGNING_KINDS, filters)
+                if any(assigns(row["document"], name, row["kind"] == "class") for name in unnamed)
             ][:ASSIGNMENTS_KEPT]
         return found
 

@@ -1407,16 +1407,22 @@ class Store:
             return []
         return self.rows(f"({filters.where()}) AND ({' OR '.join(clauses)})", limit=limit)
 
-    def modules_mentioning(
-        self, names: Iterable[str], filters: Filters = NO_FILTERS, limit: int = 200
+    def chunks_mentioning(
+        self,
+        names: Iterable[str],
+        kinds: Collection[str],
+        filters: Filters = NO_FILTERS,
+        limit: int = 200,
     ) -> list[dict[str, Any]]:
-        """Module chunks (the rest of a file) whose text holds one of these names: where a
-        constant or module variable, no chunk's symbol, may be assigned (`search.assigns`
+        """Chunks of these kinds whose text holds one of these names: the module and class
+        chunks where a constant, no chunk's symbol, may be assigned (`search.assigns`
         tells)."""
         likes = [f"document LIKE {quote('%' + name + '%')}" for name in names]
         if not likes:
             return []
-        where = f"({filters.where()}) AND kind = 'module' AND ({' OR '.join(likes)})"
+        where = (
+            f"({filters.where()}) AND {in_list('kind', sorted(kinds))} AND ({' OR '.join(likes)})"
+        )
         return self.rows(where, limit=limit)
 
     def chunks_in_file(
