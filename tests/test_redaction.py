@@ -141,6 +141,26 @@ def test_a_private_key_is_redacted_whole_and_the_code_after_it_stays():
     compile(redacted, "tests/test_signing.py", "exec")  # still Python: chunks by definition
 
 
+def test_a_name_a_number_or_a_formatted_string_that_is_no_secret_stays():
+    """Seen on codekith itself: a name that runs on past a secret word (`_TOKENIZER`), a
+    number under a secret-named key, an f-string the code fills in. The secrets beside
+    them still go."""
+    code = (
+        '_TOKENIZER = "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"\n'
+        'token = f"codekith-{id(title)}-{loop.time()}"\n'
+        'API_TOKEN = "ghp4f8a9c1e7b2d6a0f3e5c9"\n'
+        'apiToken = "Zq81kXp0vB7mLw92nYt4"\n'
+        'password = f"hunter2hunter2"\n'
+    )
+    redacted, findings = redact("settings.py", code)
+    assert [f.line for f in findings] == [3, 4, 5]
+    assert "tokenizer.json" in redacted and "{id(title)}" in redacted
+    assert "ghp4f8a9c1e7b2d6a0f3e5c9" not in redacted and "hunter2" not in redacted
+    table = '{\n  "token": 0.818,\n  "secret": "Zq81kXp0vB7mLw92nYt4"\n}\n'
+    redacted, findings = redact("weights.json", table)
+    assert [f.line for f in findings] == [3] and '"token": 0.818' in redacted
+
+
 def test_the_cheap_test_that_skips_a_line_never_skips_one_with_a_secret():
     """Code lines without a URL or a secret word skip the assignment rule's regex; the rules
     ignore case, so the skip test must too (`ſ` is an `s` to them, the Kelvin sign a `k`)."""

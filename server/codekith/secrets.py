@@ -118,6 +118,7 @@ _CODE_VALUE = re.compile(r"[()\[\]{}]")  # a call, subscript or template
 _DOTTED_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _SECRET_WORD_RE = re.compile(_SECRET_WORD, re.IGNORECASE)
 _KEY_END = re.compile(r"-----END[A-Z0-9 ]*PRIVATE KEY-----")
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")  # `"token": 0.818` is no secret
 
 
 @dataclass(frozen=True)
@@ -267,13 +268,13 @@ def _redact_url_password(match: re.Match[str]) -> str:
 def _secret_assignment(line: str, config: bool) -> str | None:
     """The line with the value of a secret-named key redacted, or None."""
     match = _ASSIGNMENT.search(line)
-    if match is None:
+    if match is None or not _names_a_secret(match.group("name")):
         return None
     value = match.group("value")
     strings = list(_STRING.finditer(value))
     if strings and _JOINED_STRINGS.match(value):
         bodies = [s.group("body") for s in strings]
-        if not _looks_secret("".join(bodies)):
+        if _interpolated(value, strings) or not _looks_secret("".join(bodies)):
             return None
         start = match.start("value")
         out, last = [], 0
@@ -289,6 +290,30 @@ def _secret_assignment(line: str, config: bool) -> str | None:
     if not _looks_secret(bare):
         return None
     return line[: match.start("value")] + REDACTED + line[match.end("value") :]
+
+
+def _names_a_secret(name: str) -> bool:
+    """A secret word that ends where the name's word ends: `API_TOKEN`, `apiToken`,
+    `tokenValue`, not `_TOKENIZER` (the regex's own test, no lower-case letter after the
+    word, let an upper-case name run on)."""
+    for found in _SECRET_WORD_RE.finditer(name):
+        after = name[found.end() : found.end() + 1]
+        if not after.isalpha() or (after.isupper() and found.group()[-1].islower()):
+            return True
+    return False
+
+
+def _interpolated(value: str, strings: list[re.Match[str]]) -> bool:
+    """An f-string with a placeholder: its value is computed, not written down."""
+    return any("{" in s.group("body") and "f" in _prefix(value, s.start()) for s in strings)
+
+
+def _prefix(value: str, quote: int) -> str:
+    """A string literal's prefix, lower-cased: `f`, `rb`, `u` …"""
+    start = quote
+    while start > 0 and value[start - 1].isalpha():
+        start -= 1
+    return value[start:quote].lower()
 
 
 def _shell_export(line: str) -> bool:
@@ -307,6 +332,7 @@ def _looks_secret(value: str) -> bool:
         or _PLACEHOLDER.match(value)
         or (len(value) < 20 and _SECRET_WORD_RE.search(value))
         or value.startswith(("http://", "https://", "/", "./", "$", "%", "{"))
+        or _NUMBER.fullmatch(value)
     ):
         return False
     classes = sum(
