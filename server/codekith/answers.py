@@ -214,7 +214,8 @@ class Answers:
         scans: the settings may take files in or out."""
         if not self.project.settings_changed():
             return False
-        self.project = self.project.reopened()
+        old, self.project = self.project, self.project.reopened()
+        old.close_graph()
         self.forget_freshness()
         return True
 

@@ -79,6 +79,12 @@ class Project:
             again._embedder = self._embedder
         return again
 
+    def close_graph(self) -> None:
+        """Stop the Jedi child process a run of this project started, if any: a replaced
+        project's would live on beside its successor's."""
+        if "indexer" in vars(self):
+            self.indexer.graph.close()
+
     def settings_changed(self) -> bool:
         """Whether `.codekith.toml` or `[tool.codekith]` now say something else, or warn of
         something else (a long-lived process then opens a new Project)."""

@@ -281,8 +281,8 @@ class WorkspaceSession:
         self.answers = Answers(self.project)
         self._indexed = self._warmed = False
         self._freshness, self._folder = None, None
-        if not self.refining and "indexer" in vars(old):
-            old.indexer.graph.close()
+        if not self.refining:
+            old.close_graph()
 
     def _failed(self, exc: Exception, reporter: ProgressReporter) -> None:
         problem = storage_problem(exc)
