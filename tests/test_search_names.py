@@ -168,6 +168,14 @@ CONSTANTS = {
         "class Client:\n    def connect(self):\n        return POOL_TIMEOUT_S * MAX_POOL_SIZE\n"
     ),
     "web/config.ts": "export const API_BASE_URL = 'https://example.org';\n",
+    "web/errors.go": (
+        "package web\n\ntype ErrorType uint64\n\nconst (\n"
+        "\tErrorTypeBind ErrorType = 1 << 63\n\tErrorTypeRender ErrorType = 1 << 62\n)\n"
+    ),
+    "web/bind.go": (
+        "package web\n\nfunc Bind(err error) ErrorType {\n\tif err != nil {\n"
+        "\t\treturn ErrorTypeBind\n\t}\n\treturn ErrorTypeRender\n}\n"
+    ),
     "net/retry.py": (
         "class Backoff:\n    BASE_DELAY_S = 0.5\n\n"
         "    def delay(self, attempt):\n        return self.BASE_DELAY_S * 2**attempt\n"
@@ -186,6 +194,7 @@ def test_a_constants_name_finds_the_file_that_assigns_it_first(workspace, projec
     project = project_for(root)
     project.indexer.run()
     for name, path in [
+        ("ErrorTypeBind", "web/errors.go"),  # Go: the type after the name
         ("POOL_TIMEOUT_S", "net/limits.py"),
         ("MAX_POOL_SIZE", "net/limits.py"),
         ("API_BASE_URL", "web/config.ts"),

@@ -278,10 +278,11 @@ def class_lean(query: str, language: str = "python") -> float:
 
 def assigns(code: str, name: str, in_class: bool = False) -> bool:
     """Whether `code` gives `name` its value at the start of a line: `NAME = …`,
-    `NAME: int = …`, `NAME := …`, `const NAME = …` (with `export`, `static`, `pub`, `final`
-    or a type before it), `#define NAME`. In a class's chunk, which may hold its methods'
-    local variables, only a declaration (`const`, `static final`, `val`) or an UPPER_CASE
-    name counts (click's `Context` set `default_map` in a method)."""
+    `NAME: int = …`, `NAME := …`, `const NAME = …` (with `export`, `static`, `pub`,
+    `final` or a type before it, or Go's after it), `#define NAME`. In a class's chunk,
+    which may hold its methods' local variables, only a declaration (`const`, `static
+    final`, `val`) or an UPPER_CASE name counts (click's `Context` set `default_map` in a
+    method)."""
     return any(
         not in_class or name.isupper() or match.group("keywords")
         for match in _assignment_of(name).finditer(code)
@@ -298,7 +299,8 @@ _DECLARING = (  # words a declaration may open with: `export const`, `pub static
 def _assignment_of(name: str) -> re.Pattern[str]:
     word = re.escape(name)
     keywords = rf"(?P<keywords>(?:(?:{_DECLARING})[ \t]+)*)"
-    declared = rf"{keywords}(?:[\w.<>\[\]*]+[ \t]+)?{word}[ \t]*(?::[^=\n]*)?:?=(?!=)"
+    typed = r"(?::[^=\n]*|[ \t]+[\w.\[\]*]+)?"  # `NAME: int =`, Go's `NAME ErrorType =`
+    declared = rf"{keywords}(?:[\w.<>\[\]*]+[ \t]+)?{word}{typed}[ \t]*:?=(?!=)"
     return re.compile(rf"(?m)^[ \t]*(?:#[ \t]*define[ \t]+{word}\b|{declared})")
 
 
