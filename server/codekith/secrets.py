@@ -423,7 +423,7 @@ def _private_keys(lines: list[str]) -> Iterator[tuple[int, str]]:
     """Each line of a key block between BEGIN and END; a key written on one line (a
     string with `\\n` in it, as tests hold them) from its BEGIN to its END. Such a line
     opened a block that only a later END closed: every line of code below it was
-    redacted (codekith's own tests/test_workspace.py: 131 of 167 lines)."""
+    redacted (codekith's own tests/test_workspace.py: 128 of its 167 lines)."""
     inside = False
     for number, line in enumerate(lines, 1):
         begin = line.find("-----BEGIN")
