@@ -158,6 +158,7 @@ def test_a_file_event_is_judged_by_its_path_alone(tmp_path: Path):
     python_only = WorkspaceFilter(tmp_path, Settings(languages=("python",)))
     assert python_only.event_reason("deploy/hosts.cfg") == "language text not configured"
     assert python_only.event_reason("bin/deploy") is None
+    assert python_only.event_reason(".zshrc") == "language shell not configured"  # its name decides
     assert python_only.event_reason("m.py") is None
 
     assert rescans("/ws/.git/HEAD") and rescans("/ws/.git/refs/heads/main")

@@ -104,7 +104,7 @@ def language_of(path: str) -> str | None:
 def language_at(root: Path, path: str) -> str | None:
     """A workspace file's language: by its suffix, or, for a name without one (`bin/`
     and `libexec/` scripts, `configure`), by the interpreter its `#!` line names."""
-    if _named(path):
+    if decided_by_name(path):
         return language_of(path)
     try:
         with (root / path).open("rb") as file:
@@ -116,11 +116,12 @@ def language_at(root: Path, path: str) -> str | None:
 
 def language_from(path: str, data: bytes) -> str | None:
     """`language_at` for content at hand (a file as a commit left it)."""
-    return language_of(path) if _named(path) else interpreter_language(data)
+    return language_of(path) if decided_by_name(path) else interpreter_language(data)
 
 
-def _named(path: str) -> bool:
-    """Whether the name alone decides: a suffix, or a shell start-up file's name."""
+def decided_by_name(path: str) -> bool:
+    """Whether the name alone decides the language (no `#!` line to read): a suffix, or a
+    shell start-up file's name."""
     return bool(suffix_of(path)) or language_of(path) is not None
 
 

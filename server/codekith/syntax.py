@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable
 from functools import cache
 from itertools import pairwise
-from pathlib import PurePosixPath
 from typing import Any
 
 import tree_sitter
@@ -35,7 +34,7 @@ import tree_sitter_swift
 import tree_sitter_typescript
 import tree_sitter_zsh
 
-from codekith.languages import SHEBANG_BYTES, ZSH_DOTFILES, interpreter
+from codekith.languages import SHEBANG_BYTES, ZSH_DOTFILES, file_name, interpreter, suffix_of
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
@@ -74,8 +73,7 @@ def grammar_of(path: str, language: str, data: bytes = b"") -> str:
     `.h` header may be C++ (classes, namespaces), and the C++ grammar reads C headers too;
     a `.bats` test file is shell with test blocks, a `.zsh` file (and `.zshrc`, and a
     script whose `#!` line runs zsh) zsh."""
-    name = PurePosixPath(path).name
-    suffix = PurePosixPath(name).suffix.lower()
+    name, suffix = file_name(path), suffix_of(path).lower()
     if suffix in (".tsx", ".bats"):
         return suffix[1:]
     if language == "shell" and (

@@ -20,7 +20,13 @@ import pathspec
 
 from codekith import gitrepo
 from codekith.config import Settings
-from codekith.languages import file_name, language_at, language_of, suffix_of
+from codekith.languages import (
+    decided_by_name,
+    file_name,
+    language_at,
+    language_of,
+    suffix_of,
+)
 from codekith.secrets import Finding, redact, secret_file_reason
 
 VENDORED_DIRS = {
@@ -236,9 +242,9 @@ class WorkspaceFilter:
     def event_reason(self, path: str) -> str | None:
         """Why a file event at `path` (written, created, deleted) cannot change the index,
         decided without reading the file: a watcher reports every file of the tree. A name
-        without a suffix passes: it may be a script or text."""
+        that does not decide its language passes: it may be a script or text."""
         reason = self.path_reason(path)
-        if reason is None and suffix_of(path):
+        if reason is None and decided_by_name(path):
             reason = self.language_reason(language_of(path) or TEXT)
         return reason
 
