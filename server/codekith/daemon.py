@@ -271,10 +271,12 @@ class Projects:
                 self._projects[key] = (project, folder)
                 self._projects.move_to_end(key)
                 return project
-            project = project.reopened()  # the model stays loaded
+            old, project = project, project.reopened()  # the model stays loaded
+            old.close_graph()  # calls are served one at a time: no run holds it
         self._projects[key] = (project, project.index_folder())
         while len(self._projects) > self._kept:
-            self._projects.popitem(last=False)
+            _, (evicted, _) = self._projects.popitem(last=False)
+            evicted.close_graph()
         return project
 
 
