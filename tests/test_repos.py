@@ -347,3 +347,36 @@ async def test_mcp_search_code_takes_repos_and_names_each_hit_repository(two_rep
         )
         assert definitions[0]["root"] == str(web)
         assert "at webapp: web/routes.py:" in symbol.content[0].text
+
+
+@pytest.mark.asyncio
+async def test_mcp_follows_a_repos_setting_written_during_the_session(
+    two_repos, embedder, tmp_path
+):
+    """An assistant's session outlives settings edits: a `repos` entry written while the
+    MCP server runs brings that repository into the next answer, and removing it takes it
+    out again."""
+    web, _ = two_repos
+    alone = {path: text for path, text in NUMERIC.items() if path != "pyproject.toml"}
+    main_root = repository(tmp_path / "numeric", alone)
+    question = {"query": "register a view for a URL"}
+    server = mcp_server.create_server(main_root, embedder=embedder)
+    async with Client(server) as client:
+        first = await client.call_tool("search_code", question)
+        assert not first.is_error, first.content[0].text
+        assert first.structured_content.get("repos") is None
+        assert "web.routes.route" not in {h["qualname"] for h in first.structured_content["hits"]}
+
+        (main_root / ".codekith.toml").write_text(f"repos = [{json.dumps(str(web))}]\n")
+        both = await client.call_tool("search_code", question)
+        assert not both.is_error, both.content[0].text
+        assert both.structured_content["repos"] == ["numeric", "webapp"]
+        top = both.structured_content["hits"][0]
+        assert (top["repo"], top["qualname"]) == ("webapp", "web.routes.route")
+        symbol = await client.call_tool("find_symbol", {"name": "route"})
+        assert symbol.structured_content["definitions"][0]["repo"] == "webapp"
+
+        (main_root / ".codekith.toml").write_text("")
+        again = await client.call_tool("search_code", question)
+        assert again.structured_content.get("repos") is None
+        assert {h.get("repo") for h in again.structured_content["hits"]} == {None}

@@ -29,7 +29,6 @@ from codekith.freshness import Freshness
 from codekith.mcp import fit, models, render
 from codekith.mcp.state import FRESHNESS_TTL_S, IndexNotReadyError, WorkspaceState
 from codekith.project import Project
-from codekith.repos import workspace_of
 from codekith.search import Filters
 from codekith.store import IndexLockedError, IndexMismatchError
 from codekith.template import code_of
@@ -198,7 +197,6 @@ def _in_root(answers: Answers, path: str) -> str:
 
 def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
     answers = state.answers
-    workspace = workspace_of(answers)
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     async def search_code(
@@ -241,35 +239,31 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         hit names its `repo`."""
         prefix = _in_root(answers, path_prefix) if path_prefix.strip() else ""
         filters = Filters(prefix, language, kind)
-        if len(workspace.repos) > 1 or repos:
-            many = await _answer(
-                state,
-                ctx,
-                lambda: workspace.search(
+
+        def work() -> dict[str, Any]:
+            workspace = state.workspace
+            if len(workspace.repos) > 1 or repos:
+                many = workspace.search(
                     query, k, filters, mode, repos, tests=tests, docs=docs, tests_apart=tests_apart
-                ),
+                )
+                return {
+                    "query": query,
+                    "mode": mode,
+                    **_hits_and_apart(many.to_json()),
+                    "repos": list(many.freshness),
+                    **_fresh_many(many.freshness),
+                }
+            found = answers.search(
+                query, k, filters, mode, tests=tests, docs=docs, tests_apart=tests_apart
             )
-            data = {
-                "query": query,
-                "mode": mode,
-                **_hits_and_apart(many.to_json()),
-                "repos": list(many.freshness),
-                **_fresh_many(many.freshness),
-            }
-        else:
-            found = await _answer(
-                state,
-                ctx,
-                lambda: answers.search(
-                    query, k, filters, mode, tests=tests, docs=docs, tests_apart=tests_apart
-                ),
-            )
-            data = {
+            return {
                 "query": query,
                 "mode": mode,
                 **_hits_and_apart(found.to_json()),
                 **_fresh(found.freshness),
             }
+
+        data = await _answer(state, ctx, work)
         text = fit.fit(
             data, render.search, fit.DEFAULT_BUDGET_TOKENS, ("docs", "tests", "hits"), "snippet"
         )
@@ -297,18 +291,16 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         code, cut to the token budget. The context to read before changing code. In a
         workspace of several repositories, a position or name is answered by its
         repository and a question by all of them, each item naming its `repo`."""
-        if len(workspace.repos) > 1 or repos:
-            many = await _answer(
-                state,
-                ctx,
-                lambda: workspace.related(target, depth, budget_tokens, repos, tests=tests),
-            )
-            data = {**many.to_json(), **_fresh_many(_states(many.bundles))}
-        else:
-            bundle = await _answer(
-                state, ctx, lambda: answers.related(target, depth, budget_tokens, tests=tests)
-            )
-            data = {**bundle.to_json(), **_fresh(bundle.freshness)}
+
+        def work() -> dict[str, Any]:
+            workspace = state.workspace
+            if len(workspace.repos) > 1 or repos:
+                many = workspace.related(target, depth, budget_tokens, repos, tests=tests)
+                return {**many.to_json(), **_fresh_many(_states(many.bundles))}
+            bundle = answers.related(target, depth, budget_tokens, tests=tests)
+            return {**bundle.to_json(), **_fresh(bundle.freshness)}
+
+        data = await _answer(state, ctx, work)
         for name in ("tokens", "budget", "dirty", "freshness"):
             data.pop(name, None)
         for item in data["items"]:
@@ -329,9 +321,10 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         matches exactly, else names it is a piece of: `ComputePrice` -> `compute_price`),
         with signature, docstring and optionally the code. In a workspace of several
         repositories each definition names its `repo`."""
-        if len(workspace.repos) > 1 or repos:
 
-            def everywhere() -> dict[str, Any]:
+        def work() -> dict[str, Any]:
+            workspace = state.workspace
+            if len(workspace.repos) > 1 or repos:
                 found = workspace.find_symbol(name, kind, repos)
                 states = {repo: a.freshness() for repo, a in workspace.indexed(repos).items()}
                 definitions = [
@@ -340,21 +333,13 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
                     for repo, owner, row in found
                 ]
                 return {"definitions": definitions, "repos": list(states), **_fresh_many(states)}
+            rows, freshness = answers.find_symbol(name, kind), answers.freshness()
+            return {
+                "definitions": [_definition(row, freshness, include_body) for row in rows],
+                **_fresh(freshness),
+            }
 
-            data = {"name": name, **await _answer(state, ctx, everywhere)}
-            return _result(
-                data, fit.fit(data, render.symbols, fit.DEFAULT_BUDGET_TOKENS, "definitions")
-            )
-
-        def work() -> tuple[list[dict[str, Any]], Freshness]:
-            return answers.find_symbol(name, kind), answers.freshness()
-
-        rows, freshness = await _answer(state, ctx, work)
-        data = {
-            "name": name,
-            "definitions": [_definition(row, freshness, include_body) for row in rows],
-            **_fresh(freshness),
-        }
+        data = {"name": name, **await _answer(state, ctx, work)}
         return _result(
             data, fit.fit(data, render.symbols, fit.DEFAULT_BUDGET_TOKENS, "definitions")
         )

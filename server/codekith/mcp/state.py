@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from codekith.answers import Answers
 from codekith.indexer import IndexReport
 from codekith.progress import Step
+from codekith.repos import Repositories, workspace_of, workspace_roots
 from codekith.store import IndexLockedError
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ class _Progress:
 class WorkspaceState:
     def __init__(self, answers: Answers):
         self.answers = answers
+        self.workspace: Repositories = workspace_of(answers)
         self._run: asyncio.Task[IndexReport | None] | None = None
         self._progress = _Progress()
         self._start_lock = asyncio.Lock()
@@ -77,6 +79,7 @@ class WorkspaceState:
             return
         if not self.indexing:
             if await asyncio.to_thread(self.answers.reopen_if_reconfigured):
+                self._follow_repos_setting()
                 await self._start(lambda: self.answers.reindex(progress=self._progress.update))
             else:
                 self.answers.forget_freshness()  # checked once per answer, then reused by it
@@ -85,6 +88,18 @@ class WorkspaceState:
                 await self._start(lambda: self.answers.catch_up(progress=self._progress.update))
         if self._run is not None:
             await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
+
+    def _follow_repos_setting(self) -> None:
+        """The repositories searched with this one, as its settings list them now: an
+        entry added or removed during the session counts from the next answer on."""
+        settings = self.answers.project.settings
+        roots = workspace_roots(self.answers.root, settings.repos)
+        others = list(self.workspace.repos.values())[1:]
+        if [a.root.resolve() for a in others] == roots[1:]:
+            return
+        for answers in others:
+            answers.project.close_graph()
+        self.workspace = workspace_of(self.answers)
 
     def _complete(self) -> bool:
         """An index whose last run finished, made with this model and template. A run killed
