@@ -735,3 +735,78 @@ def test_the_parts_of_a_partial_class_are_named_parts_not_bases(workspace, proje
         reasons
     )
     assert reasons["Billing.Receipt.Receipt"] == "subclass of Billing.Invoice.Invoice", reasons
+
+
+CALLBACKS = {
+    "jobs/__init__.py": "",
+    "jobs/queue.py": """
+        import functools
+
+
+        class Store:
+            def save(self, job):
+                return job
+
+            def purge(self):
+                return []
+
+
+        class Queue:
+            def __init__(self, store: Store):
+                self.store = store
+
+            def later(self, work):
+                return work()
+
+            def flush(self):
+                self.later(lambda: self.store.purge())
+
+            def retrying(self, job):
+                def attempt():
+                    return self.store.save(job)
+
+                return attempt()
+
+
+        def logged(function):
+            @functools.wraps(function)
+            def wrapper(*args):
+                print(function.__name__)
+                return function(*args)
+
+            return wrapper
+    """,
+}
+
+
+def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(workspace, project_for):
+    """A lambda or a nested function is no chunk: the calls made in it are its enclosing
+    definition's, for bundles, callers and callees, the call graph and lenses alike (they
+    were lost: the graph names their scope `Queue.flush.<lambda1>`, which no chunk has)."""
+    from codekith.answers import Answers
+
+    project = project_for(workspace(CALLBACKS))
+    project.indexer.run()
+    reasons = _reasons_at(project, "jobs/queue.py", "def flush")
+    assert reasons.get("purge") == "callee of jobs.queue.Queue.flush", reasons
+    reasons = _reasons_at(project, "jobs/queue.py", "def retrying")
+    assert reasons.get("save") == "callee of jobs.queue.Queue.retrying", reasons
+
+    answers = Answers(project)
+    callers = {
+        call.row["qualname"]: call.lines
+        for call in answers.calls("jobs.queue.Store.purge", "callers")
+    }
+    assert callers == {"jobs.queue.Queue.flush": [21]}
+    callees = {
+        call.row["qualname"] for call in answers.calls("jobs.queue.Queue.retrying", "callees")
+    }
+    assert callees == {"jobs.queue.Store.save"}
+    graph = answers.call_graph("jobs.queue.Store.save", "callers")
+    assert [(e["caller"], e["line"]) for e in graph.edges] == [("jobs.queue.Queue.retrying", 25)]
+    assert "jobs.queue.Queue.retrying" in graph.locations
+    lenses = {
+        lens.row["symbol"]: (lens.callers, lens.callees) for lens in answers.lenses("jobs/queue.py")
+    }
+    assert lenses["flush"] == (0, 2) and lenses["purge"] == (1, 0)
+    assert {e["src"] for e in project.store.live_edges()} >= {"jobs.queue.Queue.flush.<lambda1>"}
