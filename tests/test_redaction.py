@@ -187,3 +187,46 @@ def test_a_detector_that_ignores_case_is_asked_about_upper_case_lines_too():
     redacted, findings = redact("settings.py", text)
     assert "wJalrXUtnFEMI" not in redacted
     assert [(f.line, f.kind) for f in findings] == [(1, "AWS Access Key")]
+
+
+def test_secrets_among_other_keys_on_one_line_go_and_their_neighbours_stay():
+    """A secret-named key given a literal anywhere on a line is redacted: in a dict or object
+    literal, one-line JSON, keyword arguments, a struct literal, an annotated assignment,
+    and a written-down Authorization value. Before, a line's first secret-named key took
+    the rest of the line as its value, which was no literal, so none of these was redacted,
+    while `connect(password="…", user="admin")` lost the user name as well."""
+    lines = {
+        "app.py": [
+            'config = {"user": "admin", "password": "Hq7vRe2kLp9zW"}',
+            'API_KEY: str = "Tz8mNc4pWq1xQ"',
+            'client = connect(password="Yb5nKd8sLq3wE", user="admin")',
+            'headers = {"Authorization": "Bearer Pq9zXc2vBn7mR4"}',
+        ],
+        "settings.json": [
+            '{"api_key": "Hq7vRe2kLp9zW", "name": "billing", "token": "Tz8mNc4pWq1xQ"}'
+        ],
+        "client.ts": ["const client = new Client({ apiKey: 'Yb5nKd8sLq3wE', region: 'eu' });"],
+        "config.go": ['cfg := Config{Password: "Pq9zXc2vBn7mR4", User: "admin"}'],
+        "client.rb": ["Client.new(api_key: 'Hq7vRe2kLp9zW', timeout: 5)"],
+    }
+    for path, written in lines.items():
+        redacted, findings = redact(path, "\n".join(written) + "\n")
+        assert len(findings) == len(written), (path, redacted)
+        for secret in ("Hq7vRe2kLp9zW", "Tz8mNc4pWq1xQ", "Yb5nKd8sLq3wE", "Pq9zXc2vBn7mR4"):
+            assert secret not in redacted, (path, redacted)
+        for kept in ('"admin"', '"billing"', "'eu'", "timeout: 5", "Bearer "):
+            if kept in "\n".join(written):
+                assert kept in redacted, (path, redacted)
+
+
+def test_a_literal_that_is_part_of_an_expression_or_a_label_stays():
+    """Computed values and words under secret-named keys are no secrets (echo's
+    `TokenLookup: "header:" + …`, falcon's `_TOKEN = r'…'.format(…)`)."""
+    code = (
+        'TokenLookup: "header:" + echo.HeaderXCSRFToken,\n'
+        "_TOKEN = r'[!#$%&]+'.format(tchar=_TCHAR)\n"
+        'label = {"password": "Your password", "token_type": "bearer"}\n'
+        'form = {"password": "", "token": None}\n'
+        'challenge = {"WWW-Authenticate": "Bearer realm"}\n'
+    )
+    assert redact("config.py", code) == (code, [])

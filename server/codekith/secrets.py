@@ -96,14 +96,34 @@ _ASSIGNMENT = re.compile(
     r"""\s*(?::=|=>|=|:)\s*(?P<value>.+?)\s*[,;]?\s*$""",
     re.IGNORECASE,
 )
-# every secret word holds one of these (case-folded)
-_SECRET_WORD_PARTS = ("pass", "pwd", "secret", "token", "key", "credent", "bearer")
+# NAME = "v" | NAME: T = "v" | "NAME": "v" | NAME: 'v' | NAME => "v", anywhere on a line:
+# several such pairs share a line in dict and object literals, JSON, keyword arguments and
+# struct literals (`{"password": "…", "user": "admin"}`), where `_ASSIGNMENT`'s value, the
+# rest of the line, is no string literal and none of them was redacted
+_PAIR = re.compile(
+    r"""(?<![\w-])(?P<name>(?:[\w.-]*[_.-]|[\w.-]*[a-z](?-i:(?=[A-Z])))?"""
+    r"""(?:""" + _SECRET_WORD + r""")(?-i:(?![a-z]))[\w.-]*)["']?"""
+    r"""\s*(?::\s*[\w.\[\]|, ]+?\s*=|:=|=>|=|:)\s*"""
+    r"""(?P<value>[rbfu]*(?P<q>["'])(?:\\.|(?!(?P=q)).)*(?P=q)"""
+    r"""(?:\s*\+?\s*[rbfu]*(?P<q2>["'])(?:\\.|(?!(?P=q2)).)*(?P=q2))*)""",
+    re.IGNORECASE,
+)
+# what may follow a literal that is a whole value; else it is part of an expression,
+# `"header:" + name`, `r"…".format(…)`, computed rather than written down
+_VALUE_ENDS = ("", ",", ")", "}", "]", ";", "#", "/")
+# every secret word and authorization scheme holds one of these (case-folded)
+_SECRET_WORD_PARTS = ("pass", "pwd", "secret", "token", "key", "credent", "bearer", "basic")
 MAX_SPLIT_LINES = 8  # lines of string literals a split value may span
 LINES_REMEMBERED = 1 << 16  # per-line verdicts kept: a save re-reads mostly the same lines
 _STRING = re.compile(r"""(?P<q>["'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
 _JOINED_STRINGS = re.compile(r"""^[rbfu]*(["']).*\1(?:\s*\+?\s*[rbfu]*(["']).*\2)*\)?$""")
 _URL_CREDENTIALS = re.compile(
     r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^/\s:@]+):(?P<pw>[^/\s@]+)@"
+)
+# an HTTP Authorization value written down: `"Bearer x9Dk3…"`, `'token ghp_…'`, `"Basic dXN…"`
+_AUTH_CREDENTIALS = re.compile(
+    r"""(?P<scheme>\b(?:bearer|basic|token)\s+)(?P<credential>[\w\-.~+/]{12,}=*)(?=["'`])""",
+    re.IGNORECASE,
 )
 _CONFIG_VALUE = re.compile(
     r"""^\s*-?\s*["']?[\w.-]+["']?\s*[:=]\s*["']?(?P<value>[^\s"']{20,})["']?\s*,?$"""
@@ -200,6 +220,9 @@ def _redact_line(
     line, count = _URL_CREDENTIALS.subn(_redact_url_password, line)
     if count and REDACTED in line:
         kinds.append("credentials in a URL")
+    line, count = _AUTH_CREDENTIALS.subn(_redact_auth_credentials, line)
+    if count and REDACTED in line:
+        kinds.append("authorization credentials")
     assigned = _secret_assignment(line, config)
     if assigned is not None:
         line = assigned
@@ -265,8 +288,20 @@ def _redact_url_password(match: re.Match[str]) -> str:
     return f"{match.group('scheme')}{match.group('user')}:{REDACTED}@"
 
 
+def _redact_auth_credentials(match: re.Match[str]) -> str:
+    credential = match.group("credential")
+    if not _looks_secret(credential) or credential.isalpha():
+        return match.group(0)  # `"Bearer realm"`, `"token expired"` are words
+    return f"{match.group('scheme')}{REDACTED}"
+
+
 def _secret_assignment(line: str, config: bool) -> str | None:
-    """The line with the value of a secret-named key redacted, or None."""
+    """The line with the value of a secret-named key redacted, or None. Where secret-named
+    keys are given string literals, those literals decide, each on its own; else the rest of
+    the line after the first such key is its value (a config file's bare value)."""
+    pairs = [m for m in _PAIR.finditer(line) if _names_a_secret(m.group("name"))]
+    if pairs:
+        return _redacted_pairs(line, pairs)
     match = _ASSIGNMENT.search(line)
     if match is None or not _names_a_secret(match.group("name")):
         return None
@@ -290,6 +325,23 @@ def _secret_assignment(line: str, config: bool) -> str | None:
     if not _looks_secret(bare):
         return None
     return line[: match.start("value")] + REDACTED + line[match.end("value") :]
+
+
+def _redacted_pairs(line: str, pairs: list[re.Match[str]]) -> str | None:
+    """The line with the literal bodies of the pairs that look secret redacted, or None."""
+    out, last = [], 0
+    for pair in pairs:
+        value = pair.group("value")
+        strings = list(_STRING.finditer(value))
+        bodies = [s.group("body") for s in strings]
+        computed = line[pair.end() :].lstrip()[:1] not in _VALUE_ENDS
+        if computed or _interpolated(value, strings) or not _looks_secret("".join(bodies)):
+            continue
+        start = pair.start("value")
+        for s in strings:
+            out.append(line[last : start + s.start("body")] + REDACTED)
+            last = start + s.end("body")
+    return "".join(out) + line[last:] if out else None
 
 
 def _names_a_secret(name: str) -> bool:
