@@ -775,14 +775,24 @@ CALLBACKS = {
                 return function(*args)
 
             return wrapper
+
+
+        @logged
+        def ship(job):
+            return job
+
+
+        def dispatch(job):
+            return ship(job)
     """,
 }
 
 
 def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(workspace, project_for):
     """A lambda or a nested function is no chunk: the calls made in it are its enclosing
-    definition's, for bundles, callers and callees, the call graph and lenses alike (they
-    were lost: the graph names their scope `Queue.flush.<lambda1>`, which no chunk has)."""
+    definition's, and the calls into it are calls into that definition, for bundles, callers
+    and callees, the call graph and lenses alike (they were lost: the graph names the scope
+    `Queue.flush.<lambda1>` or `logged.wrapper`, which no chunk has)."""
     from codekith.answers import Answers
 
     project = project_for(workspace(CALLBACKS))
@@ -808,5 +818,7 @@ def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(works
     lenses = {
         lens.row["symbol"]: (lens.callers, lens.callees) for lens in answers.lenses("jobs/queue.py")
     }
-    assert lenses["flush"] == (0, 2) and lenses["purge"] == (1, 0)
+    assert lenses["flush"] == (1, 2) and lenses["purge"] == (1, 0)  # `later` runs its lambda
+    callers = {call.row["qualname"] for call in answers.calls("jobs.queue.logged", "callers")}
+    assert "jobs.queue.dispatch" in callers  # calling `ship` runs the wrapper `logged` made
     assert {e["src"] for e in project.store.live_edges()} >= {"jobs.queue.Queue.flush.<lambda1>"}

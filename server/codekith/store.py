@@ -946,15 +946,12 @@ class Store:
         kinds: Collection[str] | None = None,
         skip_kinds: Collection[str] = (),
     ) -> list[dict[str, Any]]:
-        """Live edges leaving these definitions, the calls made in their lambdas and nested
-        functions included as theirs (`src` then names the definition: those scopes are no
-        chunks, and a call in a callback is its enclosing definition's call); `kinds` keeps
-        only those kinds (None: all), `skip_kinds` drops some."""
-        names = set(srcs)
-        nested = self._nested_scopes()
-        inside = {scope for scope, owner in nested.items() if owner in names}
-        found = self._edges_at("src", names | inside, _kinds_clause(kinds, skip_kinds))
-        return [{**edge, "src": nested.get(edge["src"], edge["src"])} for edge in found]
+        """Live edges leaving these definitions, `kinds` only (None: all), not `skip_kinds`.
+        Both ends name chunks where the graph names a lambda or nested function (`f.<lambda1>`,
+        `f.inner`, as PyCG does): a call made in a callback is its enclosing definition's
+        call, and a call of the decorator `route` returns is a call into `route`; those
+        scopes are no chunks, and their edges were lost to every reader."""
+        return self._chunk_edges("src", srcs, _kinds_clause(kinds, skip_kinds))
 
     def edges_to(
         self,
@@ -962,27 +959,38 @@ class Store:
         kinds: Collection[str] | None = None,
         skip_kinds: Collection[str] = (),
     ) -> list[dict[str, Any]]:
-        """Live edges arriving at these qualnames; a call made in a lambda or nested function
-        comes from its enclosing definition (see `edges_from`)."""
+        """Live edges arriving at these definitions (see `edges_from`)."""
+        return self._chunk_edges("dst", dsts, _kinds_clause(kinds, skip_kinds))
+
+    def _chunk_edges(
+        self, column: str, names: Iterable[str], kind_filter: str
+    ) -> list[dict[str, Any]]:
+        wanted = set(names)
         nested = self._nested_scopes()
-        found = self._edges_at("dst", set(dsts), _kinds_clause(kinds, skip_kinds))
-        return [{**edge, "src": nested.get(edge["src"], edge["src"])} for edge in found]
+        inside = {scope for scope, owner in nested.items() if owner in wanted}
+        found: list[dict[str, Any]] = []
+        for batch in _batches(sorted(wanted | inside), 500):
+            for edge in self._live_edges(f"{in_list(column, batch)} AND {kind_filter}"):
+                src = nested.get(edge["src"], edge["src"])
+                dst = nested.get(edge["dst"], edge["dst"])
+                if src != dst or edge["src"] == edge["dst"]:  # not a call into its own scope
+                    found.append({**edge, "src": src, "dst": dst})
+        return found
 
     def _nested_scopes(self) -> dict[str, str]:
-        """Each edge source that is no chunk -> the innermost chunk holding its code, the
-        longest dotted prefix that is one (`f.<lambda1>`, `f.inner` -> `f`). Read again only
-        when either table has a new version: one pass over both, where a lookup per read
-        made `related` four times slower."""
+        """Each edge end that is no chunk but lies in one -> the innermost chunk holding it,
+        the longest dotted prefix that is one. Read again only when either table has a new
+        version: one pass over both (a lookup per read made `related` four times slower)."""
         versions = self.versions(("edges", "chunks"))
         if versions is None:
             return {}
         if self._nested_memo is not None and self._nested_memo[0] == versions:
             return self._nested_memo[1]
         live = "deleted = false"
-        sources = set(self._column("edges", "src", live))
+        ends = set(self._column("edges", "src", live)) | set(self._column("edges", "dst", live))
         chunks = set(self._column("chunks", "qualname", live))
         nested: dict[str, str] = {}
-        for scope in sources - chunks:
+        for scope in ends - chunks:
             holder = scope.rpartition(".")[0]
             while holder and holder not in chunks:
                 holder = holder.rpartition(".")[0]
@@ -994,14 +1002,6 @@ class Store:
     def _column(self, table: str, column: str, where: str) -> list[str]:
         query = self._table(table).search().where(where).select([column]).limit(None)
         return query.to_arrow().column(column).to_pylist()
-
-    def _edges_at(
-        self, column: str, names: Collection[str], kind_filter: str
-    ) -> list[dict[str, Any]]:
-        found: list[dict[str, Any]] = []
-        for batch in _batches(sorted(names), 500):
-            found += self._live_edges(f"{in_list(column, batch)} AND {kind_filter}")
-        return found
 
     def _live_edges(self, where: str) -> list[dict[str, Any]]:
         """Readers never create tables: an index from before edges existed has none."""
