@@ -73,9 +73,7 @@ def load_graph(paths: Paths) -> Graph:
         index_of[row["qualname"]].append(i)
     size = len(rows)
     calls = np.zeros((size, size), dtype=np.float32)
-    for edge in store.live_edges():
-        if edge["kind"] == "import":
-            continue
+    for edge in store.edges_from(index_of, skip_kinds=("import",)):  # as `related` reads them
         targets = index_of.get(edge["dst"], []) or index_of.get(constructed(edge["dst"]), [])
         for a in index_of.get(edge["src"], []):
             for b in targets:
