@@ -380,3 +380,48 @@ async def test_mcp_follows_a_repos_setting_written_during_the_session(
         again = await client.call_tool("search_code", question)
         assert again.structured_content.get("repos") is None
         assert {h.get("repo") for h in again.structured_content["hits"]} == {None}
+
+
+@pytest.mark.asyncio
+async def test_mcp_catches_up_the_other_repositories_before_answering(embedder, tmp_path):
+    """A file written in another repository of the workspace during the session is in the
+    next answer, as one written in the server's own root is (before, that repository's
+    index was only read: the new code was missing, its path flagged stale)."""
+    web = repository(tmp_path / "webapp", WEB)
+    project = Project(web, overrides={"jedi": False}, embedder=embedder)
+    with project.store.write_lock():
+        project.indexer.run()
+    alone = {path: text for path, text in NUMERIC.items() if path != "pyproject.toml"}
+    main_root = repository(
+        tmp_path / "numeric", {**alone, ".codekith.toml": 'repos = ["../webapp"]\n'}
+    )
+    question = {"query": "compress a response body with gzip"}
+    server = mcp_server.create_server(main_root, embedder=embedder)
+    async with Client(server) as client:
+        before = await client.call_tool("search_code", question)
+        assert not before.is_error, before.content[0].text
+        assert "web.gzip.compress_body" not in {
+            h["qualname"] for h in before.structured_content["hits"]
+        }
+
+        write_files(
+            web,
+            {
+                "web/gzip.py": '''
+                    import gzip
+
+
+                    def compress_body(body: bytes) -> bytes:
+                        """Compress a response body with gzip for clients that accept it."""
+                        return gzip.compress(body)
+                ''',
+            },
+        )
+        after = await client.call_tool("search_code", question)
+        assert not after.is_error, after.content[0].text
+        data = after.structured_content
+        assert (data["hits"][0]["repo"], data["hits"][0]["qualname"]) == (
+            "webapp",
+            "web.gzip.compress_body",
+        )
+        assert data["fresh"] and data["stale"] == [], data["stale"]

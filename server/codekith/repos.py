@@ -334,8 +334,9 @@ def open_repositories(
     )
 
 
-def workspace_of(main: Answers) -> Repositories:
-    """This repository and the others its `repos` setting lists, sharing its model."""
+def workspace_of(main: Answers, freshness_ttl_s: float = 0.0) -> Repositories:
+    """This repository and the others its `repos` setting lists, sharing its model (the
+    others' freshness checked at most every `freshness_ttl_s`)."""
     project = main.project
     roots = workspace_roots(project.root, project.settings.repos)
     names = repository_names(roots)
@@ -344,7 +345,7 @@ def workspace_of(main: Answers) -> Repositories:
         return project.embedder() if name == project.settings.model else FastEmbedder(name)
 
     others = {
-        name: Answers(Project(root, embedder_factory=model))
+        name: Answers(Project(root, embedder_factory=model), freshness_ttl_s)
         for name, root in zip(names[1:], roots[1:], strict=True)
     }
     return Repositories({names[0]: main, **others})

@@ -3,7 +3,8 @@
 A first question on a root without an index, or with one whose last run was interrupted,
 builds it (reporting progress) instead of failing or answering from a part. Before each
 answer, files that changed on disk since the last run are re-indexed (every file, by the
-new rules, when the settings files changed); the answer waits for that at most
+new rules, when the settings files changed), in the other indexed repositories the `repos`
+setting lists too; the answer waits for that at most
 CATCH_UP_WAIT_S and otherwise goes out with the changed files flagged stale while the run
 finishes in the background. Index runs happen in a worker thread, one at a
 time; the event loop only waits on them.
@@ -52,7 +53,7 @@ class _Progress:
 class WorkspaceState:
     def __init__(self, answers: Answers):
         self.answers = answers
-        self.workspace: Repositories = workspace_of(answers)
+        self.workspace: Repositories = workspace_of(answers, FRESHNESS_TTL_S)
         self._run: asyncio.Task[IndexReport | None] | None = None
         self._progress = _Progress()
         self._start_lock = asyncio.Lock()
@@ -81,13 +82,37 @@ class WorkspaceState:
             if await asyncio.to_thread(self.answers.reopen_if_reconfigured):
                 self._follow_repos_setting()
                 await self._start(lambda: self.answers.reindex(progress=self._progress.update))
+            elif await asyncio.to_thread(self._fresh):
+                return
             else:
-                self.answers.forget_freshness()  # checked once per answer, then reused by it
-                if (await asyncio.to_thread(self.answers.freshness)).fresh:
-                    return
-                await self._start(lambda: self.answers.catch_up(progress=self._progress.update))
+                await self._start(self._catch_up)
         if self._run is not None:
             await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
+
+    def _fresh(self) -> bool:
+        """Whether every indexed repository of the workspace is as its files are (checked
+        once per answer, then reused by it)."""
+        indexed = self._indexed()
+        for answers in indexed:
+            answers.forget_freshness()
+        return all(answers.freshness().fresh for answers in indexed)
+
+    def _catch_up(self) -> IndexReport | None:
+        """This repository's changed files re-indexed, then the other repositories' (one
+        that another process is writing is answered from as it is)."""
+        report = self.answers.catch_up(progress=self._progress.update)
+        for answers in self._indexed()[1:]:
+            try:
+                answers.catch_up()
+            except IndexLockedError as exc:
+                log.info("%s", exc)
+        return report
+
+    def _indexed(self) -> list[Answers]:
+        """This repository, then the others with an index (one without has nothing to
+        catch up: asking it says how to build it)."""
+        main, *others = self.workspace.repos.values()
+        return [main, *(answers for answers in others if answers.has_index())]
 
     def _follow_repos_setting(self) -> None:
         """The repositories searched with this one, as its settings list them now: an
@@ -99,7 +124,7 @@ class WorkspaceState:
             return
         for answers in others:
             answers.project.close_graph()
-        self.workspace = workspace_of(self.answers)
+        self.workspace = workspace_of(self.answers, FRESHNESS_TTL_S)
 
     def _complete(self) -> bool:
         """An index whose last run finished, made with this model and template. A run killed
