@@ -790,9 +790,9 @@ CALLBACKS = {
 
 def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(workspace, project_for):
     """A lambda or a nested function is no chunk: the calls made in it are its enclosing
-    definition's, and the calls into it are calls into that definition, for bundles, callers
-    and callees, the call graph and lenses alike (they were lost: the graph names the scope
-    `Queue.flush.<lambda1>` or `logged.wrapper`, which no chunk has)."""
+    definition's, for bundles, callers and callees, the call graph and lenses alike, and in
+    bundles the calls into it relate its caller to that definition (they were lost: the
+    graph names the scope `Queue.flush.<lambda1>` or `logged.wrapper`, which no chunk has)."""
     from codekith.answers import Answers
 
     project = project_for(workspace(CALLBACKS))
@@ -818,7 +818,12 @@ def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(works
     lenses = {
         lens.row["symbol"]: (lens.callers, lens.callees) for lens in answers.lenses("jobs/queue.py")
     }
-    assert lenses["flush"] == (1, 2) and lenses["purge"] == (1, 0)  # `later` runs its lambda
+    assert lenses["flush"] == (0, 2) and lenses["purge"] == (1, 0)
+    # `later` runs flush's lambda and `dispatch` the wrapper `logged` made: code they relate
+    # to (bundles), though neither calls that definition (call hierarchy, lenses)
+    assert answers.calls("jobs.queue.Queue.flush", "callers") == []
     callers = {call.row["qualname"] for call in answers.calls("jobs.queue.logged", "callers")}
-    assert "jobs.queue.dispatch" in callers  # calling `ship` runs the wrapper `logged` made
+    assert callers == {"jobs.queue"}  # where `@logged` is applied
+    reasons = _reasons_at(project, "jobs/queue.py", "def logged")
+    assert reasons.get("dispatch") == "caller of jobs.queue.logged", reasons
     assert {e["src"] for e in project.store.live_edges()} >= {"jobs.queue.Queue.flush.<lambda1>"}

@@ -360,18 +360,20 @@ class LayeredStore(Store):
         srcs: Iterable[str],
         kinds: Collection[str] | None = None,
         skip_kinds: Collection[str] = (),
+        into_scopes: bool = False,
     ) -> list[dict[str, Any]]:
         names = list(srcs)
-        return self._both(lambda s: s.edges_from(names, kinds, skip_kinds))
+        return self._both(lambda s: s.edges_from(names, kinds, skip_kinds, into_scopes))
 
     def edges_to(
         self,
         dsts: Iterable[str],
         kinds: Collection[str] | None = None,
         skip_kinds: Collection[str] = (),
+        into_scopes: bool = False,
     ) -> list[dict[str, Any]]:
         names = list(dsts)
-        return self._both(lambda s: s.edges_to(names, kinds, skip_kinds))
+        return self._both(lambda s: s.edges_to(names, kinds, skip_kinds, into_scopes))
 
     # -- reads used by indexing -----------------------------------------------------------
 

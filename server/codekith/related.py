@@ -512,7 +512,7 @@ class Related:
         for its class)."""
         links: dict[str, dict[str, float]] = {name: {} for name in qualnames}
         names = with_constructors(qualnames)
-        for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING):
+        for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING, into_scopes=True):
             src, dst = names[edge["src"]], names.get(edge["dst"], _owner(edge["dst"]))
             if dst in links and src != dst:
                 _link(links, src, dst, 1.0)
@@ -529,12 +529,12 @@ class Related:
         names = with_constructors(qualnames)
         found: dict[str, tuple[str, str]] = {}
         if intent != "usage":
-            for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING):
+            for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING, into_scopes=True):
                 origin, other = names[edge["src"]], _owner(edge["dst"])
                 label = _inherit_label(origin, other, "base", edge["kind"]) or "callee"
                 found.setdefault(other, (f"{label} of {origin}", origin))
         if intent != "implementation" or level == 1:
-            for edge in self.store.edges_to(names, skip_kinds=NOT_RELATING):
+            for edge in self.store.edges_to(names, skip_kinds=NOT_RELATING, into_scopes=True):
                 origin, other = names[edge["dst"]], edge["src"]
                 label = _inherit_label(origin, other, "subclass", edge["kind"]) or "caller"
                 found.setdefault(other, (f"{label} of {origin}", origin))

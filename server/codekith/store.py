@@ -945,34 +945,39 @@ class Store:
         srcs: Iterable[str],
         kinds: Collection[str] | None = None,
         skip_kinds: Collection[str] = (),
+        into_scopes: bool = False,
     ) -> list[dict[str, Any]]:
         """Live edges leaving these definitions, `kinds` only (None: all), not `skip_kinds`.
-        Both ends name chunks where the graph names a lambda or nested function (`f.<lambda1>`,
-        `f.inner`, as PyCG does): a call made in a callback is its enclosing definition's
-        call, and a call of the decorator `route` returns is a call into `route`; those
-        scopes are no chunks, and their edges were lost to every reader."""
-        return self._chunk_edges("src", srcs, _kinds_clause(kinds, skip_kinds))
+        A call made in a lambda or nested function (`f.<lambda1>`, `f.inner`, as PyCG names
+        them: no chunks, so their edges were lost to every reader) is its enclosing
+        definition's. With `into_scopes`, a call into one is a call into that definition
+        too: the `decorator` that `route` returns, a callback run elsewhere, which relate
+        code (bundles) though that definition is not what runs (call hierarchy)."""
+        return self._chunk_edges("src", srcs, _kinds_clause(kinds, skip_kinds), into_scopes)
 
     def edges_to(
         self,
         dsts: Iterable[str],
         kinds: Collection[str] | None = None,
         skip_kinds: Collection[str] = (),
+        into_scopes: bool = False,
     ) -> list[dict[str, Any]]:
         """Live edges arriving at these definitions (see `edges_from`)."""
-        return self._chunk_edges("dst", dsts, _kinds_clause(kinds, skip_kinds))
+        return self._chunk_edges("dst", dsts, _kinds_clause(kinds, skip_kinds), into_scopes)
 
     def _chunk_edges(
-        self, column: str, names: Iterable[str], kind_filter: str
+        self, column: str, names: Iterable[str], kind_filter: str, into_scopes: bool
     ) -> list[dict[str, Any]]:
         wanted = set(names)
         nested = self._nested_scopes()
-        inside = {scope for scope, owner in nested.items() if owner in wanted}
+        inside: set[str] = set()
+        if column == "src" or into_scopes:
+            inside = {scope for scope, owner in nested.items() if owner in wanted}
         found: list[dict[str, Any]] = []
         for batch in _batches(sorted(wanted | inside), 500):
             for edge in self._live_edges(f"{in_list(column, batch)} AND {kind_filter}"):
                 src = nested.get(edge["src"], edge["src"])
-                dst = nested.get(edge["dst"], edge["dst"])
+                dst = nested.get(edge["dst"], edge["dst"]) if into_scopes else edge["dst"]
                 if src != dst or edge["src"] == edge["dst"]:  # not a call into its own scope
                     found.append({**edge, "src": src, "dst": dst})
         return found
