@@ -376,6 +376,10 @@ async def test_mcp_follows_a_repos_setting_written_during_the_session(
         symbol = await client.call_tool("find_symbol", {"name": "route"})
         assert symbol.structured_content["definitions"][0]["repo"] == "webapp"
 
+        (main_root / ".codekith.toml").write_text('repos = ["../nowhere"]\n')
+        missing = await client.call_tool("search_code", question)
+        assert missing.is_error and "nowhere is not a directory" in missing.content[0].text
+
         (main_root / ".codekith.toml").write_text("")
         again = await client.call_tool("search_code", question)
         assert again.structured_content.get("repos") is None

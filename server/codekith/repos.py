@@ -152,6 +152,11 @@ class Repositories:
         """The chosen repositories, each of which must have an index."""
         chosen = self.chosen(names)
         for name, answers in chosen.items():
+            if not answers.root.is_dir():
+                raise NoIndexError(
+                    f"repository {name}: {answers.root} is not a directory; fix or remove "
+                    "it in the `repos` setting"
+                )
             if not answers.has_index():
                 raise NoIndexError(
                     f"repository {name} has no index; run `codekith index {answers.root}`"
