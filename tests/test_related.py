@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from codekith import related as related_module
+from codekith.answers import Answers
 from codekith.related import TargetNotFoundError, intent_of, to_markdown
 from codekith.template import code_of
 from tests.conftest import write_files
@@ -793,8 +794,6 @@ def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(works
     definition's, for bundles, callers and callees, the call graph and lenses alike, and in
     bundles the calls into it relate its caller to that definition (they were lost: the
     graph names the scope `Queue.flush.<lambda1>` or `logged.wrapper`, which no chunk has)."""
-    from codekith.answers import Answers
-
     project = project_for(workspace(CALLBACKS))
     project.indexer.run()
     reasons = _reasons_at(project, "jobs/queue.py", "def flush")
