@@ -390,7 +390,8 @@ async def test_mcp_follows_a_repos_setting_written_during_the_session(
 async def test_mcp_catches_up_the_other_repositories_before_answering(embedder, tmp_path):
     """A file written in another repository of the workspace during the session is in the
     next answer, as one written in the server's own root is (before, that repository's
-    index was only read: the new code was missing, its path flagged stale)."""
+    index was only read: the new code was missing, its path flagged stale), and that
+    repository's own settings, edited, decide what it holds."""
     web = repository(tmp_path / "webapp", WEB)
     project = Project(web, overrides={"jedi": False}, embedder=embedder)
     with project.store.write_lock():
@@ -429,3 +430,9 @@ async def test_mcp_catches_up_the_other_repositories_before_answering(embedder, 
             "web.gzip.compress_body",
         )
         assert data["fresh"] and data["stale"] == [], data["stale"]
+
+        (web / ".codekith.toml").write_text('exclude = ["web/gzip.py"]\n')
+        excluded = await client.call_tool("search_code", question)
+        assert not excluded.is_error, excluded.content[0].text
+        hits = excluded.structured_content["hits"]
+        assert "web.gzip.compress_body" not in {h["qualname"] for h in hits}

@@ -4,7 +4,7 @@ A first question on a root without an index, or with one whose last run was inte
 builds it (reporting progress) instead of failing or answering from a part. Before each
 answer, files that changed on disk since the last run are re-indexed (every file, by the
 new rules, when the settings files changed), in the other indexed repositories the `repos`
-setting lists too; the answer waits for that at most
+setting lists too (by their own settings files); the answer waits for that at most
 CATCH_UP_WAIT_S and otherwise goes out with the changed files flagged stale while the run
 finishes in the background. Index runs happen in a worker thread, one at a
 time; the event loop only waits on them.
@@ -16,6 +16,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from codekith.answers import Answers
 from codekith.indexer import IndexReport
@@ -54,6 +55,7 @@ class WorkspaceState:
     def __init__(self, answers: Answers):
         self.answers = answers
         self.workspace: Repositories = workspace_of(answers, FRESHNESS_TTL_S)
+        self._rescan: set[Path] = set()  # other repositories whose settings changed
         self._run: asyncio.Task[IndexReport | None] | None = None
         self._progress = _Progress()
         self._start_lock = asyncio.Lock()
@@ -90,20 +92,29 @@ class WorkspaceState:
             await self._wait(self._run, CATCH_UP_WAIT_S, report, "re-indexing changed files")
 
     def _fresh(self) -> bool:
-        """Whether every indexed repository of the workspace is as its files are (checked
-        once per answer, then reused by it)."""
+        """Whether every indexed repository of the workspace is as its files and settings
+        say (checked once per answer, then reused by it). Another repository whose settings
+        changed is opened again, to be scanned by them."""
         indexed = self._indexed()
+        for answers in indexed[1:]:
+            if answers.reopen_if_reconfigured():
+                self._rescan.add(answers.root)
         for answers in indexed:
             answers.forget_freshness()
-        return all(answers.freshness().fresh for answers in indexed)
+        return not self._rescan and all(answers.freshness().fresh for answers in indexed)
 
     def _catch_up(self) -> IndexReport | None:
-        """This repository's changed files re-indexed, then the other repositories' (one
-        that another process is writing is answered from as it is)."""
+        """This repository's changed files re-indexed, then the other repositories' (all
+        their files when their settings changed; one that another process is writing is
+        answered from as it is)."""
         report = self.answers.catch_up(progress=self._progress.update)
         for answers in self._indexed()[1:]:
             try:
-                answers.catch_up()
+                if answers.root in self._rescan:
+                    answers.reindex()
+                    self._rescan.discard(answers.root)
+                else:
+                    answers.catch_up()
             except IndexLockedError as exc:
                 log.info("%s", exc)
         return report
@@ -125,6 +136,7 @@ class WorkspaceState:
         for answers in others:
             answers.project.close_graph()
         self.workspace = workspace_of(self.answers, FRESHNESS_TTL_S)
+        self._rescan.clear()  # the new projects read their settings as they are now
 
     def _complete(self) -> bool:
         """An index whose last run finished, made with this model and template. A run killed
