@@ -44,9 +44,11 @@ Mode = Literal["hybrid", "vector", "text"]  # vocabulary.MODES
 
 INSTRUCTIONS = """\
 codekith answers questions about the code of one repository from a local index (semantic
-and full-text search, a call graph). Start with search_code or related_code (a question,
-PATH:LINE or a qualified name), follow up with get_code (by path and lines, or by an id from
-an earlier answer), find_symbol and call_graph. Paths are relative to the repository root.
+and full-text search, a call graph), or of several when its settings list others (search_code,
+related_code and find_symbol then name each item's `repo` and take `repos` to keep some).
+Start with search_code or related_code (a question, PATH:LINE or a qualified name), follow up
+with get_code (by path and lines, or by an id from an earlier answer), find_symbol and
+call_graph. Paths are relative to the repository root.
 Answers say whether the index is behind the files on disk (`fresh`, `stale`) and whether
 they were cut to the token budget (`truncated`). search_code lists the tests and the
 documentation sections that match apart from the code hits, under `tests` and `docs`: pass
