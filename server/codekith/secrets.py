@@ -89,21 +89,21 @@ _SECRET_WORD = (
     r"private[_-]?key|client[_-]?key(?:[_-]?data)?|auth[_-]?key|credentials?|"
     r"signing[_-]?key|encryption[_-]?key|session[_-]?key|bearer"
 )
-# NAME = "value" | NAME: value | export NAME=value | "NAME": "value" | - NAME=value
-_ASSIGNMENT = re.compile(
+# a name holding a secret word, as a key may be quoted
+_SECRET_NAME = (
     r"""(?<![\w-])(?P<name>(?:[\w.-]*[_.-]|[\w.-]*[a-z](?-i:(?=[A-Z])))?"""
     r"""(?:""" + _SECRET_WORD + r""")(?-i:(?![a-z]))[\w.-]*)["']?"""
-    r"""\s*(?::=|=>|=|:)\s*(?P<value>.+?)\s*[,;]?\s*$""",
-    re.IGNORECASE,
+)
+# NAME = "value" | NAME: value | export NAME=value | "NAME": "value" | - NAME=value
+_ASSIGNMENT = re.compile(
+    _SECRET_NAME + r"""\s*(?::=|=>|=|:)\s*(?P<value>.+?)\s*[,;]?\s*$""", re.IGNORECASE
 )
 # NAME = "v" | NAME: T = "v" | "NAME": "v" | NAME: 'v' | NAME => "v", anywhere on a line:
 # several such pairs share a line in dict and object literals, JSON, keyword arguments and
 # struct literals (`{"password": "…", "user": "admin"}`), where `_ASSIGNMENT`'s value, the
 # rest of the line, is no string literal and none of them was redacted
 _PAIR = re.compile(
-    r"""(?<![\w-])(?P<name>(?:[\w.-]*[_.-]|[\w.-]*[a-z](?-i:(?=[A-Z])))?"""
-    r"""(?:""" + _SECRET_WORD + r""")(?-i:(?![a-z]))[\w.-]*)["']?"""
-    r"""\s*(?::\s*[\w.\[\]|, ]+?\s*=|:=|=>|=|:)\s*"""
+    _SECRET_NAME + r"""\s*(?::\s*[\w.\[\]|, ]+?\s*=|:=|=>|=|:)\s*"""
     r"""(?P<value>[rbfu]*(?P<q>["'])(?:\\.|(?!(?P=q)).)*(?P=q)"""
     r"""(?:\s*\+?\s*[rbfu]*(?P<q2>["'])(?:\\.|(?!(?P=q2)).)*(?P=q2))*)""",
     re.IGNORECASE,
@@ -308,15 +308,10 @@ def _secret_assignment(line: str, config: bool) -> str | None:
     value = match.group("value")
     strings = list(_STRING.finditer(value))
     if strings and _JOINED_STRINGS.match(value):
-        bodies = [s.group("body") for s in strings]
-        if _interpolated(value, strings) or not _looks_secret("".join(bodies)):
+        if not _written_secret(value):
             return None
-        start = match.start("value")
-        out, last = [], 0
-        for s in strings:
-            out.append(value[last : s.start("body")] + REDACTED)
-            last = s.end("body")
-        return line[:start] + "".join(out) + value[last:] + line[match.end("value") :]
+        redacted = _STRING.sub(_redacted_string, value)
+        return line[: match.start("value")] + redacted + line[match.end("value") :]
     bare = value.strip("\"'")
     if strings or not (config or _shell_export(line)):
         return None  # code: only string literals count; `password = get_password()` does not
@@ -332,16 +327,20 @@ def _redacted_pairs(line: str, pairs: list[re.Match[str]]) -> str | None:
     out, last = [], 0
     for pair in pairs:
         value = pair.group("value")
-        strings = list(_STRING.finditer(value))
-        bodies = [s.group("body") for s in strings]
         computed = line[pair.end() :].lstrip()[:1] not in _VALUE_ENDS
-        if computed or _interpolated(value, strings) or not _looks_secret("".join(bodies)):
+        if computed or not _written_secret(value):
             continue
-        start = pair.start("value")
-        for s in strings:
-            out.append(line[last : start + s.start("body")] + REDACTED)
-            last = start + s.end("body")
+        out.append(line[last : pair.start("value")] + _STRING.sub(_redacted_string, value))
+        last = pair.end("value")
     return "".join(out) + line[last:] if out else None
+
+
+def _written_secret(value: str) -> bool:
+    """Whether a value's string literals, joined, are a secret written down: not an
+    f-string the code fills in, and looking like one (`_looks_secret`)."""
+    strings = list(_STRING.finditer(value))
+    bodies = "".join(s.group("body") for s in strings)
+    return not _interpolated(value, strings) and _looks_secret(bodies)
 
 
 def _names_a_secret(name: str) -> bool:
