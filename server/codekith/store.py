@@ -991,9 +991,9 @@ class Store:
             return {}
         if self._nested_memo is not None and self._nested_memo[0] == versions:
             return self._nested_memo[1]
-        live = "deleted = false"
-        ends = set(self._column("edges", "src", live)) | set(self._column("edges", "dst", live))
-        chunks = set(self._column("chunks", "qualname", live))
+        edges = self._live_columns("edges", ["src", "dst"])
+        ends = set(edges.column("src").to_pylist()) | set(edges.column("dst").to_pylist())
+        chunks = set(self._live_columns("chunks", ["qualname"]).column("qualname").to_pylist())
         nested: dict[str, str] = {}
         for scope in ends - chunks:
             holder = scope.rpartition(".")[0]
@@ -1004,9 +1004,9 @@ class Store:
         self._nested_memo = (versions, nested)
         return nested
 
-    def _column(self, table: str, column: str, where: str) -> list[str]:
-        query = self._table(table).search().where(where).select([column]).limit(None)
-        return query.to_arrow().column(column).to_pylist()
+    def _live_columns(self, table: str, columns: list[str]) -> pa.Table:
+        query = self._table(table).search().where("deleted = false").select(columns)
+        return query.limit(None).to_arrow()
 
     def _live_edges(self, where: str) -> list[dict[str, Any]]:
         """Readers never create tables: an index from before edges existed has none."""
