@@ -34,13 +34,17 @@ def head(root: Path) -> str | None:
     return out.strip() if out else None
 
 
+RESCANNING_FILES = ("HEAD", "packed-refs", "info/exclude")  # under `.git/`: `rescans`
+RESCANNING_FOLDER = "refs"  # and every file under `.git/refs/`
+
+
 def rescans(path: str) -> bool:
     """Whether a change to this file under `.git/` calls for a scan: HEAD or a ref moved
     (a checkout, commit, pull or branch switch), or `info/exclude` changed which files
     are listed. Git also writes its index and objects at every `git status` an editor
     runs: those change no file of the work tree."""
     inside = path.rsplit("/.git/", 1)[-1]
-    return inside in ("HEAD", "packed-refs", "info/exclude") or inside.startswith("refs/")
+    return inside in RESCANNING_FILES or inside.startswith(f"{RESCANNING_FOLDER}/")
 
 
 PATHSPEC_LIMIT = 500  # more paths than this: list everything and filter

@@ -44,7 +44,7 @@ COMMANDS = (
 )
 # what `gitrepo.rescans` looks at, asked for by name too: a client may leave `.git/` out of
 # the `**/*` watcher (VS Code's `files.watcherExclude`)
-GIT_WATCHED = ("HEAD", "packed-refs", "info/exclude", "refs/**")
+GIT_WATCHED = (*gitrepo.RESCANNING_FILES, f"{gitrepo.RESCANNING_FOLDER}/**")
 
 
 class CodekithServer(LanguageServer):
