@@ -135,6 +135,57 @@ def test_inherit_import_and_decorate_edges(tmp_path: Path) -> None:
     assert all(e.path == "m.py" and e.line > 0 for e in edges)
 
 
+def test_decorators_that_return_their_argument_or_a_wrapper(tmp_path: Path) -> None:
+    """`register` returns what it is given: a call of one function it registers reached
+    every other one (the workspace's flow into its parameter). `logged` returns a wrapper:
+    the call is the wrapper's ("call", as PyCG answers) and the function's ("wrapped")."""
+    files = {
+        "k.py": """
+            import functools
+
+            def register(f):
+                return f
+
+            def logged(f):
+                @functools.wraps(f)
+                def wrapper(*args):
+                    return f(*args)
+                return wrapper
+            """,
+        "m.py": """
+            from k import logged, register
+
+            @register
+            def one():
+                pass
+
+            @register
+            def two():
+                pass
+
+            @register
+            @logged
+            def ship():
+                pass
+
+            class Service:
+                @logged
+                def handle(self):
+                    pass
+
+            def use():
+                one()
+                ship()
+                Service().handle()
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    calls = {dst for src, dst in pairs(edges) if src == "m.use"}
+    assert calls == {"m.one", "k.logged.wrapper"}  # `two` was there too
+    assert pairs(edges, "wrapped") == {("m.use", "m.ship"), ("m.use", "m.Service.handle")}
+    assert ("k.logged.wrapper", "m.ship") in pairs(edges)  # the wrapper calls what it wraps
+
+
 def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def only(self):\n        pass\n",

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from codekith import freshness, gitrepo
 from codekith.freshness import Freshness
+from codekith.graph.model import CALL_KINDS
 from codekith.languages import language_of
 from codekith.progress import Progress
 from codekith.project import Project
@@ -411,10 +412,10 @@ class Answers:
         store = self.project.read_store
         lines: dict[str, list[int]] = {}
         if direction == "callers":
-            for edge in store.edges_to(keys, kinds=("call",)):
+            for edge in store.edges_to(keys, kinds=CALL_KINDS):
                 lines.setdefault(edge["src"], []).append(edge["line"])
         else:
-            for edge in store.edges_from(keys, kinds=("call",)):
+            for edge in store.edges_from(keys, kinds=CALL_KINDS):
                 lines.setdefault(constructed(edge["dst"]), []).append(edge["line"])
         if not lines:
             return []
@@ -437,9 +438,9 @@ class Answers:
             for level in range(1, depth + 1):
                 keys = with_constructors(frontier)
                 edges = (
-                    store.edges_to(keys, kinds=("call",))
+                    store.edges_to(keys, kinds=CALL_KINDS)
                     if side == "callers"
-                    else store.edges_from(keys, kinds=("call",))
+                    else store.edges_from(keys, kinds=CALL_KINDS)
                 )
                 frontier = set()
                 for edge in sorted(edges, key=lambda e: (e["path"], e["line"])):
@@ -466,7 +467,7 @@ class Answers:
 
     def _definition(self, name: str) -> str:
         store = self.project.read_store
-        if store.chunks_by_qualname([name], limit=1) or store.edges_to([name], kinds=("call",)):
+        if store.chunks_by_qualname([name], limit=1) or store.edges_to([name], kinds=CALL_KINDS):
             return name
         found = sorted(
             {r["qualname"] for r in store.chunks_named([name]) if r["kind"] in DEFINITION_KINDS}
@@ -487,8 +488,8 @@ class Answers:
             return []
         names = {r["qualname"] for r in rows}
         keys = with_constructors(names)
-        callers = Counter(keys[e["dst"]] for e in store.edges_to(keys, kinds=("call",)))
-        callees = Counter(e["src"] for e in store.edges_from(names, kinds=("call",)))
+        callers = Counter(keys[e["dst"]] for e in store.edges_to(keys, kinds=CALL_KINDS))
+        callees = Counter(e["src"] for e in store.edges_from(names, kinds=CALL_KINDS))
         unique = {r["qualname"]: r for r in rows}.values()
         return [
             Lens(row, callers[row["qualname"]], callees[row["qualname"]])

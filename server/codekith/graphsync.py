@@ -67,7 +67,9 @@ from codekith.workspace import decode_text
 # 23: a shell `source` tail that is a file name alone names a file beside the script or at the root
 # 24: scripts whose `#!` runs zsh are shell (zsh grammar)
 # 25: Jedi reads the workspace's packages before those installed beside codekith
-GRAPH_VERSION = "25"
+# 26: a decorator that returns its argument returns this application's; a call of a wrapped
+#     function is a "wrapped" edge to it beside the "call" edge to its wrapper
+GRAPH_VERSION = "26"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

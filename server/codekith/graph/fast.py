@@ -33,11 +33,13 @@ ParamKey = tuple[str, str]
 class Value(NamedTuple):
     """An abstract value: kind is func | class | inst | module | gen | super | const
     (`name` is the literal's repr) | list | dict (`name` is a `ModuleIndex.container`
-    token, stable across processes)."""
+    token, stable across processes). `wraps`: the decorated function a decorator's result
+    (a wrapper function) stands in for, so a call of that name also reaches it."""
 
     kind: str
     name: str
     bound: bool = False
+    wraps: str = ""
 
 
 Values = frozenset[Value]
@@ -674,7 +676,8 @@ class Evaluator:
             yield Value("super", method.parent.qualname)
 
     def returns(self, value: Value) -> Values:
-        return self.cached(("returns", value), lambda: self._returns(value))
+        plain = value._replace(wraps="")  # what a wrapper returns is one for every function
+        return self.cached(("returns", plain), lambda: self._returns(plain))
 
     def _returns(self, value: Value) -> Iterable[Value]:
         if value.kind == "class":
@@ -730,9 +733,30 @@ class Evaluator:
         for decorator in reversed(scope.decorators[start:]):
             results: set[Value] = set()
             for value in self.eval(decorator, scope.parent, (decorator.lineno, 0)):
-                results |= self.returns(value) if value.kind in ("func", "class") else set()
+                if value.kind in ("func", "class"):
+                    results |= self.applied(value, current)
             current = frozenset(results) or current
-        return current
+        return frozenset(_standing_in(value, scope.qualname) for value in current)
+
+    def applied(self, decorator: Value, argument: Values) -> set[Value]:
+        """What applying `decorator` to `argument` returns. A decorator that returns what it
+        is given returns, by the workspace's flow, every function it decorates anywhere
+        (a call of one then reached them all): at this application it returns `argument`.
+        Instances stay: one stands for its class, whichever application passed it."""
+        results = set(self.returns(decorator))
+        passed = {v for v in results & self.received(decorator) if v.kind == "func"}
+        return (results - passed) | argument if passed else results
+
+    def received(self, func: Value) -> Values:
+        """What the calls of `func` anywhere pass to its first parameter."""
+        if func.kind != "func":
+            return EMPTY
+        offset = 1 if func.bound else 0
+        found: set[Value] = set()
+        for scope in self.scopes_of(func.name):
+            if len(scope.params) > offset:
+                found |= self.param_values((scope.qualname, scope.params[offset]))
+        return frozenset(found)
 
     def targets(self, values: Values) -> Iterator[str]:
         """The functions that calling one of `values` runs."""
@@ -753,6 +777,14 @@ class Evaluator:
             return list(method(site, scope))
         except RecursionError:
             return []
+
+    def site_wrapped(self, site: Site, scope: Scope) -> list[str]:
+        """The decorated functions a call reaches through the wrappers that stand in for
+        them (the call's target is the wrapper: `site_targets`)."""
+        if site.kind != "call":
+            return []
+        values = self.eval(site.node.func, scope, (site.node.lineno, site.node.col_offset))  # type: ignore[attr-defined]
+        return sorted({value.wraps for value in values if value.wraps})
 
     def site_targets(self, site: Site, scope: Scope) -> list[str]:
         pos = (site.node.lineno, site.node.col_offset)
@@ -877,6 +909,14 @@ def _has_starred(elts: list[ast.expr]) -> bool:
     return any(isinstance(e, ast.Starred) for e in elts)
 
 
+def _standing_in(value: Value, decorated: str) -> Value:
+    """`value` as what a decorated name holds: a function other than the decorated one
+    is a wrapper standing in for it (or for what it already stood in for)."""
+    if value.kind != "func" or value.name == decorated or value.wraps:
+        return value
+    return value._replace(wraps=decorated)
+
+
 def _tail_name(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
@@ -919,6 +959,8 @@ def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
             yield Edge(scope.qualname, target, "call", scope.path, site.line)
             if site.kind == "decorator" and site.decorated is not None:
                 yield Edge(site.decorated.qualname, target, "decorate", scope.path, site.line)
+        for wrapped in evaluator.guarded(evaluator.site_wrapped, site, scope):
+            yield Edge(scope.qualname, wrapped, "wrapped", scope.path, site.line)
     if scope.kind == "class":
         for base in evaluator.bases(scope.qualname):
             yield Edge(scope.qualname, base, "inherit", scope.path, scope.line)

@@ -485,11 +485,11 @@ def _rounds_json(rounds: list[RoundResult]) -> list[dict[str, object] | None]:
 
 
 def _values_json(values: Values) -> list[list[object]]:
-    return sorted([v.kind, v.name, v.bound] for v in values)
+    return sorted([v.kind, v.name, v.bound, v.wraps] for v in values)
 
 
 def _values(items: list[list[object]]) -> Values:
-    return frozenset(Value(str(k), str(n), bool(b)) for k, n, b in items)
+    return frozenset(Value(str(k), str(n), bool(b), str(w)) for k, n, b, w in items)
 
 
 def _flow_json(flow: dict[ParamKey, Values]) -> list[list[object]]:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-EDGE_KINDS = ("call", "inherit", "decorate", "import")
+EDGE_KINDS = ("call", "wrapped", "inherit", "decorate", "import")
+# A call of a decorated function whose decorator put a wrapper in its place is a "call" of
+# the wrapper (PyCG's answer, what `codekith graph` exports) and a "wrapped" call of the
+# function: who calls it, for call hierarchy, lenses and bundles.
+CALL_KINDS = ("call", "wrapped")
 
 
 @dataclass(frozen=True)
