@@ -826,3 +826,25 @@ def test_calls_in_lambdas_and_nested_functions_are_their_definitions_calls(works
     reasons = _reasons_at(project, "jobs/queue.py", "def logged")
     assert reasons.get("dispatch") == "caller of jobs.queue.logged", reasons
     assert {e["src"] for e in project.store.live_edges()} >= {"jobs.queue.Queue.flush.<lambda1>"}
+
+
+def test_a_decorated_function_has_its_callers_and_its_decorator(workspace, project_for):
+    """`dispatch` calls `ship`, which `@logged` replaced by a wrapper: call hierarchy,
+    lenses and bundles had `logged` as ship's only caller and `dispatch` as no relation;
+    and the bundles said "callee of" for a decorator and what it decorates."""
+    project = project_for(workspace(CALLBACKS))
+    project.indexer.run()
+    answers = Answers(project)
+    callers = {
+        call.row["qualname"]: call.lines for call in answers.calls("jobs.queue.ship", "callers")
+    }
+    assert callers == {"jobs.queue.dispatch": [45], "jobs.queue.logged": [34]}
+    callees = {call.row["qualname"] for call in answers.calls("jobs.queue.dispatch", "callees")}
+    assert callees == {"jobs.queue.ship"}
+    lenses = {lens.row["symbol"]: lens.callers for lens in answers.lenses("jobs/queue.py")}
+    assert lenses["ship"] == 2
+    reasons = _reasons_at(project, "jobs/queue.py", "def ship")
+    assert reasons.get("logged") == "decorator of jobs.queue.ship", reasons
+    assert reasons.get("dispatch") == "caller of jobs.queue.ship", reasons
+    reasons = _reasons_at(project, "jobs/queue.py", "def logged")
+    assert reasons.get("ship") == "decorated by jobs.queue.logged", reasons

@@ -527,17 +527,17 @@ class Related:
         if not qualnames:
             return {}
         names = with_constructors(qualnames)
-        found: dict[str, tuple[str, str]] = {}
+        ends: list[tuple[str, str, str, str]] = []  # origin, other, kind, other's end
         if intent != "usage":
             for edge in self.store.edges_from(names, skip_kinds=NOT_RELATING, into_scopes=True):
-                origin, other = names[edge["src"]], _owner(edge["dst"])
-                label = _inherit_label(origin, other, "base", edge["kind"]) or "callee"
-                found.setdefault(other, (f"{label} of {origin}", origin))
+                ends.append((names[edge["src"]], _owner(edge["dst"]), edge["kind"], "dst"))
         if intent != "implementation" or level == 1:
             for edge in self.store.edges_to(names, skip_kinds=NOT_RELATING, into_scopes=True):
-                origin, other = names[edge["dst"]], edge["src"]
-                label = _inherit_label(origin, other, "subclass", edge["kind"]) or "caller"
-                found.setdefault(other, (f"{label} of {origin}", origin))
+                ends.append((names[edge["dst"]], edge["src"], edge["kind"], "src"))
+        found: dict[str, tuple[str, str]] = {}
+        # a decorator's wrapper calls what it decorates: "decorated by" says more than "callee"
+        for origin, other, kind, end in sorted(ends, key=lambda e: e[2] != "decorate"):
+            found.setdefault(other, (_reason(origin, other, kind, end), origin))
         return found
 
     def _rows_for(self, qualnames: set[str]) -> list[dict[str, Any]]:
@@ -546,13 +546,23 @@ class Related:
         return self.store.chunks_by_qualname(qualnames, with_vectors=True)
 
 
-def _inherit_label(origin: str, other: str, label: str, kind: str) -> str:
-    """How an inheritance edge relates `other` to `origin`: its base or subclass, or another
-    part of the same class (C#'s partial classes link their parts by inheritance: each part
-    is a chunk of its own file, of one name), "" for an edge of another kind."""
-    if kind != "inherit":
-        return ""
-    return "other part" if origin.rpartition(".")[2] == other.rpartition(".")[2] else label
+# What `other` is to `origin` by the kind of the edge between them and the end `other` is on
+_EDGE_REASONS = {
+    ("call", "dst"): "callee of",
+    ("call", "src"): "caller of",
+    ("inherit", "dst"): "base of",
+    ("inherit", "src"): "subclass of",
+    ("decorate", "dst"): "decorator of",
+    ("decorate", "src"): "decorated by",
+}
+
+
+def _reason(origin: str, other: str, kind: str, end: str) -> str:
+    """Why `other` is in a bundle through an edge with `origin`. C#'s partial classes link
+    their parts by inheritance: each part is a chunk of its own file, of one name."""
+    if kind == "inherit" and origin.rpartition(".")[2] == other.rpartition(".")[2]:
+        return f"other part of {origin}"
+    return f"{_EDGE_REASONS.get((kind, end), _EDGE_REASONS['call', end])} {origin}"
 
 
 def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> None:
