@@ -243,8 +243,8 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         filters = Filters(prefix, language, kind)
 
         def work() -> dict[str, Any]:
-            workspace = state.workspace
-            if len(workspace.repos) > 1 or repos:
+            workspace = state.spanning(repos)
+            if workspace is not None:
                 many = workspace.search(
                     query, k, filters, mode, repos, tests=tests, docs=docs, tests_apart=tests_apart
                 )
@@ -295,8 +295,8 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         repository and a question by all of them, each item naming its `repo`."""
 
         def work() -> dict[str, Any]:
-            workspace = state.workspace
-            if len(workspace.repos) > 1 or repos:
+            workspace = state.spanning(repos)
+            if workspace is not None:
                 many = workspace.related(target, depth, budget_tokens, repos, tests=tests)
                 return {**many.to_json(), **_fresh_many(_states(many.bundles))}
             bundle = answers.related(target, depth, budget_tokens, tests=tests)
@@ -325,8 +325,8 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
         repositories each definition names its `repo`."""
 
         def work() -> dict[str, Any]:
-            workspace = state.workspace
-            if len(workspace.repos) > 1 or repos:
+            workspace = state.spanning(repos)
+            if workspace is not None:
                 found = workspace.find_symbol(name, kind, repos)
                 states = {repo: a.freshness() for repo, a in workspace.indexed(repos).items()}
                 definitions = [

@@ -65,6 +65,12 @@ class WorkspaceState:
     def indexing(self) -> bool:
         return self._run is not None and not self._run.done()
 
+    def spanning(self, repos: list[str] | None) -> Repositories | None:
+        """The workspace when a question spans several repositories (the `repos` setting
+        lists others, or the call names some); None when the root answers alone."""
+        workspace = self.workspace
+        return workspace if len(workspace.repos) > 1 or repos else None
+
     async def ready(self, report: Report) -> None:
         """An index to answer from, as fresh as CATCH_UP_WAIT_S allows."""
         if not await asyncio.to_thread(self._complete):
