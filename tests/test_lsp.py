@@ -406,5 +406,5 @@ async def test_workspace_symbols_call_hierarchy_and_code_lens(shared: LanguageCl
         types.CodeLensParams(types.TextDocumentIdentifier(uri(client, "shop/pricing.py")))
     )
     titles = {lens.range.start.line: lens.command.title for lens in lenses}
-    assert titles[line].startswith("1 callers · 1 callees")
+    assert titles[line].startswith("1 caller · 1 callee")
     assert lenses[0].command.command == "codekith.related"

@@ -841,8 +841,13 @@ def test_a_decorated_function_has_its_callers_and_its_decorator(workspace, proje
     assert callers == {"jobs.queue.dispatch": [45], "jobs.queue.logged": [34]}
     callees = {call.row["qualname"] for call in answers.calls("jobs.queue.dispatch", "callees")}
     assert callees == {"jobs.queue.ship"}
-    lenses = {lens.row["symbol"]: lens.callers for lens in answers.lenses("jobs/queue.py")}
-    assert lenses["ship"] == 2
+    lenses = {
+        lens.row["symbol"]: (lens.callers, lens.callees) for lens in answers.lenses("jobs/queue.py")
+    }
+    assert lenses["ship"] == (2, 0) and lenses["dispatch"] == (
+        0,
+        1,
+    )  # not the wrapper: no definition
     reasons = _reasons_at(project, "jobs/queue.py", "def ship")
     assert reasons.get("logged") == "decorator of jobs.queue.ship", reasons
     assert reasons.get("dispatch") == "caller of jobs.queue.ship", reasons

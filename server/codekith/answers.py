@@ -12,7 +12,7 @@ import difflib
 import logging
 import threading
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -481,19 +481,28 @@ class Answers:
         raise TargetNotFoundError(f"no definition named {name!r} in the index")
 
     def lenses(self, path: str) -> list[Lens]:
-        """Caller and callee counts of each definition of a file, in file order."""
+        """How many callers and callees each definition of a file has, in file order: the
+        definitions `calls` lists (a caller calling three times is one caller; a call of a
+        decorated function reaches its wrapper and it, but only it is a definition)."""
         store = self.project.read_store
         rows = store.chunks_in_file(path, kinds=DEFINITION_KINDS)
         if not rows:
             return []
         names = {r["qualname"] for r in rows}
         keys = with_constructors(names)
-        callers = Counter(keys[e["dst"]] for e in store.edges_to(keys, kinds=CALL_KINDS))
-        callees = Counter(e["src"] for e in store.edges_from(names, kinds=CALL_KINDS))
+        callers: dict[str, set[str]] = defaultdict(set)
+        for edge in store.edges_to(keys, kinds=CALL_KINDS):
+            callers[keys[edge["dst"]]].add(edge["src"])
+        callees: dict[str, set[str]] = defaultdict(set)
+        for edge in store.edges_from(names, kinds=CALL_KINDS):
+            callees[edge["src"]].add(constructed(edge["dst"]))
+        ends = set().union(*callers.values(), *callees.values())
+        defined = {r["qualname"] for r in store.chunks_by_qualname(ends)} if ends else set()
         unique = {r["qualname"]: r for r in rows}.values()
         return [
-            Lens(row, callers[row["qualname"]], callees[row["qualname"]])
+            Lens(row, len(callers[name] & defined), len(callees[name] & defined))
             for row in sorted(unique, key=lambda r: r["start_line"])
+            for name in [row["qualname"]]
         ]
 
     # -- code and votes -------------------------------------------------------------------

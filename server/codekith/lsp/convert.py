@@ -83,11 +83,15 @@ def code_lens(lens: Lens, uri: str) -> types.CodeLens:
     """`N callers · M callees · related` above a definition; the command relates it."""
     line = lens.row["start_line"] - 1
     command = types.Command(
-        title=f"{lens.callers} callers · {lens.callees} callees · related",
+        title=f"{_counted(lens.callers, 'caller')} · {_counted(lens.callees, 'callee')} · related",
         command="codekith.related",
         arguments=[{"uri": uri, "position": {"line": line, "character": 0}}],
     )
     return types.CodeLens(range=line_range(line + 1, line + 1), command=command)
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def indexed_params(root: Path, report: IndexReport) -> dict[str, Any]:
