@@ -175,7 +175,7 @@ describe('the extension with the real codekith server', { skip: SKIP, timeout: 2
     const lens = lenses.find((l) => l.range.start.line === lineOf(pricing(), 'def compute_price') - 1);
     assert.ok(lens, JSON.stringify(lenses.map((l) => l.command)));
     assert.equal(lens.command.command, 'codekith.findRelated');
-    assert.match(lens.command.title, /1 callers · 1 callees · related/);
+    assert.match(lens.command.title, /1 caller · 1 callee · related/);
     const shown = stub.quickPicks.length;
     const result = vscode.commands.executeCommand(lens.command.command, ...lens.command.arguments);
     const pick = await newestPick(shown + 1);
