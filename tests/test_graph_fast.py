@@ -186,6 +186,47 @@ def test_decorators_that_return_their_argument_or_a_wrapper(tmp_path: Path) -> N
     assert ("k.logged.wrapper", "m.ship") in pairs(edges)  # the wrapper calls what it wraps
 
 
+def test_reading_a_property_runs_its_getter(tmp_path: Path) -> None:
+    """`client.total` runs `Client.total`: a "property" edge (calls for call hierarchy,
+    lenses and bundles; PyCG counts no such call), and `self.session.get()` calls what the
+    getter returns. `Client.total`, read on the class, runs nothing."""
+    files = {
+        "m.py": """
+            import functools
+
+            class Session:
+                def get(self, url):
+                    return url
+
+            class Client:
+                def __init__(self):
+                    self._session = Session()
+
+                @property
+                def session(self):
+                    return self._session
+
+                @functools.cached_property
+                def total(self):
+                    return 1
+
+                def fetch(self, url):
+                    return self.session.get(url)
+
+            def use(client: Client):
+                print(client.total)
+                return Client.total
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    assert pairs(edges, "property") == {
+        ("m.Client.fetch", "m.Client.session"),
+        ("m.use", "m.Client.total"),
+    }
+    assert ("m.Client.fetch", "m.Session.get") in pairs(edges)
+    assert not any(dst.endswith((".session", ".total")) for _, dst in pairs(edges))
+
+
 def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def only(self):\n        pass\n",

@@ -785,6 +785,16 @@ CALLBACKS = {
 
         def dispatch(job):
             return ship(job)
+
+
+        class Account:
+            @property
+            def balance(self):
+                return 0
+
+
+        def report(account: Account):
+            return account.balance
     """,
 }
 
@@ -853,3 +863,18 @@ def test_a_decorated_function_has_its_callers_and_its_decorator(workspace, proje
     assert reasons.get("dispatch") == "caller of jobs.queue.ship", reasons
     reasons = _reasons_at(project, "jobs/queue.py", "def logged")
     assert reasons.get("ship") == "decorated by jobs.queue.logged", reasons
+
+
+def test_reading_a_property_is_a_call_of_its_getter(workspace, project_for):
+    """`account.balance` runs `Account.balance`: call hierarchy and lenses had no caller
+    for a property (nothing calls it with parentheses). Bundles leave such reads out (a
+    field read, in effect: co-change recall fell with them)."""
+    project = project_for(workspace(CALLBACKS))
+    project.indexer.run()
+    answers = Answers(project)
+    callers = answers.calls("jobs.queue.Account.balance", "callers")
+    assert {call.row["qualname"]: call.lines for call in callers} == {"jobs.queue.report": [55]}
+    lenses = {lens.row["symbol"]: lens.callers for lens in answers.lenses("jobs/queue.py")}
+    assert lenses["balance"] == 1
+    reasons = _reasons_at(project, "jobs/queue.py", "def report")
+    assert not reasons.get("balance", "").startswith("callee"), reasons

@@ -44,7 +44,9 @@ DAMPING = 0.5  # PageRank: chance of following an edge rather than going home to
 PAGERANK_STEPS = 8
 CHARS_PER_TOKEN = 4
 T = TypeVar("T")
-NOT_RELATING = ("import",)  # an import alone does not make code related
+# An import alone does not make code related; nor does a property read (a field read, in
+# effect): with them, co-change recall fell on 9 of 16 Python repositories (stop 60)
+NOT_RELATING = ("import", "property")
 DEFINITIONS = ("function", "method", "class")
 _SELF = ("self", "cls", "this")  # what a method calls its own object (Go names it: below)
 _GO_RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s")

@@ -28,6 +28,7 @@ from codekith.qualnames import ModuleNames
 from codekith.workspace import read_source
 
 ParamKey = tuple[str, str]
+PROPERTIES = frozenset({"property", "cached_property"})  # a read runs what they decorate
 
 
 class Value(NamedTuple):
@@ -355,7 +356,8 @@ class Evaluator:
             yield from self.lookup(node.id, scope, pos or (node.lineno, node.col_offset))
         elif isinstance(node, ast.Attribute):
             for value in self.eval(node.value, scope, pos):
-                yield from self.attribute(value, node.attr)
+                for found in self.attribute(value, node.attr):
+                    yield from self.returns(found) if self.is_getter(found) else (found,)
         elif isinstance(node, ast.Call):
             yield from self.call_result(node, scope, pos)
         elif isinstance(node, ast.Lambda):
@@ -786,8 +788,32 @@ class Evaluator:
         values = self.eval(site.node.func, scope, (site.node.lineno, site.node.col_offset))  # type: ignore[attr-defined]
         return sorted({value.wraps for value in values if value.wraps})
 
+    def site_getters(self, site: Site, scope: Scope) -> list[str]:
+        """The property getters an attribute read runs (`obj.total`, `obj.session.get()`)."""
+        node = site.node.func if site.kind == "call" else site.node  # type: ignore[attr-defined]
+        if site.kind not in ("read", "call") or not isinstance(node, ast.Attribute):
+            return []
+        pos = (site.node.lineno, site.node.col_offset)
+        found = {
+            getter.name
+            for value in self.eval(node.value, scope, pos)
+            for getter in self.attribute(value, node.attr)
+            if self.is_getter(getter)
+        }
+        return sorted(found)
+
+    def is_getter(self, value: Value) -> bool:
+        """A property's function read on an instance: reading it runs the function."""
+        return (
+            value.kind == "func"
+            and value.bound
+            and any(s.decorator_names() & PROPERTIES for s in self.scopes_of(value.name))
+        )
+
     def site_targets(self, site: Site, scope: Scope) -> list[str]:
         pos = (site.node.lineno, site.node.col_offset)
+        if site.kind == "read":
+            return []
         if site.kind == "call":
             return list(self.targets(self.eval(site.node.func, scope, pos)))  # type: ignore[attr-defined]
         values = self.eval(site.node, scope, pos)
@@ -961,6 +987,8 @@ def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
                 yield Edge(site.decorated.qualname, target, "decorate", scope.path, site.line)
         for wrapped in evaluator.guarded(evaluator.site_wrapped, site, scope):
             yield Edge(scope.qualname, wrapped, "wrapped", scope.path, site.line)
+        for getter in evaluator.guarded(evaluator.site_getters, site, scope):
+            yield Edge(scope.qualname, getter, "property", scope.path, site.line)
     if scope.kind == "class":
         for base in evaluator.bases(scope.qualname):
             yield Edge(scope.qualname, base, "inherit", scope.path, scope.line)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-EDGE_KINDS = ("call", "wrapped", "inherit", "decorate", "import")
+EDGE_KINDS = ("call", "wrapped", "property", "inherit", "decorate", "import")
 # A call of a decorated function whose decorator put a wrapper in its place is a "call" of
 # the wrapper (PyCG's answer, what `codekith graph` exports) and a "wrapped" call of the
-# function: who calls it, for call hierarchy, lenses and bundles.
-CALL_KINDS = ("call", "wrapped")
+# function; a read of a property (`order.total`) runs its getter: a "property" edge. Both
+# are calls for call hierarchy, lenses and bundles.
+CALL_KINDS = ("call", "wrapped", "property")
 
 
 @dataclass(frozen=True)

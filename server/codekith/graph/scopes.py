@@ -34,7 +34,8 @@ class Binding:
 
 @dataclass
 class Site:
-    """Something in a scope that runs code: a call, a raise, a for-loop, a decorator."""
+    """Something in a scope that runs code: a call, a raise, a for-loop, a decorator, an
+    attribute read (a property's getter runs)."""
 
     kind: str
     node: ast.expr
@@ -140,6 +141,9 @@ def collect(tree: ast.Module, path: str, module: str) -> Scope:
 
 
 class _Collector:
+    def __init__(self) -> None:
+        self.called: set[int] = set()  # ids of the attributes that calls call: no reads
+
     def body(self, stmts: list[ast.stmt], scope: Scope, cond: bool) -> None:
         for stmt in stmts:
             self.stmt(stmt, scope, cond)
@@ -332,7 +336,11 @@ class _Collector:
     def expr_node(self, node: ast.AST, scope: Scope) -> None:
         if isinstance(node, ast.Call):
             scope.sites.append(Site("call", node, node.lineno))
+            self.called.add(id(node.func))
             self.update_store(node, scope)
+        elif isinstance(node, ast.Attribute) and id(node) not in self.called:
+            if isinstance(node.ctx, ast.Load):
+                scope.sites.append(Site("read", node, node.lineno))
         elif isinstance(node, ast.Yield | ast.YieldFrom):
             scope.yields.append(node)
         elif isinstance(node, ast.NamedExpr):
