@@ -227,6 +227,40 @@ def test_reading_a_property_runs_its_getter(tmp_path: Path) -> None:
     assert not any(dst.endswith((".session", ".total")) for _, dst in pairs(edges))
 
 
+def test_a_partial_calls_its_function(tmp_path: Path) -> None:
+    """`functools.partial(send, "ops")` resolved to nothing (functools is outside the
+    workspace): calling it reached no function."""
+    files = {
+        "m.py": """
+            import functools as ft
+            from functools import partial as bind
+
+            def send(channel, message):
+                return channel, message
+
+            def notify(message):
+                post = ft.partial(send, "ops")
+                return post(message)
+
+            def shout(message):
+                return bind(send, "all")(message)
+
+            class Mailer:
+                def deliver(self, to, body):
+                    return to, body
+
+                def later(self):
+                    return ft.partial(self.deliver, "me")("hi")
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    assert pairs(edges) == {
+        ("m.notify", "m.send"),
+        ("m.shout", "m.send"),
+        ("m.Mailer.later", "m.Mailer.deliver"),
+    }
+
+
 def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def only(self):\n        pass\n",

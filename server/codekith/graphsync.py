@@ -70,7 +70,8 @@ from codekith.workspace import decode_text
 # 26: a decorator that returns its argument returns this application's; a call of a wrapped
 #     function is a "wrapped" edge to it beside the "call" edge to its wrapper
 # 27: a read of a property is a "property" edge to its getter, and evaluates to what it returns
-GRAPH_VERSION = "27"
+# 28: a call of a `functools.partial` made in the workspace calls its function
+GRAPH_VERSION = "28"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child
