@@ -851,6 +851,8 @@ def test_a_decorated_function_has_its_callers_and_its_decorator(workspace, proje
     assert callers == {"jobs.queue.dispatch": [45], "jobs.queue.logged": [34]}
     callees = {call.row["qualname"] for call in answers.calls("jobs.queue.dispatch", "callees")}
     assert callees == {"jobs.queue.ship"}
+    graph = answers.call_graph("jobs.queue.dispatch", "callees")  # not the wrapper besides
+    assert [(e["callee"], e["line"]) for e in graph.edges] == [("jobs.queue.ship", 45)]
     lenses = {
         lens.row["symbol"]: (lens.callers, lens.callees) for lens in answers.lenses("jobs/queue.py")
     }

@@ -437,13 +437,16 @@ class Answers:
             frontier, visited = {start}, {start}
             for level in range(1, depth + 1):
                 keys = with_constructors(frontier)
-                edges = (
+                edges = list(
                     store.edges_to(keys, kinds=CALL_KINDS)
                     if side == "callers"
                     else store.edges_from(keys, kinds=CALL_KINDS)
                 )
                 frontier = set()
+                hidden = _wrapper_calls(store, edges) if side == "callees" else set()
                 for edge in sorted(edges, key=lambda e: (e["path"], e["line"])):
+                    if edge["id"] in hidden:
+                        continue
                     caller = edge["src"]
                     callee = keys.get(edge["dst"]) or constructed(edge["dst"])
                     if edge["id"] not in seen_edges:
@@ -613,6 +616,19 @@ def _unique_by_id(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for row in rows:
         unique.setdefault(row["id"], row)
     return list(unique.values())
+
+
+def _wrapper_calls(store: Any, edges: list[dict[str, Any]]) -> set[str]:
+    """Ids of the call edges to a wrapper (no definition: `logged.wrapper`) at a call site
+    that also has the "wrapped" edge to the function it stands in for, which is the callee
+    the caller wrote."""
+    sites = {(e["src"], e["path"], e["line"]) for e in edges if e["kind"] == "wrapped"}
+    calls = [e for e in edges if e["kind"] == "call" and (e["src"], e["path"], e["line"]) in sites]
+    if not calls:
+        return set()
+    names = {constructed(e["dst"]) for e in calls}
+    defined = {r["qualname"] for r in store.chunks_by_qualname(names)}
+    return {e["id"] for e in calls if constructed(e["dst"]) not in defined}
 
 
 def _first_by_qualname(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
