@@ -384,7 +384,8 @@ def _register_graph_and_code(server: MCPServer[Any], state: WorkspaceState) -> N
         depth: Annotated[int, Field(ge=1, le=5, description="steps to follow")] = 1,
     ) -> Annotated[CallToolResult, models.CallGraphResult]:
         """Calls into or out of a definition, each with the file and line of the call site,
-        and where every name involved is defined."""
+        and where every name involved is defined. In Python a read of a property
+        (`order.total`) is a call of its getter."""
 
         def work() -> tuple[Any, Freshness]:
             return answers.call_graph(qualname, direction, depth), answers.freshness()
