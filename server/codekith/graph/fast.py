@@ -586,11 +586,19 @@ class Evaluator:
     def _class_attr(
         self, cls: str, name: str, on_instance: bool, skip_first: bool
     ) -> Iterable[Value]:
-        """Instance attributes set by any class in the MRO, else the first class attribute
-        found along the MRO; subclasses are searched only when nothing is found."""
+        """Instance attributes set by any class in the MRO, else those annotated there
+        (with what subclasses define: a mixin's `state: State` is the app's property),
+        else the first class attribute found along the MRO; subclasses are searched only
+        when nothing is found."""
         mro = self.mro(cls)[1:] if skip_first else self.mro(cls)
         if on_instance:
             found = {v for klass in mro for v in self.inst_attr(klass, name)}
+            if any(v.kind != "const" for v in found):
+                return found
+            annotated = {v for klass in mro for v in self.annotated(klass, name)}
+            if annotated:  # and `self.x: T = None` assigned a constant only
+                subs = () if skip_first else self.subclasses(cls)
+                return found | self._declared(name, mro, annotated, subs)
             if found:
                 return found
         for klass in mro:
@@ -601,6 +609,18 @@ class Evaluator:
             subs = self.subclasses(cls)
             return {v for s in subs for v in self.own_attr(s, name, True) | self.inst_attr(s, name)}
         return EMPTY
+
+    def _declared(
+        self, name: str, mro: list[str], annotated: set[Value], subs: Iterable[str]
+    ) -> set[Value]:
+        """An annotated attribute: a function the hierarchy defines under its name wins (a
+        mixin's `state: State` beside the app's `state` property), else the annotation,
+        with what subclasses define under it."""
+        for klass in mro:
+            defined = self.own_attr(klass, name, True)
+            if any(v.kind == "func" for v in defined):
+                return defined
+        return annotated | {v for s in subs for v in self.own_attr(s, name, True)}
 
     def own_attr(self, cls: str, name: str, on_instance: bool) -> set[Value]:
         out: set[Value] = set()
@@ -617,6 +637,15 @@ class Evaluator:
         for scope in self.scopes_of(cls):
             for expr, method, pos in scope.inst_attrs.get(name, []):
                 out |= self.eval(expr, method, pos)
+        return out
+
+    def annotated(self, cls: str, name: str) -> set[Value]:
+        """Instances of what an attribute's annotation names (`name: T` in the class body,
+        `self.name: T` in a method): a dataclass's or a model's fields are annotations alone."""
+        out: set[Value] = set()
+        for scope in self.scopes_of(cls):
+            if scope.kind == "class" and name in scope.annotations:
+                out.update(self.annotation(scope.annotations[name], scope))
         return out
 
     @staticmethod

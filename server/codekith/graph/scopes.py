@@ -161,6 +161,8 @@ class _Collector:
             self.expr(stmt.value, scope)
             if isinstance(stmt, ast.AnnAssign):
                 self.expr(stmt.annotation, scope)
+                if scope.kind == "class" and isinstance(stmt.target, ast.Name):
+                    scope.annotations.setdefault(stmt.target.id, stmt.annotation)  # a field
             if stmt.value is not None and not isinstance(stmt, ast.AugAssign):
                 self.assign(stmt.target, stmt.value, scope, cond, _end(stmt))
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
@@ -251,21 +253,27 @@ class _Collector:
             self.self_attrs(method, child)
 
     def self_attrs(self, method: Scope, klass: Scope) -> None:
-        """`self.x = v` in any method makes `x` an instance attribute of the class."""
+        """`self.x = v` in any method makes `x` an instance attribute of the class, and
+        `self.x: T` annotates it as a class-level `x: T` does."""
         if method.kind != "function" or not method.params:
             return
         me = method.params[0]
         for node in ast.walk(method.node):
-            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == me
-                    ):
-                        entry = (node.value, method, _end(node))
-                        klass.inst_attrs.setdefault(target.attr, []).append(entry)
+            if not isinstance(node, ast.Assign | ast.AnnAssign):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if not (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == me
+                ):
+                    continue
+                if node.value is not None:
+                    entry = (node.value, method, _end(node))
+                    klass.inst_attrs.setdefault(target.attr, []).append(entry)
+                if isinstance(node, ast.AnnAssign):
+                    klass.annotations.setdefault(target.attr, node.annotation)
 
     def new_scope(self, node: ast.AST, name: str, kind: str, parent: Scope) -> Scope:
         qualname = join(parent.qualname, name)
