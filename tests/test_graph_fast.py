@@ -312,6 +312,54 @@ def test_annotated_fields_type_instance_attributes(tmp_path: Path) -> None:
     assert pairs(edges, "property") == {("m.Mixin.ping", "m.App.state")}
 
 
+def test_with_as_binds_what_enter_returns(tmp_path: Path) -> None:
+    """`with Pool() as conn` binds what `Pool.__enter__` returns, `with opened() as s` what
+    a `@contextmanager` yields; both were the context manager itself (no `get` there). A
+    base class's `return self` keeps the subclass."""
+    files = {
+        "m.py": """
+            import contextlib
+
+            class Session:
+                def __enter__(self):
+                    return self
+
+                def __exit__(self, *exc):
+                    return False
+
+                def get(self):
+                    return 1
+
+            class Traced(Session):
+                def trace(self):
+                    return 2
+
+            class Pool:
+                def __enter__(self) -> Session:
+                    return Session()
+
+                def __exit__(self, *exc):
+                    return False
+
+            @contextlib.contextmanager
+            def opened():
+                yield Session()
+
+            def use():
+                with Pool() as conn:
+                    conn.get()
+                with opened() as session:
+                    session.get()
+                with Traced() as traced:
+                    traced.trace()
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    calls = {dst for src, dst in pairs(edges) if src == "m.use"}
+    assert calls >= {"m.Session.get", "m.Traced.trace"}
+    assert len([e for e in edges if e.src == "m.use" and e.dst == "m.Session.get"]) == 2
+
+
 def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def only(self):\n        pass\n",

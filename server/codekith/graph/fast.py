@@ -482,6 +482,8 @@ class Evaluator:
             return self.imported(b, scope)
         if b.kind == "iter":
             return self.iterate(self.eval(b.node, scope, b.pos))  # type: ignore[arg-type]
+        if b.kind == "enter":
+            return self.entered(self.eval(b.node, scope, b.pos))  # type: ignore[arg-type]
         if b.kind == "value":
             return self.eval(b.node, scope, b.pos)  # type: ignore[arg-type]
         return EMPTY
@@ -762,6 +764,20 @@ class Evaluator:
                 iterators = self.call_method(value, "__iter__") or {value}
                 for it in iterators:
                     yield from self.call_method(it, "__next__")
+
+    def entered(self, values: Values) -> Iterator[Value]:
+        """What `with x as y` binds: what `x.__enter__()` returns (`self`: x itself, not its
+        base class), what a `@contextmanager` generator yields; x when neither resolves."""
+        for value in values:
+            found: set[Value] = set()
+            if value.kind == "gen":
+                found = set(self.iterate(frozenset({value})))
+            elif value.kind == "inst":
+                mro = self.mro(value.name)
+                for entered in self.call_method(value, "__enter__"):
+                    is_self = entered.kind == "inst" and entered.name in mro
+                    found.add(value if is_self else entered)
+            yield from found or (value,)
 
     def call_method(self, value: Value, name: str) -> set[Value]:
         out: set[Value] = set()

@@ -20,7 +20,8 @@ class Binding:
     """One way a name gets a value. `kind` says how to read `node`:
 
     value: an expression; def/class: `scope` is the definition; import: module `target`
-    (`name` set for `from target import name`); iter: the iterable `node`; unknown: nothing.
+    (`name` set for `from target import name`); iter: the iterable `node`; enter: the
+    context manager `node` of `with node as name`; unknown: nothing.
     """
 
     kind: str
@@ -175,8 +176,11 @@ class _Collector:
         elif isinstance(stmt, ast.With | ast.AsyncWith):
             for item in stmt.items:
                 self.expr(item.context_expr, scope)
-                if item.optional_vars is not None:
-                    self.assign(item.optional_vars, item.context_expr, scope, True, _end(item))
+                names = item.optional_vars
+                if isinstance(names, ast.Name):
+                    scope.bind(names.id, Binding("enter", _end(item), True, item.context_expr))
+                elif names is not None:
+                    self.assign(names, item.context_expr, scope, True, _end(item))
             self.body(stmt.body, scope, True)
         elif isinstance(stmt, ast.Try | ast.TryStar):
             self.body(stmt.body + stmt.orelse + stmt.finalbody, scope, True)
