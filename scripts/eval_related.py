@@ -44,6 +44,7 @@ import numpy as np
 
 from codekith.evaluation import Case, load_cases
 from codekith.qualnames import constructed
+from codekith.related import NOT_RELATING
 from codekith.template import code_of
 from eval_quality import Paths, add_bench_arguments, load_repos
 
@@ -73,9 +74,8 @@ def load_graph(paths: Paths) -> Graph:
         index_of[row["qualname"]].append(i)
     size = len(rows)
     calls = np.zeros((size, size), dtype=np.float32)
-    for edge in store.edges_from(
-        index_of, skip_kinds=("import",), into_scopes=True
-    ):  # as `related` reads them
+    for edge in store.edges_from(index_of, skip_kinds=NOT_RELATING, into_scopes=True):
+        # as `related` reads them
         targets = index_of.get(edge["dst"], []) or index_of.get(constructed(edge["dst"]), [])
         for a in index_of.get(edge["src"], []):
             for b in targets:
