@@ -499,13 +499,15 @@ class Answers:
         callees: dict[str, set[str]] = defaultdict(set)
         for edge in store.edges_from(names, kinds=CALL_KINDS):
             callees[edge["src"]].add(constructed(edge["dst"]))
-        ends = set().union(*callers.values(), *callees.values())
-        defined = {r["qualname"] for r in store.chunks_by_qualname(ends)} if ends else set()
+        defined = _defined(store, set().union(*callers.values(), *callees.values()))
         unique = {r["qualname"]: r for r in rows}.values()
         return [
-            Lens(row, len(callers[name] & defined), len(callees[name] & defined))
+            Lens(
+                row,
+                len(callers[row["qualname"]] & defined),
+                len(callees[row["qualname"]] & defined),
+            )
             for row in sorted(unique, key=lambda r: r["start_line"])
-            for name in [row["qualname"]]
         ]
 
     # -- code and votes -------------------------------------------------------------------
@@ -624,11 +626,13 @@ def _wrapper_calls(store: Any, edges: list[dict[str, Any]]) -> set[str]:
     the caller wrote."""
     sites = {(e["src"], e["path"], e["line"]) for e in edges if e["kind"] == "wrapped"}
     calls = [e for e in edges if e["kind"] == "call" and (e["src"], e["path"], e["line"]) in sites]
-    if not calls:
-        return set()
-    names = {constructed(e["dst"]) for e in calls}
-    defined = {r["qualname"] for r in store.chunks_by_qualname(names)}
+    defined = _defined(store, {constructed(e["dst"]) for e in calls})
     return {e["id"] for e in calls if constructed(e["dst"]) not in defined}
+
+
+def _defined(store: Any, names: set[str]) -> set[str]:
+    """Those of `names` that a chunk defines (one query; none for no names)."""
+    return {r["qualname"] for r in store.chunks_by_qualname(names)} if names else set()
 
 
 def _first_by_qualname(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
