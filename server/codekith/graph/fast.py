@@ -599,8 +599,7 @@ class Evaluator:
                 return found
             annotated = {v for klass in mro for v in self.annotated(klass, name)}
             if annotated:  # and `self.x: T = None` assigned a constant only
-                subs = () if skip_first else self.subclasses(cls)
-                return found | self._declared(name, mro, annotated, subs)
+                return found | self._declared(cls, name, mro, annotated, skip_first)
             if found:
                 return found
         for klass in mro:
@@ -613,15 +612,17 @@ class Evaluator:
         return EMPTY
 
     def _declared(
-        self, name: str, mro: list[str], annotated: set[Value], subs: Iterable[str]
+        self, cls: str, name: str, mro: list[str], annotated: set[Value], skip_first: bool
     ) -> set[Value]:
         """An annotated attribute: a function the hierarchy defines under its name wins (a
         mixin's `state: State` beside the app's `state` property), else the annotation,
-        with what subclasses define under it."""
+        with what subclasses define under it (looked up only then: a subclass lookup is a
+        read that re-resolves this file when the hierarchy changes)."""
         for klass in mro:
             defined = self.own_attr(klass, name, True)
             if any(v.kind == "func" for v in defined):
                 return defined
+        subs = () if skip_first else self.subclasses(cls)
         return annotated | {v for s in subs for v in self.own_attr(s, name, True)}
 
     def own_attr(self, cls: str, name: str, on_instance: bool) -> set[Value]:
