@@ -251,6 +251,15 @@ def test_a_partial_calls_its_function(tmp_path: Path) -> None:
 
                 def later(self):
                     return ft.partial(self.deliver, "me")("hi")
+
+            class Relay:
+                bind = None  # a class body's name: its methods read the module's
+
+                def forward(self, message):
+                    return bind(send, "relay")(message)
+
+            def replay(bind, message):  # a parameter: no longer functools' partial
+                return bind(send, "replay")(message)
             """,
     }
     edges = build_edges(tmp_path, write(tmp_path, files))
@@ -258,6 +267,7 @@ def test_a_partial_calls_its_function(tmp_path: Path) -> None:
         ("m.notify", "m.send"),
         ("m.shout", "m.send"),
         ("m.Mailer.later", "m.Mailer.deliver"),
+        ("m.Relay.forward", "m.send"),
     }
 
 

@@ -441,14 +441,10 @@ class Evaluator:
 
     # -- names -----------------------------------------------------------------------------
     def lookup(self, name: str, scope: Scope, pos: Pos | None) -> Values:
-        """Python's LEGB walk; only the using scope is read flow-sensitively at `pos`."""
-        current: Scope | None = scope
-        while current is not None:
-            if current is scope or current.kind != "class":
-                found = self.scope_lookup(name, current, pos if current is scope else None)
-                if found is not None:
-                    return found
-            current = current.parent
+        for current, at in enclosing(scope, pos):
+            found = self.scope_lookup(name, current, at)
+            if found is not None:
+                return found
         return EMPTY
 
     def scope_lookup(self, name: str, scope: Scope, pos: Pos | None) -> Values | None:
@@ -701,17 +697,17 @@ class Evaluator:
             return
         for value in self.eval(node.func, scope, pos):
             yield from self.returns(value)
-        if node.args and self.is_partial(node.func, scope):
+        if node.args and self.is_partial(node.func, scope, pos or (node.lineno, node.col_offset)):
             for value in self.eval(node.args[0], scope, pos):
                 if value.kind == "func":  # calling the partial calls the function
                     yield Value("partial", value.name, value.bound)
 
-    def is_partial(self, func: ast.expr, scope: Scope) -> bool:
+    def is_partial(self, func: ast.expr, scope: Scope, pos: Pos) -> bool:
         """`functools.partial` (or `partial` imported from functools), which lives outside
         the workspace and so resolves to nothing."""
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            return func.attr == "partial" and _imports(func.value.id, scope, "functools", "")
-        return isinstance(func, ast.Name) and _imports(func.id, scope, "functools", "partial")
+            return func.attr == "partial" and _imports(func.value.id, scope, pos, "functools", "")
+        return isinstance(func, ast.Name) and _imports(func.id, scope, pos, "functools", "partial")
 
     def super_value(self, node: ast.Call, scope: Scope, pos: Pos | None) -> Iterator[Value]:
         if node.args:
@@ -1008,17 +1004,29 @@ def _no_partials(values: Values) -> Values:
     return frozenset(v for v in values if v.kind != "partial")
 
 
-def _imports(name: str, scope: Scope, module: str, imported: str) -> bool:
-    """Whether `name`, where `scope` reads it, is bound by an import of `imported` from
-    `module` ("": the module itself)."""
+def enclosing(scope: Scope, pos: Pos | None) -> Iterator[tuple[Scope, Pos | None]]:
+    """Python's LEGB walk from `scope`: the scopes a name read there may find its binding
+    in (class bodies only as the reading scope), with the position each is read at (only
+    the reading scope is read flow-sensitively)."""
     current: Scope | None = scope
     while current is not None:
+        if current is scope or current.kind != "class":
+            yield current, pos if current is scope else None
+        current = current.parent
+
+
+def _imports(name: str, scope: Scope, pos: Pos | None, module: str, imported: str) -> bool:
+    """Whether `name`, read in `scope` at `pos`, is bound by an import of `imported` from
+    `module` ("": the module itself), as `Evaluator.lookup` finds its binding."""
+    for current, at in enclosing(scope, pos):
         bindings = current.bindings.get(name)
         if bindings:
             return any(
-                b.kind == "import" and b.target == module and b.name == imported for b in bindings
+                b.kind == "import" and b.target == module and b.name == imported
+                for b in visible(bindings, at)
             )
-        current = current.parent
+        if name in current.params:
+            return False
     return False
 
 
