@@ -370,6 +370,38 @@ def test_with_as_binds_what_enter_returns(tmp_path: Path) -> None:
     assert len([e for e in edges if e.src == "m.use" and e.dst == "m.Session.get"]) == 2
 
 
+def test_a_list_holds_what_it_unpacks(tmp_path: Path) -> None:
+    """`[Default(), *self.extra]` held nothing for the resolver (an unpacked item shifts
+    every index after it): iterating it reached no `format`. Now the plain items, at no
+    index, and the unpacked list's items."""
+    files = {
+        "m.py": """
+            class Default:
+                def format(self, value):
+                    return value
+
+            class Upper:
+                def format(self, value):
+                    return value.upper()
+
+            class Renderer:
+                def __init__(self):
+                    self.extra = [Upper()]
+
+                def columns(self):
+                    return [Default(), *self.extra]
+
+                def render(self, value):
+                    for column in self.columns():
+                        column.format(value)
+                    return self.columns()[1].format(value)
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    called = {dst for src, dst in pairs(edges) if src == "m.Renderer.render"}
+    assert {"m.Default.format", "m.Upper.format"} <= called
+
+
 def test_bare_method_name_is_never_guessed(tmp_path: Path) -> None:
     files = {
         "a.py": "class A:\n    def only(self):\n        pass\n",

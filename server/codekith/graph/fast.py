@@ -398,7 +398,20 @@ class Evaluator:
         entries = [e for e in self.entries(container) if keys is None or e[0] in (None, *keys)]
         if keys is not None and len(keys) == 1:
             entries = latest(entries, scope, pos)
-        return frozenset(v for _, expr, owner, at in entries for v in self.eval(expr, owner, at))
+        found = {v for _, expr, owner, at in entries for v in self.eval(expr, owner, at)}
+        return frozenset(found | self.spread(container))
+
+    def spread(self, container: Value) -> set[Value]:
+        """The items of what a list or tuple literal unpacks (`[first, *rest]`: rest's)."""
+        found = self.container_at(container.name)
+        if found is None:
+            return set()
+        node, scope = found
+        if not isinstance(node, ast.List | ast.Tuple):
+            return set()
+        at = (node.lineno, node.col_offset)
+        starred = [e.value for e in node.elts if isinstance(e, ast.Starred)]
+        return {v for expr in starred for v in self.iterate(self.eval(expr, scope, at))}
 
     def entries(self, container: Value) -> list[Entry]:
         """(key repr or None, value expression, scope, position) of a literal and its stores."""
@@ -412,8 +425,10 @@ class Evaluator:
             for key, value in zip(node.keys, node.values, strict=True):
                 if key is not None:
                     out.append((self.const_key(key, scope), value, scope, at))
-        elif isinstance(node, ast.List | ast.Tuple) and not _has_starred(node.elts):
-            out += [(repr(i), e, scope, at) for i, e in enumerate(node.elts)]
+        elif isinstance(node, ast.List | ast.Tuple):  # after an unpacked item, no index holds
+            plain = [e for e in node.elts if not isinstance(e, ast.Starred)]
+            exact = len(plain) == len(node.elts)
+            out += [(repr(i) if exact else None, e, scope, at) for i, e in enumerate(plain)]
         return out + self.stores(scope.module_scope()).get(container.name, [])
 
     def stores(self, module: Scope) -> dict[str, list[Entry]]:
@@ -994,10 +1009,6 @@ def c3_merge(sequences: list[list[str]]) -> list[str]:
         seqs = [[c for c in s if c != head] for s in seqs]
         seqs = [s for s in seqs if s]
     return out
-
-
-def _has_starred(elts: list[ast.expr]) -> bool:
-    return any(isinstance(e, ast.Starred) for e in elts)
 
 
 def _no_partials(values: Values) -> Values:
