@@ -227,6 +227,55 @@ def test_reading_a_property_runs_its_getter(tmp_path: Path) -> None:
     assert not any(dst.endswith((".session", ".total")) for _, dst in pairs(edges))
 
 
+def test_writing_a_property_runs_its_setter(tmp_path: Path) -> None:
+    """`order.total = 0` runs the setter: a "setter" edge (none without a setter, none for a
+    plain attribute), `order.total += 1` runs the getter first. A property wins over the
+    instance attribute that `self.total = ...` in `__init__` seemed to make (that runs the
+    setter too): `order.total.cents()` reached the value assigned, not what the getter
+    returns."""
+    files = {
+        "m.py": """
+            class Money:
+                def cents(self):
+                    return 1
+
+            class Order:
+                def __init__(self, amount):
+                    self.total = amount
+                    self.note = ""
+
+                @property
+                def total(self):
+                    return Money()
+
+                @total.setter
+                def total(self, value):
+                    self._total = value
+
+                @property
+                def size(self):
+                    return 1
+
+            def reset(order: Order):
+                order.total = 0
+                order.note = "reset"
+                order.size = 2
+
+            def bump(order: Order):
+                order.total += 1
+                return order.total.cents()
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    assert pairs(edges, "setter") == {
+        ("m.Order.__init__", "m.Order.total"),
+        ("m.reset", "m.Order.total"),
+        ("m.bump", "m.Order.total"),
+    }
+    assert pairs(edges, "property") == {("m.bump", "m.Order.total")}
+    assert ("m.bump", "m.Money.cents") in pairs(edges)
+
+
 def test_a_partial_calls_its_function(tmp_path: Path) -> None:
     """`functools.partial(send, "ops")` resolved to nothing (functools is outside the
     workspace): calling it reached no function."""

@@ -16,7 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.conftest import HTTP_MODULE, git, init_repo, write_files
 from tests.lsp_session import command, end_session, until
-from tests.test_related import SHOP
+from tests.test_related import SETTERS, SHOP
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
 
@@ -27,6 +27,7 @@ def make_workspace(base: Path) -> Path:
         root,
         {
             **SHOP,
+            "shop/ledger.py": SETTERS,
             "web/http.py": HTTP_MODULE,
             ".env": "TOKEN=1\n",
             "docs/guide.md": "# Pricing\nDiscounts apply.\n",
@@ -408,3 +409,41 @@ async def test_workspace_symbols_call_hierarchy_and_code_lens(shared: LanguageCl
     titles = {lens.range.start.line: lens.command.title for lens in lenses}
     assert titles[line].startswith("1 caller · 1 callee")
     assert lenses[0].command.command == "codekith.related"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_call_hierarchy_tells_a_property_getter_from_its_setter(shared: LanguageClient):
+    """Both are `Ledger.limit`: the item says which one it is, so the setter lists the writes
+    (and its own calls) and the getter the reads; each has its lens."""
+    client = shared
+    ledger = uri(client, "shop/ledger.py")
+    text = (client.root / "shop/ledger.py").read_text().splitlines()
+    getter, setter = [  # 0-based lines of the two `def`s; each lens is on its decorator
+        i
+        for i, t in enumerate(text)
+        if t.strip() in ("def limit(self):", "def limit(self, value):")
+    ]
+
+    async def hierarchy(line: int) -> tuple[list[str], list[str]]:
+        items = await client.text_document_prepare_call_hierarchy_async(
+            types.CallHierarchyPrepareParams(
+                types.TextDocumentIdentifier(ledger), types.Position(line, 8)
+            )
+        )
+        assert items and items[0].name == "limit"
+        incoming = await client.call_hierarchy_incoming_calls_async(
+            types.CallHierarchyIncomingCallsParams(items[0])
+        )
+        outgoing = await client.call_hierarchy_outgoing_calls_async(
+            types.CallHierarchyOutgoingCallsParams(items[0])
+        )
+        return [c.from_.name for c in incoming], [c.to.name for c in outgoing]
+
+    assert await hierarchy(getter) == (["configure"], [])
+    assert await hierarchy(setter) == (["__init__", "configure"], ["clamp"])
+    lenses = await client.text_document_code_lens_async(
+        types.CodeLensParams(types.TextDocumentIdentifier(ledger))
+    )
+    titles = {lens.range.start.line: lens.command.title for lens in lenses}
+    assert titles[getter - 1].startswith("1 caller · 0 callees"), titles
+    assert titles[setter - 1].startswith("2 callers · 1 callee"), titles

@@ -867,6 +867,62 @@ def test_a_decorated_function_has_its_callers_and_its_decorator(workspace, proje
     assert reasons.get("ship") == "decorated by jobs.queue.logged", reasons
 
 
+SETTERS = """
+class Ledger:
+    def __init__(self, limit):
+        self.limit = limit
+
+    @property
+    def limit(self):
+        return self._limit
+
+    @limit.setter
+    def limit(self, value):
+        self._limit = clamp(value)
+
+
+def clamp(value):
+    return max(value, 0)
+
+
+def configure(ledger: Ledger):
+    ledger.limit = 10
+    return ledger.limit
+"""
+
+
+def test_writing_a_property_is_a_call_of_its_setter(workspace, project_for):
+    """A property's getter and setter share a qualified name: the setter's lens counted the
+    getter's readers and the getter had no lens; a write (`ledger.limit = 10`) called
+    nothing. Now writes call the setter, reads the getter, and each counts its own."""
+    project = project_for(workspace({"books/__init__.py": "", "books/ledger.py": SETTERS}))
+    project.indexer.run()
+    answers = Answers(project)
+
+    def calls(direction, accessor=""):
+        found = answers.calls("books.ledger.Ledger.limit", direction, accessor)
+        return {call.row["qualname"]: call.lines for call in found}
+
+    assert calls("callers") == {"books.ledger.configure": [21]}
+    assert calls("callers", "setter") == {
+        "books.ledger.Ledger.__init__": [4],
+        "books.ledger.configure": [20],
+    }
+    assert calls("callees") == {}
+    assert calls("callees", "setter") == {"books.ledger.clamp": [12]}
+    callees = answers.calls("books.ledger.configure", "callees")
+    assert [(c.row["qualname"], c.row["start_line"], c.lines) for c in callees] == [
+        ("books.ledger.Ledger.limit", 6, [21]),
+        ("books.ledger.Ledger.limit", 10, [20]),
+    ]
+    lenses = [
+        (lens.row["start_line"], lens.callers, lens.callees)
+        for lens in answers.lenses("books/ledger.py")
+        if lens.row["symbol"] == "limit"
+    ]
+    assert lenses == [(6, 1, 0), (10, 2, 1)]
+
+
 def test_reading_a_property_is_a_call_of_its_getter(workspace, project_for):
     """`account.balance` runs `Account.balance`: call hierarchy and lenses had no caller
     for a property (nothing calls it with parentheses). Bundles leave such reads out (a

@@ -48,6 +48,7 @@ FEEDBACK_LOCK_WAIT_S = 10.0
 DEFINITION_KINDS = ("function", "method", "class")
 Direction = Literal["callers", "callees", "both"]
 DIRECTIONS: tuple[Direction, ...] = ("callers", "callees", "both")
+ACCESSORS = ("", "setter")  # which part of a property a definition is ("": any definition)
 
 
 class NoIndexError(RuntimeError):
@@ -405,22 +406,29 @@ class Answers:
 
     # -- the call graph -------------------------------------------------------------------
 
-    def calls(self, qualname: str, direction: Literal["callers", "callees"]) -> list[Call]:
+    def calls(
+        self, qualname: str, direction: Literal["callers", "callees"], accessor: str = ""
+    ) -> list[Call]:
         """Who calls the definition, or what it calls; a class counts calls to its
-        constructor."""
+        constructor. A property's setter (`accessor` "setter": it shares the getter's
+        qualified name) is called by writes (`order.total = 0`), the getter by reads."""
         keys = with_constructors([qualname])
         store = self.project.read_store
-        lines: dict[str, list[int]] = {}
         if direction == "callers":
-            for edge in store.edges_to(keys, kinds=CALL_KINDS):
-                lines.setdefault(edge["src"], []).append(edge["line"])
+            edges = list(store.edges_to(keys, kinds=caller_kinds(accessor)))
         else:
-            for edge in store.edges_from(keys, kinds=CALL_KINDS):
-                lines.setdefault(constructed(edge["dst"]), []).append(edge["line"])
-        if not lines:
-            return []
-        rows = _first_by_qualname(store.chunks_by_qualname(lines))
-        return [Call(rows[q], sorted(found)) for q, found in sorted(lines.items()) if q in rows]
+            edges = list(store.edges_from(keys, kinds=CALL_KINDS))
+            edges = _made_in(store, qualname, accessor, edges)
+        ends = [(e["src"] if direction == "callers" else constructed(e["dst"]), e) for e in edges]
+        rows = store.chunks_by_qualname({name for name, _ in ends}) if ends else []
+        found: dict[tuple[str, str], Call] = {}
+        for name, edge in ends:
+            row = _end_row(rows, name, edge, direction == "callers")
+            if row is not None:
+                key = (row["qualname"], accessor_of(row))
+                found.setdefault(key, Call(row, [])).lines.append(edge["line"])
+        calls = sorted(found.values(), key=lambda c: (c.row["qualname"], c.row["start_line"]))
+        return [Call(c.row, sorted(c.lines)) for c in calls]
 
     def call_graph(self, qualname: str, direction: Direction, depth: int = 1) -> CallGraph:
         """Call edges around a definition (resolved from a tail like `Class.method` when that
@@ -486,28 +494,28 @@ class Answers:
     def lenses(self, path: str) -> list[Lens]:
         """How many callers and callees each definition of a file has, in file order: the
         definitions `calls` lists (a caller calling three times is one caller; a call of a
-        decorated function reaches its wrapper and it, but only it is a definition)."""
+        decorated function reaches its wrapper and it, but only it is a definition; a
+        property's getter and setter each count their own)."""
         store = self.project.read_store
         rows = store.chunks_in_file(path, kinds=DEFINITION_KINDS)
         if not rows:
             return []
         names = {r["qualname"] for r in rows}
         keys = with_constructors(names)
-        callers: dict[str, set[str]] = defaultdict(set)
+        callers: dict[tuple[str, str], set[str]] = defaultdict(set)
         for edge in store.edges_to(keys, kinds=CALL_KINDS):
-            callers[keys[edge["dst"]]].add(edge["src"])
-        callees: dict[str, set[str]] = defaultdict(set)
+            end = (keys[edge["dst"]], "setter" if edge["kind"] == "setter" else "")
+            callers[end].add(edge["src"])
+        unique = {(r["qualname"], accessor_of(r)): r for r in rows}
+        callees: dict[tuple[str, str], set[str]] = defaultdict(set)
         for edge in store.edges_from(names, kinds=CALL_KINDS):
-            callees[edge["src"]].add(constructed(edge["dst"]))
+            holder = _holder(rows, edge) if (edge["src"], "setter") in unique else None
+            end = (edge["src"], accessor_of(holder) if holder is not None else "")
+            callees[end].add(constructed(edge["dst"]))
         defined = _defined(store, set().union(*callers.values(), *callees.values()))
-        unique = {r["qualname"]: r for r in rows}.values()
         return [
-            Lens(
-                row,
-                len(callers[row["qualname"]] & defined),
-                len(callees[row["qualname"]] & defined),
-            )
-            for row in sorted(unique, key=lambda r: r["start_line"])
+            Lens(row, len(callers[key] & defined), len(callees[key] & defined))
+            for key, row in sorted(unique.items(), key=lambda item: item[1]["start_line"])
         ]
 
     # -- code and votes -------------------------------------------------------------------
@@ -633,6 +641,63 @@ def _wrapper_calls(store: Any, edges: list[dict[str, Any]]) -> set[str]:
 def _defined(store: Any, names: set[str]) -> set[str]:
     """Those of `names` that a chunk defines (one query; none for no names)."""
     return {r["qualname"] for r in store.chunks_by_qualname(names)} if names else set()
+
+
+def accessor_of(row: dict[str, Any]) -> str:
+    """ "setter" for a property's setter (`@total.setter def total`), which shares its
+    qualified name with the getter; "" for any other definition."""
+    return "setter" if f"{row['symbol']}.setter" in (row.get("decorators") or []) else ""
+
+
+def caller_kinds(accessor: str) -> tuple[str, ...]:
+    """The edge kinds that call a definition: a setter is called by writes only."""
+    if accessor == "setter":
+        return ("setter",)
+    return tuple(kind for kind in CALL_KINDS if kind != "setter")
+
+
+def _made_in(
+    store: Any, qualname: str, accessor: str, edges: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The edges from `qualname` whose call site lies in the chunks of this accessor, when
+    a getter and a setter share the name (one chunk's calls are not the other's)."""
+    rows = store.chunks_by_qualname([qualname]) if edges else []
+    if len({accessor_of(r) for r in rows}) < 2:
+        return edges
+    holders = [_holder(rows, e) for e in edges]
+    return [
+        e
+        for e, held in zip(edges, holders, strict=True)
+        if held is None or accessor_of(held) == accessor
+    ]
+
+
+def _holder(rows: list[dict[str, Any]], edge: dict[str, Any]) -> dict[str, Any] | None:
+    """The chunk of the edge's source that holds its call site."""
+    return next(
+        (
+            r
+            for r in rows
+            if r["qualname"] == edge["src"]
+            and r["path"] == edge["path"]
+            and r["start_line"] <= edge["line"] <= r["end_line"]
+        ),
+        None,
+    )
+
+
+def _end_row(
+    rows: list[dict[str, Any]], name: str, edge: dict[str, Any], caller: bool
+) -> dict[str, Any] | None:
+    """The chunk an edge's end stands for: its definition's first chunk (a split one's
+    first part); the setter's for the callee of a write and for a call the setter makes."""
+    if caller:
+        held = _holder(rows, edge)
+        wanted = accessor_of(held) if held is not None else ""
+    else:
+        wanted = "setter" if edge["kind"] == "setter" else ""
+    named = sorted((r for r in rows if r["qualname"] == name), key=lambda r: r["start_line"])
+    return next((r for r in named if accessor_of(r) == wanted), named[0] if named else None)
 
 
 def _first_by_qualname(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -73,7 +73,7 @@ from codekith.workspace import decode_text
 # 28: a call of a `functools.partial` made in the workspace calls its function
 # 29: annotated fields (`x: T` in a class body, `self.x: T`) type instance attributes
 # 30: `with x as y` binds what `x.__enter__()` returns (a @contextmanager's yield)
-GRAPH_VERSION = "32"
+GRAPH_VERSION = "33"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

@@ -605,6 +605,9 @@ class Evaluator:
         when nothing is found."""
         mro = self.mro(cls)[1:] if skip_first else self.mro(cls)
         if on_instance:
+            descriptor = self.data_descriptor(mro, name)
+            if descriptor:
+                return descriptor
             found = {v for klass in mro for v in self.inst_attr(klass, name)}
             if any(v.kind != "const" for v in found):
                 return found
@@ -621,6 +624,19 @@ class Evaluator:
             subs = self.subclasses(cls)
             return {v for s in subs for v in self.own_attr(s, name, True) | self.inst_attr(s, name)}
         return EMPTY
+
+    def data_descriptor(self, mro: list[str], name: str) -> set[Value]:
+        """A `property` that the first class along the MRO defining `name` defines: it wins
+        over the instance's attributes (`self.total = v` in `__init__` runs its setter)."""
+        for klass in mro:
+            scopes = [s for s in self.scopes_of(klass) if s.kind == "class"]
+            bindings = [b for s in scopes for b in s.bindings.get(name, [])]
+            if not bindings:
+                continue
+            if any(b.kind == "def" and _is_property(b.scope) for b in bindings):
+                return self.own_attr(klass, name, True)
+            return set()
+        return set()
 
     def _declared(
         self, cls: str, name: str, mro: list[str], annotated: set[Value], skip_first: bool
@@ -877,6 +893,24 @@ class Evaluator:
         }
         return sorted(found)
 
+    def site_setters(self, site: Site, scope: Scope) -> list[str]:
+        """The property setters an attribute write runs (`order.total = 0`): a property
+        read on an instance whose class defines a setter under its name."""
+        node = site.node
+        if site.kind != "write" or not isinstance(node, ast.Attribute):
+            return []
+        pos = (node.lineno, node.col_offset)
+        found = {
+            found.name
+            for value in self.eval(node.value, scope, pos)
+            for found in self.attribute(value, node.attr)
+            if self.is_getter(found) and self.has_setter(found.name)
+        }
+        return sorted(found)
+
+    def has_setter(self, qualname: str) -> bool:
+        return any("setter" in s.decorator_names() for s in self.scopes_of(qualname))
+
     def is_getter(self, value: Value) -> bool:
         """A property's function read on an instance: reading it runs the function."""
         return (
@@ -887,7 +921,7 @@ class Evaluator:
 
     def site_targets(self, site: Site, scope: Scope) -> list[str]:
         pos = (site.node.lineno, site.node.col_offset)
-        if site.kind == "read":
+        if site.kind in ("read", "write"):
             return []
         if site.kind == "call":
             return list(self.targets(self.eval(site.node.func, scope, pos)))  # type: ignore[attr-defined]
@@ -1041,6 +1075,10 @@ def _imports(name: str, scope: Scope, pos: Pos | None, module: str, imported: st
     return False
 
 
+def _is_property(scope: Scope | None) -> bool:
+    return scope is not None and "property" in scope.decorator_names()
+
+
 def _standing_in(value: Value, decorated: str) -> Value:
     """`value` as what a decorated name holds: a function other than the decorated one
     is a wrapper standing in for it (or for what it already stood in for)."""
@@ -1095,6 +1133,8 @@ def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
             yield Edge(scope.qualname, wrapped, "wrapped", scope.path, site.line)
         for getter in evaluator.guarded(evaluator.site_getters, site, scope):
             yield Edge(scope.qualname, getter, "property", scope.path, site.line)
+        for setter in evaluator.guarded(evaluator.site_setters, site, scope):
+            yield Edge(scope.qualname, setter, "setter", scope.path, site.line)
     if scope.kind == "class":
         for base in evaluator.bases(scope.qualname):
             yield Edge(scope.qualname, base, "inherit", scope.path, scope.line)

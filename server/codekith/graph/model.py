@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-EDGE_KINDS = ("call", "wrapped", "property", "inherit", "decorate", "import")
-# A call of a decorated function whose decorator put a wrapper in its place is a "call" of
-# the wrapper (PyCG's answer, what `codekith graph` exports) and a "wrapped" call of the
-# function; a read of a property (`order.total`) runs its getter: a "property" edge. All
-# three are calls for call hierarchy, lenses and the call graph (bundles leave property
-# reads out: related.NOT_RELATING).
-CALL_KINDS = ("call", "wrapped", "property")
+# Edge kinds: call, wrapped, property, setter, inherit, decorate, import. A call of a
+# decorated function whose decorator put a wrapper in its place is a "call" of the wrapper
+# (PyCG's answer, what `codekith graph` exports) and a "wrapped" call of the function; a
+# read of a property (`order.total`) runs its getter: a "property" edge; a write
+# (`order.total = 0`) its setter: a "setter" edge to the same qualified name. All four are
+# calls for call hierarchy, lenses and the call graph (bundles leave property reads and
+# writes out: related.NOT_RELATING).
+CALL_KINDS = ("call", "wrapped", "property", "setter")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ class Binding:
 @dataclass
 class Site:
     """Something in a scope that runs code: a call, a raise, a for-loop, a decorator, an
-    attribute read (a property's getter runs)."""
+    attribute read (a property's getter runs) or write (its setter runs)."""
 
     kind: str
     node: ast.expr
@@ -157,9 +157,11 @@ class _Collector:
         elif isinstance(stmt, ast.Assign):
             self.expr(stmt.value, scope)
             for target in stmt.targets:
+                self.written(target, scope, stmt.lineno, False)
                 self.assign(target, stmt.value, scope, cond, _end(stmt))
         elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
             self.expr(stmt.value, scope)
+            self.written(stmt.target, scope, stmt.lineno, isinstance(stmt, ast.AugAssign))
             if isinstance(stmt, ast.AnnAssign):
                 self.expr(stmt.annotation, scope)
                 if scope.kind == "class" and isinstance(stmt.target, ast.Name):
@@ -323,6 +325,24 @@ class _Collector:
         elif isinstance(target, ast.Subscript) and value is not None:
             key = None if isinstance(target.slice, ast.Slice) else target.slice
             scope.stores.append(Store(target.value, key, value, pos))
+
+    def written(self, target: ast.expr, scope: Scope, line: int, augmented: bool) -> None:
+        """What assigning to `target` runs: `obj.x = v` a property's setter (`obj.x += v` its
+        getter first), and the reads and calls in `obj` or in a subscript's container and key
+        (`self.headers[k] = v` reads `self.headers`)."""
+        if isinstance(target, ast.Attribute):
+            self.expr(target.value, scope)
+            if augmented:
+                scope.sites.append(Site("read", target, line))
+            scope.sites.append(Site("write", target, line))
+        elif isinstance(target, ast.Subscript):
+            self.expr(target.value, scope)
+            self.expr(target.slice, scope)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for elt in target.elts:
+                self.written(elt, scope, line, augmented)
+        elif isinstance(target, ast.Starred):
+            self.written(target.value, scope, line, augmented)
 
     def iter_target(self, target: ast.expr, iterable: ast.expr, scope: Scope, pos: Pos) -> None:
         if isinstance(target, ast.Name):

@@ -8,7 +8,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from codekith.answers import Lens
+from codekith.answers import Lens, accessor_of
 from codekith.indexer import IndexReport
 from codekith.workspace import relative_path
 
@@ -68,7 +68,7 @@ def call_item(row: dict[str, Any], root: Path) -> types.CallHierarchyItem:
         range=full,
         selection_range=types.Range(first.start, types.Position(first.start.line, 0)),
         detail=row["qualname"],
-        data={"qualname": row["qualname"], "root": str(root)},
+        data={"qualname": row["qualname"], "accessor": accessor_of(row), "root": str(root)},
     )
 
 

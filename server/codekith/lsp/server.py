@@ -19,7 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from codekith import __version__, gitrepo
-from codekith.answers import NotServedError, UnknownChunkError
+from codekith.answers import ACCESSORS, NotServedError, UnknownChunkError
 from codekith.embedding import Embedder, FastEmbedder
 from codekith.indexer import IndexReport
 from codekith.lsp import arguments as args
@@ -471,8 +471,8 @@ def _register_features(server: CodekithServer) -> None:
     async def incoming(
         ls: CodekithServer, params: types.CallHierarchyIncomingCallsParams
     ) -> list[types.CallHierarchyIncomingCall]:
-        session, qualname = _item_session(ls, params.item)
-        calls = await asyncio.to_thread(session.answers.calls, qualname, "callers")
+        session, qualname, accessor = _item_session(ls, params.item)
+        calls = await asyncio.to_thread(session.answers.calls, qualname, "callers", accessor)
         return [
             types.CallHierarchyIncomingCall(
                 from_=convert.call_item(c.row, session.root),
@@ -485,8 +485,8 @@ def _register_features(server: CodekithServer) -> None:
     async def outgoing(
         ls: CodekithServer, params: types.CallHierarchyOutgoingCallsParams
     ) -> list[types.CallHierarchyOutgoingCall]:
-        session, qualname = _item_session(ls, params.item)
-        calls = await asyncio.to_thread(session.answers.calls, qualname, "callees")
+        session, qualname, accessor = _item_session(ls, params.item)
+        calls = await asyncio.to_thread(session.answers.calls, qualname, "callees", accessor)
         return [
             types.CallHierarchyOutgoingCall(
                 to=convert.call_item(c.row, session.root), from_ranges=convert.edge_ranges(c.lines)
@@ -510,16 +510,21 @@ def _register_features(server: CodekithServer) -> None:
 
 def _item_session(
     ls: CodekithServer, item: types.CallHierarchyItem
-) -> tuple[WorkspaceSession, str]:
+) -> tuple[WorkspaceSession, str, str]:
+    """The item's workspace, qualified name and accessor (a property's setter shares its
+    getter's name; an item from another server names none)."""
     data = item.data if isinstance(item.data, dict) else {}
     qualname = data.get("qualname") or item.detail
     if not qualname:
         raise JsonRpcInvalidParams("call hierarchy item without a qualified name")
+    accessor = data.get("accessor") or ""
+    if accessor not in ACCESSORS:
+        raise JsonRpcInvalidParams(f"call hierarchy item with an unknown accessor: {accessor!r}")
     try:
         session, _ = ls.session_for(item.uri)
     except OutsideWorkspaceError as exc:
         raise JsonRpcInvalidParams(str(exc)) from None
-    return session, qualname
+    return session, qualname, accessor
 
 
 def serve(tcp_port: int | None = None) -> None:

@@ -385,7 +385,7 @@ def _register_graph_and_code(server: MCPServer[Any], state: WorkspaceState) -> N
     ) -> Annotated[CallToolResult, models.CallGraphResult]:
         """Calls into or out of a definition, each with the file and line of the call site,
         and where every name involved is defined. In Python a read of a property
-        (`order.total`) is a call of its getter."""
+        (`order.total`) is a call of its getter, a write (`order.total = 0`) of its setter."""
 
         def work() -> tuple[Any, Freshness]:
             return answers.call_graph(qualname, direction, depth), answers.freshness()
