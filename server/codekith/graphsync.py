@@ -73,6 +73,10 @@ from codekith.workspace import decode_text
 # 28: a call of a `functools.partial` made in the workspace calls its function
 # 29: annotated fields (`x: T` in a class body, `self.x: T`) type instance attributes
 # 30: `with x as y` binds what `x.__enter__()` returns (a @contextmanager's yield)
+# 31: whether a name is functools' `partial` is read by Python's scope walk
+# 32: a list literal holds what it unpacks (`[a, *rest]`)
+# 33: a write of a property with a setter is a "setter" edge; a property wins over instance
+#     attributes; an assignment's target is read (its reads and calls)
 GRAPH_VERSION = "33"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
