@@ -19,7 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from codekith import related as related_module
-from codekith.mcp import fit, state
+from codekith.mcp import fit, render, state
 from codekith.mcp import server as mcp_server
 from codekith.project import Project
 from codekith.store import Store
@@ -386,6 +386,7 @@ async def test_find_symbol_and_call_graph(ready_server):
         assert graph["qualname"] == "shop.pricing.compute_price"
         steps = {(e["caller"], e["callee"], e["depth"]) for e in graph["edges"]}
         assert ("shop.cart.checkout", "shop.models.Item.total", 2) in steps
+        assert {e["how"] for e in graph["edges"]} == {"call"}  # no property in the shop
         assert graph["locations"]["shop.cart.checkout"]["path"] == "shop/cart.py"
         assert "-> shop.pricing.compute_price at shop/models.py:" in graph["_text"]
         assert "no definition named" in await call.error(
@@ -394,6 +395,20 @@ async def test_find_symbol_and_call_graph(ready_server):
         assert "direction" in await call.error(
             "call_graph", {"qualname": "compute_price", "direction": "sideways"}
         )
+
+
+def test_the_call_graph_text_says_which_edges_read_or_write_a_property():
+    edge = {"caller": "m.configure", "callee": "m.Ledger.limit", "path": "m.py", "depth": 1}
+    data = {
+        "qualname": "m.Ledger.limit",
+        "direction": "callers",
+        "depth": 1,
+        "edges": [{**edge, "line": 20, "how": "write"}, {**edge, "line": 21, "how": "read"}],
+        "locations": {},
+    }
+    text = render.call_graph(data)
+    assert "at m.py:20 (step 1, writes the property)" in text
+    assert "at m.py:21 (step 1, reads the property)" in text
 
 
 @pytest.mark.asyncio

@@ -921,6 +921,12 @@ def test_writing_a_property_is_a_call_of_its_setter(workspace, project_for):
         if lens.row["symbol"] == "limit"
     ]
     assert lenses == [(6, 1, 0), (10, 2, 1)]
+    graph = answers.call_graph("books.ledger.Ledger.limit", "callers")
+    assert sorted((e["caller"], e["line"], e["how"]) for e in graph.edges) == [
+        ("books.ledger.Ledger.__init__", 4, "write"),
+        ("books.ledger.configure", 20, "write"),
+        ("books.ledger.configure", 21, "read"),
+    ]
 
 
 def test_reading_a_property_is_a_call_of_its_getter(workspace, project_for):

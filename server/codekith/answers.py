@@ -48,6 +48,7 @@ FEEDBACK_LOCK_WAIT_S = 10.0
 DEFINITION_KINDS = ("function", "method", "class")
 Direction = Literal["callers", "callees", "both"]
 DIRECTIONS: tuple[Direction, ...] = ("callers", "callees", "both")
+HOW = {"property": "read", "setter": "write"}  # how a call graph edge calls: else "call"
 ACCESSORS = ("", "setter")  # which part of a property a definition is ("": any definition)
 
 
@@ -466,6 +467,7 @@ class Answers:
                                 "path": edge["path"],
                                 "line": edge["line"],
                                 "depth": level,
+                                "how": HOW.get(edge["kind"], "call"),
                             }
                         )
                     frontier.add(caller if side == "callers" else callee)

@@ -5,6 +5,8 @@ Field names follow the CLI's JSON (docs/DESIGN.md) wherever the same thing is me
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -109,6 +111,9 @@ class CallEdge(BaseModel):
     path: str = Field(description="file of the call site")
     line: int = Field(description="line of the call site")
     depth: int = Field(description="steps from the asked definition")
+    how: Literal["call", "read", "write"] = Field(
+        description="a call, or a property's read (its getter) or write (its setter)"
+    )
 
 
 class DefinitionLocation(Location):

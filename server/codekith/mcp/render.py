@@ -93,15 +93,19 @@ def symbols(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n" + _freshness_note(data) + _cut_note(data)
 
 
+PROPERTY_ACCESS = {"read": ", reads the property", "write": ", writes the property"}
+
+
 def call_graph(data: dict[str, Any]) -> str:
     lines = [
         f"Call graph of {data['qualname']} ({data['direction']}, depth {data['depth']}): "
         f"{len(data['edges'])} calls."
     ]
     for edge in data["edges"]:
+        how = PROPERTY_ACCESS.get(edge["how"], "")
         lines.append(
             f"- {edge['caller']} -> {edge['callee']} at {edge['path']}:{edge['line']}"
-            f" (step {edge['depth']})"
+            f" (step {edge['depth']}{how})"
         )
     if data["locations"]:
         lines += ["", "Definitions:"]
