@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from codekith import search
+from codekith.answers import Answers
 from codekith.search import (
     CLASS_WEIGHT,
     FRAGMENT_LEAD,
@@ -34,7 +35,7 @@ from codekith.search import (
     query_identifiers,
 )
 from codekith.store import Filters
-from codekith.template import name_phrase
+from codekith.template import code_of, name_phrase
 
 
 class _Counting:
@@ -209,6 +210,41 @@ def test_a_constants_name_finds_the_file_that_assigns_it_first(workspace, projec
     assert not search.assigns("return min(wanted, MAX_POOL_SIZE)", "MAX_POOL_SIZE")
     assert not search.assigns("if MAX_POOL_SIZE == 1:", "MAX_POOL_SIZE")
     assert not search.assigns("MAX_POOL_SIZES = 1", "MAX_POOL_SIZE")
+
+
+SPLIT = {
+    "net/__init__.py": "",
+    "net/huge.py": "def reconcile_ledgers(entries):\n"
+    + "\n".join(f"    total_{i} = settle_account({i}, 'ledger padding text')" for i in range(300))
+    + "\n\n\nclass Meter:\n"
+    + "    @property\n    def reading(self):\n        return self._reading\n\n"
+    + "    @reading.setter\n    def reading(self, value):\n        self._reading = value\n",
+}
+
+
+def test_a_definition_is_one_hit_whichever_of_its_parts_match(workspace, project_for) -> None:
+    """The parts of a definition too long for one embedding all matched its name and took
+    the first places (starlette's `TestClient`: three of four); its best part stands for
+    it in a search, and a name finds it once and whole (workspace symbols, find_symbol). A
+    property's getter and setter share a name but stay two definitions."""
+    project = project_for(workspace(SPLIT))
+    project.indexer.run()
+    parts = project.store.chunks_by_qualname(["net.huge.reconcile_ledgers"])
+    assert len(parts) > 2
+    for mode in ("hybrid", "vector", "text"):
+        hits = project.searcher.search("reconcile_ledgers settle account", 10, mode=mode)
+        names = [(h.qualname, h.start_line) for h in hits]
+        assert [q for q, _ in names].count("net.huge.reconcile_ledgers") == 1, (mode, names)
+    hits = project.searcher.search("Meter.reading", 10)
+    assert sorted((h.qualname, h.start_line) for h in hits[:2]) == [
+        ("net.huge.Meter.reading", 305),  # the getter
+        ("net.huge.Meter.reading", 309),  # the setter
+    ]
+    answers = Answers(project)
+    for found in (answers.find_symbol("reconcile_ledgers"), answers.symbols("reconcile_ledg")):
+        whole = [r for r in found if r["qualname"] == "net.huge.reconcile_ledgers"]
+        assert [(r["start_line"], r["end_line"]) for r in whole] == [(1, 301)]
+        assert len(code_of(whole[0]["document"]).splitlines()) == 301
 
 
 def _fused(path: str, qualname: str, distance: float, score: float) -> dict[str, Any]:

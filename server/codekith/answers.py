@@ -24,11 +24,12 @@ from codekith.graph.model import CALL_KINDS
 from codekith.languages import language_of
 from codekith.progress import Progress
 from codekith.project import Project
-from codekith.qualnames import constructed, with_constructors
+from codekith.qualnames import accessor_of, constructed, definition_of, with_constructors
 from codekith.related import Bundle, TargetNotFoundError, location_of, to_markdown
 from codekith.search import Apart, Hit, listed_apart
 from codekith.secrets import load_scanner
 from codekith.store import NO_FILTERS, Filters, IndexLockedError, IndexMismatchError
+from codekith.template import code_of
 from codekith.workspace import (
     NotIndexableError,
     OutsideWorkspaceError,
@@ -389,7 +390,7 @@ class Answers:
         """Workspace symbols: names that start with the query first, then semantic matches."""
         named = self.project.read_store.symbols_like(query, limit=50)
         semantic = [hit.extra for hit in self.project.searcher.search(query, k=30)]
-        return _unique_by_id(named + semantic)
+        return whole_definitions(_unique_by_id(named + semantic))
 
     def find_symbol(self, name: str, kind: str = "", limit: int = 20) -> list[dict[str, Any]]:
         """Definitions called `name` (a bare name, a qualified name or its tail); when none
@@ -403,6 +404,7 @@ class Answers:
         if not rows:
             pieces = self.project.searcher.fragment_matches(last, Filters(kind=kind))
             rows = [row for row, _ in pieces[:limit]]
+        rows = whole_definitions(rows)
         return sorted(rows, key=lambda r: (r["qualname"] != name, r["path"], r["start_line"]))
 
     # -- the call graph -------------------------------------------------------------------
@@ -623,6 +625,28 @@ def _looks_like_path(target: str) -> bool:
     return bool(word) and " " not in word and ("/" in word or language_of(word) is not None)
 
 
+def whole_definitions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per definition, where the first of its rows stood: a split definition's
+    parts as one (the first part's fields, the lines and code of all of them that are
+    here), so a name finds it once and whole (starlette's `TestClient` was three)."""
+    parts: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        parts.setdefault(definition_of(row), []).append(row)
+    return [_joined(found) for found in parts.values()]
+
+
+def _joined(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    if len(parts) == 1:
+        return parts[0]
+    first, *rest = sorted(_unique_by_id(parts), key=lambda r: r["start_line"])
+    code = [code_of(part["document"]) for part in rest]
+    return {
+        **first,
+        "end_line": max(part["end_line"] for part in parts),
+        "document": "\n".join([first["document"], *code]),
+    }
+
+
 def _unique_by_id(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     unique: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -643,12 +667,6 @@ def _wrapper_calls(store: Any, edges: list[dict[str, Any]]) -> set[str]:
 def _defined(store: Any, names: set[str]) -> set[str]:
     """Those of `names` that a chunk defines (one query; none for no names)."""
     return {r["qualname"] for r in store.chunks_by_qualname(names)} if names else set()
-
-
-def accessor_of(row: dict[str, Any]) -> str:
-    """ "setter" for a property's setter (`@total.setter def total`), which shares its
-    qualified name with the getter; "" for any other definition."""
-    return "setter" if f"{row['symbol']}.setter" in (row.get("decorators") or []) else ""
 
 
 def caller_kinds(accessor: str) -> tuple[str, ...]:

@@ -27,8 +27,9 @@ from __future__ import annotations
 import ast
 import json
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 SOURCE_ROOTS = ("src",)
 PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
@@ -261,6 +262,19 @@ def with_constructors(qualnames: Iterable[str]) -> dict[str, str]:
     for name in names:
         found.update(dict.fromkeys(constructor_names(name), name))
     return found
+
+
+def accessor_of(row: Mapping[str, Any]) -> str:
+    """Which accessor of a property a definition is: "setter" for its setter
+    (`@total.setter def total`), which shares the getter's qualified name; else ""."""
+    return "setter" if f"{row['symbol']}.setter" in (row.get("decorators") or []) else ""
+
+
+def definition_of(row: Mapping[str, Any]) -> tuple[str, str, str]:
+    """Which definition a chunk is part of: the parts of a split one, a file's module
+    parts and a function's overloads share their path and qualified name (a property's
+    setter is a definition of its own)."""
+    return row["path"], row["qualname"], accessor_of(row)
 
 
 def constructed(qualname: str) -> str:

@@ -8,8 +8,9 @@ from typing import Any
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from codekith.answers import Lens, accessor_of
+from codekith.answers import Lens
 from codekith.indexer import IndexReport
+from codekith.qualnames import accessor_of
 from codekith.workspace import relative_path
 
 SYMBOL_KINDS = {
