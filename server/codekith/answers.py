@@ -417,16 +417,22 @@ class Answers:
         qualified name) is called by writes (`order.total = 0`), the getter by reads."""
         keys = with_constructors([qualname])
         store = self.project.read_store
-        if direction == "callers":
-            edges = list(store.edges_to(keys, kinds=caller_kinds(accessor)))
+        callers = direction == "callers"
+        if callers:
+            edges = store.edges_to(keys, kinds=caller_kinds(accessor))
         else:
-            edges = list(store.edges_from(keys, kinds=CALL_KINDS))
-            edges = _made_in(store, qualname, accessor, edges)
-        ends = [(e["src"] if direction == "callers" else constructed(e["dst"]), e) for e in edges]
-        rows = store.chunks_by_qualname({name for name, _ in ends}) if ends else []
+            edges = store.edges_from(keys, kinds=CALL_KINDS)
+        ends = [(e["src"] if callers else constructed(e["dst"]), e) for e in edges]
+        if not ends:
+            return []
+        named = _by_qualname(store.chunks_by_qualname({name for name, _ in ends} | {qualname}))
+        own = named.get(qualname, [])
+        if not callers and len({accessor_of(r) for r in own}) > 1:
+            # a getter and a setter: each makes the calls in its own lines
+            ends = [(n, e) for n, e in ends if _accessor_at(own, e) in (None, accessor)]
         found: dict[tuple[str, str], Call] = {}
         for name, edge in ends:
-            row = _end_row(rows, name, edge, direction == "callers")
+            row = _end_row(named.get(name, []), edge, callers)
             if row is not None:
                 key = (row["qualname"], accessor_of(row))
                 found.setdefault(key, Call(row, [])).lines.append(edge["line"])
@@ -513,8 +519,8 @@ class Answers:
         unique = {(r["qualname"], accessor_of(r)): r for r in rows}
         callees: dict[tuple[str, str], set[str]] = defaultdict(set)
         for edge in store.edges_from(names, kinds=CALL_KINDS):
-            holder = _holder(rows, edge) if (edge["src"], "setter") in unique else None
-            end = (edge["src"], accessor_of(holder) if holder is not None else "")
+            split = (edge["src"], "setter") in unique  # a getter and a setter: whose lines?
+            end = (edge["src"], (_accessor_at(rows, edge) or "") if split else "")
             callees[end].add(constructed(edge["dst"]))
         defined = _defined(store, set().union(*callers.values(), *callees.values()))
         return [
@@ -676,24 +682,16 @@ def caller_kinds(accessor: str) -> tuple[str, ...]:
     return tuple(kind for kind in CALL_KINDS if kind != "setter")
 
 
-def _made_in(
-    store: Any, qualname: str, accessor: str, edges: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The edges from `qualname` whose call site lies in the chunks of this accessor, when
-    a getter and a setter share the name (one chunk's calls are not the other's)."""
-    rows = store.chunks_by_qualname([qualname]) if edges else []
-    if len({accessor_of(r) for r in rows}) < 2:
-        return edges
-    holders = [_holder(rows, e) for e in edges]
-    return [
-        e
-        for e, held in zip(edges, holders, strict=True)
-        if held is None or accessor_of(held) == accessor
-    ]
+def _by_qualname(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Rows by qualified name, each name's in line order."""
+    found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in sorted(rows, key=lambda r: r["start_line"]):
+        found[row["qualname"]].append(row)
+    return found
 
 
 def _holder(rows: list[dict[str, Any]], edge: dict[str, Any]) -> dict[str, Any] | None:
-    """The chunk of the edge's source that holds its call site."""
+    """Which of the rows of the edge's source holds its call site."""
     return next(
         (
             r
@@ -706,17 +704,21 @@ def _holder(rows: list[dict[str, Any]], edge: dict[str, Any]) -> dict[str, Any] 
     )
 
 
+def _accessor_at(rows: list[dict[str, Any]], edge: dict[str, Any]) -> str | None:
+    held = _holder(rows, edge)
+    return accessor_of(held) if held is not None else None
+
+
 def _end_row(
-    rows: list[dict[str, Any]], name: str, edge: dict[str, Any], caller: bool
+    named: list[dict[str, Any]], edge: dict[str, Any], caller: bool
 ) -> dict[str, Any] | None:
-    """The chunk an edge's end stands for: its definition's first chunk (a split one's
-    first part); the setter's for the callee of a write and for a call the setter makes."""
+    """The chunk an edge's end stands for, of the chunks of its name (in line order): its
+    definition's first (a split one's first part); the setter for the callee of a write
+    and for a caller whose call is in the setter's lines."""
     if caller:
-        held = _holder(rows, edge)
-        wanted = accessor_of(held) if held is not None else ""
+        wanted = _accessor_at(named, edge) or ""
     else:
         wanted = "setter" if edge["kind"] == "setter" else ""
-    named = sorted((r for r in rows if r["qualname"] == name), key=lambda r: r["start_line"])
     return next((r for r in named if accessor_of(r) == wanted), named[0] if named else None)
 
 
