@@ -276,6 +276,54 @@ def test_writing_a_property_runs_its_setter(tmp_path: Path) -> None:
     assert ("m.bump", "m.Money.cents") in pairs(edges)
 
 
+def test_making_an_instance_of_a_class_without_its_own_init(tmp_path: Path) -> None:
+    """`Order(...)` of a dataclass, `raise Missing(...)`, `Sub()` of a subclass that keeps
+    its base's `__init__`: no edge reached the class (the call edge goes to the `__init__`
+    that runs, if the workspace has one), so call hierarchy and lenses listed no caller of
+    it. Now a "new" edge to the class; a class with its own `__init__` keeps its call edge
+    alone (PyCG's answer, the export's)."""
+    files = {
+        "m.py": """
+            from dataclasses import dataclass
+
+            @dataclass
+            class Order:
+                total: int
+
+            class Missing(Exception):
+                pass
+
+            class Base:
+                def __init__(self):
+                    self.ready = True
+
+                @classmethod
+                def create(cls):
+                    return cls()
+
+            class Sub(Base):
+                pass
+
+            def checkout(total):
+                if total < 0:
+                    raise Missing("negative")
+                if total == 0:
+                    raise Missing
+                return Order(total), Sub(), Base()
+            """,
+    }
+    edges = build_edges(tmp_path, write(tmp_path, files))
+    assert pairs(edges, "new") == {
+        ("m.checkout", "m.Order"),
+        ("m.checkout", "m.Missing"),
+        ("m.checkout", "m.Sub"),
+    }
+    assert pairs(edges) == {
+        ("m.checkout", "m.Base.__init__"),
+        ("m.Base.create", "m.Base.__init__"),
+    }
+
+
 def test_a_partial_calls_its_function(tmp_path: Path) -> None:
     """`functools.partial(send, "ops")` resolved to nothing (functools is outside the
     workspace): calling it reached no function."""

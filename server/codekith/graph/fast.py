@@ -893,6 +893,19 @@ class Evaluator:
         }
         return sorted(found)
 
+    def site_instances(self, site: Site, scope: Scope) -> list[str]:
+        """The workspace classes a call or a raise makes an instance of that run no
+        `__init__` of their own (a dataclass, an exception, a subclass keeping its base's):
+        their `__init__` call edge, if any, names another class, which left them callerless."""
+        node = site.node.func if site.kind == "call" else site.node  # type: ignore[attr-defined]
+        if site.kind not in ("call", "raise") or (
+            site.kind == "raise" and isinstance(node, ast.Call)
+        ):
+            return []
+        pos = (site.node.lineno, site.node.col_offset)
+        made = {v.name for v in self.eval(node, scope, pos) if v.kind == "class"}
+        return sorted(c for c in made if f"{c}.__init__" not in self.init_of(c))
+
     def site_setters(self, site: Site, scope: Scope) -> list[str]:
         """The property setters an attribute write runs (`order.total = 0`): a property
         read on an instance whose class defines a setter under its name."""
@@ -1135,6 +1148,8 @@ def _scope_edges(evaluator: Evaluator, scope: Scope) -> Iterator[Edge]:
             yield Edge(scope.qualname, getter, "property", scope.path, site.line)
         for setter in evaluator.guarded(evaluator.site_setters, site, scope):
             yield Edge(scope.qualname, setter, "setter", scope.path, site.line)
+        for made in evaluator.guarded(evaluator.site_instances, site, scope):
+            yield Edge(scope.qualname, made, "new", scope.path, site.line)
     if scope.kind == "class":
         for base in evaluator.bases(scope.qualname):
             yield Edge(scope.qualname, base, "inherit", scope.path, scope.line)
