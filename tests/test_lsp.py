@@ -441,6 +441,16 @@ async def test_call_hierarchy_tells_a_property_getter_from_its_setter(shared: La
 
     assert await hierarchy(getter) == (["configure"], [])
     assert await hierarchy(setter) == (["__init__", "configure"], ["clamp"])
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(
+            types.TextDocumentIdentifier(ledger), types.Position(setter, 8)
+        )
+    )
+    items[0].data = {**items[0].data, "accessor": "deleter"}  # not one this server names
+    with pytest.raises(JsonRpcException, match="unknown accessor"):
+        await client.call_hierarchy_incoming_calls_async(
+            types.CallHierarchyIncomingCallsParams(items[0])
+        )
     lenses = await client.text_document_code_lens_async(
         types.CodeLensParams(types.TextDocumentIdentifier(ledger))
     )

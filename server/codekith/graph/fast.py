@@ -913,13 +913,13 @@ class Evaluator:
         if site.kind != "write" or not isinstance(node, ast.Attribute):
             return []
         pos = (node.lineno, node.col_offset)
-        found = {
-            found.name
+        setters = {
+            getter.name
             for value in self.eval(node.value, scope, pos)
-            for found in self.attribute(value, node.attr)
-            if self.is_getter(found) and self.has_setter(found.name)
+            for getter in self.attribute(value, node.attr)
+            if self.is_getter(getter) and self.has_setter(getter.name)
         }
-        return sorted(found)
+        return sorted(setters)
 
     def has_setter(self, qualname: str) -> bool:
         return any("setter" in s.decorator_names() for s in self.scopes_of(qualname))
