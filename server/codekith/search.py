@@ -152,7 +152,7 @@ def listed_apart(tests: list[Listed] | None, docs: list[Listed] | None) -> dict[
 def one_per_definition(ranked: list[str], rows: Mapping[str, dict[str, Any]], k: int) -> list[str]:
     """The first k of `ranked` that are no further chunk of a definition listed above them
     (its best part stands for it): a split class, a file's module parts or overloads took
-    several of ten places (falcon: 35 of 200 docstring questions, 83 places)."""
+    several of ten places (200 of the bench's 3,103 docstring questions, 386 places)."""
     seen: set[tuple[str, str, str]] = set()
     kept: list[str] = []
     for chunk_id in ranked:
