@@ -80,6 +80,30 @@ def test_mixed_workspace_resolves_through_imports_paths_and_packages(tmp_path: P
     }
 
 
+def test_making_an_instance_of_a_class_without_its_own_constructor(tmp_path: Path) -> None:
+    """`new Cart()` of a class with no constructor (TypeScript), `new Order()` of one with
+    Java's default constructor: no edge reached the class, so call hierarchy and lenses
+    listed no caller of it. A class with a constructor keeps its call edge alone."""
+    java = "j/src/main/java/shop"
+    root = write_files(
+        tmp_path,
+        {
+            **MIXED,
+            f"{java}/Order.java": "package shop;\npublic class Order {\n  int total;\n}\n",
+            f"{java}/Priced.java": "package shop;\npublic class Priced extends Order {\n"
+            "  public Priced(int t) { }\n}\n",
+            f"{java}/Shop.java": "package shop;\npublic class Shop {\n"
+            "  Order make() { new Priced(2); return new Order(); }\n}\n",
+        },
+    )
+    edges = all_edges(GraphIndex(root, files(root)))
+    made = {(e.src.rsplit(".", 1)[-1], e.dst.rsplit(".", 1)[-1]) for e in edges if e.kind == "new"}
+    assert made == {("checkout", "Cart"), ("make", "Order")}
+    assert ("make", "Priced") in {
+        (s.rsplit(".", 1)[-1], d.rsplit(".", 1)[-1]) for s, d in calls(edges)
+    }
+
+
 def test_cli_graph_prints_every_language(tmp_path: Path, capsys) -> None:
     root = write_files(tmp_path, {**MIXED, "tool.py": "def go():\n    pass\n\n\ngo()\n"})
     assert main(["graph", str(root), "--json", "--no-jedi"]) == 0

@@ -78,7 +78,8 @@ from codekith.workspace import decode_text
 # 33: a write of a property with a setter is a "setter" edge; a property wins over instance
 #     attributes; an assignment's target is read (its reads and calls)
 # 34: making an instance of a class that runs no `__init__` of its own is a "new" edge to it
-GRAPH_VERSION = "34"
+# 35: so is a `new` of a type with no constructor of its own (TS/JS, Java, C#, C++, ...)
+GRAPH_VERSION = "35"
 VARIANTS_STORED = 4  # derivations kept per file
 JEDI_WRITE_EVERY_S = 2.0  # Jedi results are stored at least this often (resume points)
 JEDI_TIME_LIMIT_S = 10.0  # CPU seconds per file inside the Jedi child

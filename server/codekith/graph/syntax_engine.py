@@ -746,18 +746,35 @@ class Evaluator:
                     return self.constructors(base)
         return []
 
+    def instances(self, site: Site) -> list[str]:
+        """The workspace types a `new` site makes that run no constructor of their own
+        (Java's default one, a TypeScript class without one, one keeping its base's): the
+        call edge, if any, names another type's constructor, which left them callerless."""
+        if site.kind != "new" or not isinstance(site.expr, New):
+            return []
+        made = self.types_of(self.eval(site.expr.cls, site.scope))
+        return [
+            t.name
+            for t in made
+            if all(c.rpartition(".")[0] != t.name for c in self.constructors(t.name))
+        ]
+
     # -- edges of one file -----------------------------------------------------------------
     def file_edges(self, facts: FileFacts) -> Iterator[Edge]:
         known = self.tables.definitions
         for site in facts.sites:
             try:
                 targets = self.targets(site)
+                made = self.instances(site)
             except RecursionError:  # absurdly deep code: leave the site unresolved
                 self.low = 1 << 30
                 continue
             for target in targets:
                 if target in known:
                     yield Edge(site.owner, target, "call", facts.path, site.line)
+            for made_type in made:
+                if made_type in known:
+                    yield Edge(site.owner, made_type, "new", facts.path, site.line)
         for decl in facts.types:
             for base in self.declared_bases(decl):
                 if base in known:
