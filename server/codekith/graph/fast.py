@@ -884,7 +884,11 @@ class Evaluator:
         node = site.node.func if site.kind == "call" else site.node  # type: ignore[attr-defined]
         if site.kind not in ("read", "call") or not isinstance(node, ast.Attribute):
             return []
-        pos = (site.node.lineno, site.node.col_offset)
+        return self.getters(node, scope)
+
+    def getters(self, node: ast.Attribute, scope: Scope) -> list[str]:
+        """The property getters `obj.name` names, read on an instance of what `obj` holds."""
+        pos = (node.lineno, node.col_offset)
         found = {
             getter.name
             for value in self.eval(node.value, scope, pos)
@@ -912,14 +916,7 @@ class Evaluator:
         node = site.node
         if site.kind != "write" or not isinstance(node, ast.Attribute):
             return []
-        pos = (node.lineno, node.col_offset)
-        setters = {
-            getter.name
-            for value in self.eval(node.value, scope, pos)
-            for getter in self.attribute(value, node.attr)
-            if self.is_getter(getter) and self.has_setter(getter.name)
-        }
-        return sorted(setters)
+        return [getter for getter in self.getters(node, scope) if self.has_setter(getter)]
 
     def has_setter(self, qualname: str) -> bool:
         return any("setter" in s.decorator_names() for s in self.scopes_of(qualname))
