@@ -514,8 +514,7 @@ class Answers:
         keys = with_constructors(names)
         callers: dict[tuple[str, str], set[str]] = defaultdict(set)
         for edge in store.edges_to(keys, kinds=CALL_KINDS):
-            end = (keys[edge["dst"]], "setter" if edge["kind"] == "setter" else "")
-            callers[end].add(edge["src"])
+            callers[(keys[edge["dst"]], called_accessor(edge["kind"]))].add(edge["src"])
         unique = {(r["qualname"], accessor_of(r)): r for r in rows}
         callees: dict[tuple[str, str], set[str]] = defaultdict(set)
         for edge in store.edges_from(names, kinds=CALL_KINDS):
@@ -675,11 +674,15 @@ def _defined(store: Any, names: set[str]) -> set[str]:
     return {r["qualname"] for r in store.chunks_by_qualname(names)} if names else set()
 
 
+def called_accessor(kind: str) -> str:
+    """Which accessor of its callee an edge of this kind calls: a write calls the setter,
+    any other call the definition itself (a property's getter)."""
+    return "setter" if kind == "setter" else ""
+
+
 def caller_kinds(accessor: str) -> tuple[str, ...]:
-    """The edge kinds that call a definition: a setter is called by writes only."""
-    if accessor == "setter":
-        return ("setter",)
-    return tuple(kind for kind in CALL_KINDS if kind != "setter")
+    """The edge kinds that call a definition (those `called_accessor` gives it)."""
+    return tuple(kind for kind in CALL_KINDS if called_accessor(kind) == accessor)
 
 
 def _by_qualname(rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -715,19 +718,13 @@ def _end_row(
     """The chunk an edge's end stands for, of the chunks of its name (in line order): its
     definition's first (a split one's first part); the setter for the callee of a write
     and for a caller whose call is in the setter's lines."""
-    if caller:
-        wanted = _accessor_at(named, edge) or ""
-    else:
-        wanted = "setter" if edge["kind"] == "setter" else ""
+    wanted = (_accessor_at(named, edge) or "") if caller else called_accessor(edge["kind"])
     return next((r for r in named if accessor_of(r) == wanted), named[0] if named else None)
 
 
 def _first_by_qualname(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """One row per qualname: the first in its file (a split definition's first part)."""
-    found: dict[str, dict[str, Any]] = {}
-    for row in sorted(rows, key=lambda r: r["start_line"]):
-        found.setdefault(row["qualname"], row)
-    return found
+    return {name: named[0] for name, named in _by_qualname(rows).items()}
 
 
 def _location(row: dict[str, Any]) -> dict[str, Any]:
