@@ -67,6 +67,77 @@ def test_nested_functions_decorators_bases_and_imports():
     assert value.imports == ["numpy", "pkg.util.helper"]
 
 
+REGISTERING = '''
+    import functools
+
+    def create_app(config):
+        app = Flask(__name__)
+
+        @app.route("/")
+        def index():
+            """The home page."""
+            return render("index.html")
+
+        if config.debug:
+            @app.errorhandler(404)
+            async def missing(error):
+                return "gone", 404
+
+        def helper(x):
+            return x + 1
+
+        return app
+
+    def logged(f):
+        @functools.wraps(f)
+        def wrapper(*args):
+            return f(*args)
+        return wrapper
+
+    class Server:
+        def setup(self):
+            @self.feature("didSave")
+            def did_save(params):
+                @retry
+                def again():
+                    pass
+                return again
+'''
+
+
+def test_a_function_decorated_inside_another_is_a_chunk_collapsed_in_it():
+    chunks = chunks_of("app.py", REGISTERING)
+    index = chunks["app.create_app.index"]
+    assert (index.kind, index.parent, index.docstring) == (
+        "function",
+        "app.create_app",
+        "The home page.",
+    )
+    assert (index.start_line, index.end_line) == (7, 10) and index.decorators == ["app.route('/')"]
+    assert chunks["app.create_app.missing"].signature == "async def missing(error)"
+    factory = chunks["app.create_app"]
+    assert (factory.start_line, factory.end_line) == (4, 20)
+    assert '@app.route("/")\n    def index():\n        ...' in factory.code
+    assert "render(" not in factory.code and '"gone"' not in factory.code
+    assert "return x + 1" in factory.code and "app.create_app.helper" not in chunks
+    assert "app.logged.wrapper" not in chunks and "return f(*args)" in chunks["app.logged"].code
+    did_save = chunks["app.Server.setup.did_save"]
+    assert (did_save.kind, did_save.parent) == ("function", "app.Server.setup")
+    assert "@retry\n            def again():\n                ..." in did_save.code
+    assert chunks["app.Server.setup.did_save.again"].parent == "app.Server.setup.did_save"
+    assert chunks["app.Server.setup"].code.endswith("def did_save(params):\n            ...")
+
+
+def test_a_file_with_a_syntax_error_keeps_its_registered_functions():
+    result = chunk_file("app.py", "python", textwrap.dedent(REGISTERING) + "\ndef oops(:\n")
+    assert result.error and "syntax error" in result.error
+    parents = {c.qualname: c.parent for c in result.chunks}
+    assert parents["app.create_app.index"] == "app.create_app"
+    assert parents["app.create_app.missing"] == "app.create_app"
+    assert parents["app.Server.setup.did_save.again"] == "app.Server.setup.did_save"
+    assert "app.create_app.helper" not in parents and "app.logged.wrapper" not in parents
+
+
 def test_ids_are_stable_across_line_shifts_and_change_with_content():
     before = chunks_of("m.py", HTTP_MODULE)
     shifted = chunks_of("m.py", "\n\n\n# a comment\n" + textwrap.dedent(HTTP_MODULE))

@@ -981,3 +981,62 @@ def test_reading_a_property_is_a_call_of_its_getter(workspace, project_for):
     assert lenses["balance"] == 1
     reasons = _reasons_at(project, "jobs/queue.py", "def report")
     assert not reasons.get("balance", "").startswith("callee"), reasons
+
+
+APP_FACTORY = {
+    "shop/__init__.py": "",
+    "shop/pages.py": """
+        def render_page(name):
+            return f"<html>{name}</html>"
+    """,
+    "shop/views.py": '''
+        from shop.pages import render_page
+
+
+        def create_app(app):
+            """Wire the shop's pages into the web application."""
+            app.config["banner"] = render_page("banner")
+
+            @app.route("/")
+            def home():
+                """Show the shop's front page with today's offers."""
+                return render_page("home")
+
+            @app.route("/basket")
+            def basket():
+                return render_page("basket")
+
+            return app
+    ''',
+}
+
+
+def test_a_function_registered_inside_another_is_a_definition_of_its_own(workspace, project_for):
+    """A route or a language server's handler decorated inside a setup function was a part
+    of that function's chunk: no search, symbol lookup or call hierarchy could name it, and
+    its calls were the setup function's. Now it is a definition of its own."""
+    project = project_for(workspace(APP_FACTORY))
+    project.indexer.run()
+    answers = Answers(project)
+    views = (project.root / "shop/views.py").read_text().splitlines()
+    home_line = next(n for n, text in enumerate(views, 1) if "def home" in text)
+    [home] = answers.find_symbol("home")
+    assert (home["qualname"], home["start_line"]) == ("shop.views.create_app.home", home_line - 1)
+    assert answers.symbols("basket")[0]["qualname"] == "shop.views.create_app.basket"
+    hits = answers.search("the front page with today's offers").hits
+    assert hits[0].qualname == "shop.views.create_app.home"
+    assert answers.chunk_at("shop/views.py", home_line + 2)["qualname"] == home["qualname"]
+    callers = answers.calls("shop.pages.render_page", "callers")
+    assert {call.row["symbol"]: call.lines for call in callers} == {
+        "create_app": [home_line - 3],
+        "home": [home_line + 2],
+        "basket": [home_line + 6],
+    }
+    lenses = {lens.row["symbol"]: lens.callees for lens in answers.lenses("shop/views.py")}
+    assert lenses == {"create_app": 1, "home": 1, "basket": 1}
+    reasons = _reasons_at(project, "shop/views.py", "def home")
+    assert reasons["basket"].startswith("sibling of"), reasons
+    # a bundle holding the function and what it registers shows both: its chunk shows
+    # their bodies as `...`
+    usage = {i.hit.symbol: i.reason for i in _bundle_at(project, "shop/pages.py", "def ").items}
+    assert {"create_app", "home", "basket"} <= set(usage), usage

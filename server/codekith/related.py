@@ -655,13 +655,15 @@ def _dedupe(items: list[Item]) -> list[Item]:
 
 def _merge_nested(items: list[Item]) -> list[Item]:
     """Drop an item whose lines lie inside another item of the same file that already shows
-    them (functions and windows; a class or module chunk does not repeat method bodies)."""
+    them (functions and windows; a class or module chunk does not repeat method bodies, nor
+    a function the functions registered in it)."""
     containers = [i for i in items if i.hit.kind in ("function", "method", "section")]
     kept = []
     for item in items:
         inside = any(
             other is not item
             and other.hit.path == item.hit.path
+            and not item.hit.qualname.startswith(f"{other.hit.qualname}.")
             and other.hit.start_line <= item.hit.start_line
             and item.hit.end_line <= other.hit.end_line
             and (other.hit.start_line, other.hit.end_line)

@@ -1,5 +1,11 @@
 """Python chunks from the AST: functions, classes (methods collapsed), methods, module rest.
 
+A function decorated inside another (`@server.feature(...) def did_save` in a setup
+function, `@app.route("/") def index` in an app factory) is a chunk of its own, collapsed in
+its parent as a method is in its class: the decorator hands it to a framework that runs it,
+so it is a definition a user looks for by name, not a detail of the code around it. A
+closure a decorator returns (`@functools.wraps(f) def wrapper`) stays its parent's.
+
 When `ast` rejects a file, parso's error-recovering parser still finds the definitions, so a
 file with one typo keeps almost all of its chunks.
 """
@@ -61,6 +67,10 @@ def _start(node: DefNode) -> int:
     return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 
+def _start_of(statement: ast.stmt) -> int:
+    return _start(statement) if isinstance(statement, DefNode) else statement.lineno
+
+
 def _end(node: ast.stmt) -> int:
     return node.end_lineno or node.lineno
 
@@ -89,8 +99,8 @@ def _add_definition(
         code = _collapse(ctx.lines, _start(node), _end(node), children)
     else:
         kind = "method" if parent_kind == "class" else "function"
-        children = []
-        code = "\n".join(ctx.lines[_start(node) - 1 : _end(node)])
+        children = _registered_functions(node)
+        code = _collapse(ctx.lines, _start(node), _end(node), children)
     ctx.chunks.append(
         Chunk(
             path=ctx.path,
@@ -110,16 +120,37 @@ def _add_definition(
         )
     )
     for child in children:
-        _add_definition(ctx, child, qualname, parent_kind="class", parent=qualname)
+        _add_definition(ctx, child, qualname, parent_kind=kind, parent=qualname)
+
+
+def _registered_functions(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[DefNode]:
+    """The decorated functions defined in `function`'s own body (in any block of it, not in
+    a definition inside it), but those a decorator wraps for `function` to return."""
+    found: list[DefNode] = []
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if any(not _is_wraps(d) for d in node.decorator_list):
+                found.append(node)
+        elif not isinstance(node, ast.ClassDef | ast.Lambda):
+            pending.extend(ast.iter_child_nodes(node))
+    return sorted(found, key=_start)
+
+
+def _is_wraps(decorator: ast.expr) -> bool:
+    called = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return ast.unparse(called).rpartition(".")[2] == "wraps"
 
 
 def _collapse(lines: list[str], start: int, end: int, children: list[DefNode]) -> str:
-    """The class text with each method/nested class body replaced by `...`."""
+    """The text with each child's body (a class's methods and nested classes, a function's
+    registered functions) replaced by `...`."""
     out: list[str] = []
     line = start
     for child in sorted(children, key=_start):
         out.extend(lines[line - 1 : _start(child) - 1])
-        body_line = child.body[0].lineno
+        body_line = _start_of(child.body[0])
         header_end = max(body_line - 1, child.lineno)
         header = lines[_start(child) - 1 : header_end]
         out.extend(header)
@@ -181,7 +212,7 @@ def _recover_with_parso(path: str, source: str, module: str) -> list[Chunk]:
                 start_line=start,
                 end_line=end,
                 signature=lines[start - 1].strip().rstrip(":"),
-                parent=scope if parent_kind == "class" else "",
+                parent=scope if parent_kind != "module" else "",
             )
         )
     return split_oversized(chunks)
@@ -193,10 +224,37 @@ def _parso_definitions(
     for child in getattr(node, "children", []):
         if child.type in ("funcdef", "classdef"):
             yield child, scope, kind
+            inner = join(scope, child.name.value)
             if child.type == "classdef":
-                yield from _parso_definitions(child, join(scope, child.name.value), "class")
-        elif child.type not in ("funcdef", "lambdef"):
+                yield from _parso_definitions(child, inner, "class")
+            else:
+                yield from _parso_registered(child, inner)
+        elif child.type != "lambdef":
             yield from _parso_definitions(child, scope, kind)
+
+
+def _parso_registered(
+    node: parso_tree.BaseNode, scope: str
+) -> Iterator[tuple[parso_tree.ClassOrFunc, str, str]]:
+    """`_registered_functions` in parso's tree: decorated functions in a function's body."""
+    for child in getattr(node, "children", []):
+        if child.type == "decorated":
+            definition = child.children[-1]
+            if definition.type == "async_funcdef":
+                definition = definition.children[-1]
+            first = child.children[0]
+            decorators = first.children if first.type == "decorators" else [first]
+            if definition.type == "funcdef" and any(
+                _parso_decorator_name(d) != "wraps" for d in decorators
+            ):
+                yield definition, scope, "function"
+                yield from _parso_registered(definition, join(scope, definition.name.value))
+        elif child.type not in ("funcdef", "classdef", "lambdef"):
+            yield from _parso_registered(child, scope)
+
+
+def _parso_decorator_name(decorator: parso_tree.BaseNode) -> str:
+    return decorator.get_code().strip().lstrip("@").partition("(")[0].rpartition(".")[2]
 
 
 def _parso_end(node: parso_tree.BaseNode, lines: list[str]) -> int:
