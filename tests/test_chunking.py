@@ -172,6 +172,41 @@ def test_huge_definition_is_split_into_parts_sharing_the_symbol():
     assert all(b.start_line == a.end_line + 1 for a, b in itertools.pairwise(parts))
 
 
+def long_class(language: str, methods: int) -> str:
+    """A class whose collapsed text is over MAX_CHUNK_CHARS: its chunk comes in parts."""
+    if language == "python":
+        head, tail = ["class Registry:", '    """Keeps every handler."""', ""], []
+        signature = "    def handler_{}(self, request, response, *, retries=3, timeout=10.0):"
+        body = [f"        step_{j} = request.get('field') + {j}" for j in range(30)]
+        body += ["        return response", ""]
+    else:
+        head, tail = ["export class Registry {", "  private count = 0;", ""], ["}"]
+        signature = "  handler_{}(request: Request, response: Response, retries = 3): Response {{"
+        body = [f"    const step{j} = request.get('field') + {j};" for j in range(30)]
+        body += ["    return response;", "  }", ""]
+    members = [line for i in range(methods) for line in [signature.format(i), *body]]
+    return "\n".join([*head, *members, *tail]) + "\n"
+
+
+def test_the_parts_of_a_long_class_span_the_lines_they_hold():
+    """A collapsed class's parts counted their lines from the class's first as if no method
+    body were collapsed: flask's `Flask` part 2 claimed lines 336-415, httpx's `Client`
+    part claimed `Client.send`'s `def` line, so `related` and call hierarchy there took the
+    class for the method."""
+    for language, path in (("python", "reg.py"), ("typescript", "reg.ts")):
+        source = long_class(language, 80)
+        lines = source.split("\n")
+        chunks = chunk_file(path, language, source).chunks
+        parts = [c for c in chunks if c.kind == "class"]
+        assert len(parts) > 1 and all(len(p.code) <= MAX_CHUNK_CHARS for p in parts)
+        for part in parts:  # its lines, in order, within its range, first and last at its ends
+            held = [t for t in part.code.split("\n") if t.strip() not in ("...", "…")]
+            spanned = iter(lines[part.start_line - 1 : part.end_line])
+            assert all(line in spanned for line in held), (language, part.start_line)
+            assert lines[part.start_line - 1] == held[0], (language, part.start_line)
+            assert lines[part.end_line - 1] == held[-1], (language, part.end_line)
+
+
 def test_markdown_sections_follow_headings_outside_code_fences():
     source = "Intro text\n# Guide\nSome words\n## Install\n```\n# not a heading\n```\n# FAQ\nQ\n"
     chunks = chunk_file("docs/guide.md", "markdown", source).chunks

@@ -10,6 +10,7 @@ import pytest
 
 from codekith import related as related_module
 from codekith.answers import Answers
+from codekith.chunking import chunk_file
 from codekith.related import TargetNotFoundError, intent_of, to_markdown
 from codekith.template import code_of
 from tests.conftest import write_files
@@ -1040,3 +1041,34 @@ def test_a_function_registered_inside_another_is_a_definition_of_its_own(workspa
     # their bodies as `...`
     usage = {i.hit.symbol: i.reason for i in _bundle_at(project, "shop/pages.py", "def ").items}
     assert {"create_app", "home", "basket"} <= set(usage), usage
+
+
+def test_a_method_is_the_chunk_at_its_own_lines_in_a_class_cut_in_parts(workspace, project_for):
+    """`related PATH:LINE` and call hierarchy at a method's `def` took the class when a
+    part of the class (holding the method's header) spanned fewer lines than the method."""
+    from tests.test_chunking import long_class
+
+    def shadowing(source: str) -> list[int]:  # method lines a shorter class part covers
+        chunks = chunk_file("reg.py", "python", source).chunks
+        parts = [c for c in chunks if c.kind == "class"]
+        return [
+            method.start_line
+            for method in chunks
+            if method.kind == "method"
+            for part in parts
+            if part.start_line <= method.start_line <= part.end_line
+            and part.end_line - part.start_line < method.end_line - method.start_line
+        ]
+
+    source = next(s for n in range(40, 120) if shadowing(s := long_class("python", n)))
+    project = project_for(workspace({"reg.py": source}))
+    project.indexer.run()
+    answers = Answers(project)
+    for row in project.read_store.chunks_in_file("reg.py"):
+        if row["kind"] == "method":
+            for line in (row["start_line"], row["end_line"]):
+                assert answers.chunk_at("reg.py", line)["qualname"] == row["qualname"], line
+    [line] = shadowing(source)
+    assert _bundle_at(project, "reg.py", (source.splitlines()[line - 1])).items[0].hit.kind == (
+        "method"
+    )

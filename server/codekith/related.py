@@ -293,12 +293,19 @@ class Related:
     def chunk_at(self, path: str, line: int) -> dict[str, Any] | None:
         """The innermost chunk covering the line (a method before its class, a definition
         before the part of the rest of the file around it); on a line no chunk covers (a
-        blank line between definitions), the nearest chunk above it."""
+        blank line between definitions), the nearest chunk above it. Innermost by name
+        first: a part of a long class holding a method's header is shorter than the method
+        at times (httpx's `Client.send` lost its own `def` line to one)."""
         rows = self.store.chunks_in_file(path)
         covering = [r for r in rows if r["start_line"] <= line <= r["end_line"]]
         if covering:
             return min(
-                covering, key=lambda r: (r["kind"] == "module", r["end_line"] - r["start_line"])
+                covering,
+                key=lambda r: (
+                    r["kind"] == "module",
+                    -r["qualname"].count("."),
+                    r["end_line"] - r["start_line"],
+                ),
             )
         above = [r for r in rows if r["end_line"] < line]
         return max(above, key=lambda r: (r["end_line"], r["kind"] != "module"), default=None)

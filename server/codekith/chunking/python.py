@@ -20,7 +20,7 @@ import parso
 from parso.python import tree as parso_tree
 
 from codekith.chunking.model import Chunk, ChunkResult
-from codekith.chunking.split import module_parts, split_oversized
+from codekith.chunking.split import line_parts, split_oversized
 from codekith.chunking.text import chunk_windows
 from codekith.qualnames import import_table, join, module_name
 
@@ -96,29 +96,27 @@ def _add_definition(
     if isinstance(node, ast.ClassDef):
         kind = "class"
         children = [c for c in node.body if isinstance(c, DefNode)]
-        code = _collapse(ctx.lines, _start(node), _end(node), children)
     else:
         kind = "method" if parent_kind == "class" else "function"
         children = _registered_functions(node)
-        code = _collapse(ctx.lines, _start(node), _end(node), children)
-    ctx.chunks.append(
-        Chunk(
-            path=ctx.path,
-            language="python",
-            kind=kind,
-            symbol=node.name,
-            qualname=qualname,
-            code=code,
-            start_line=_start(node),
-            end_line=_end(node),
-            signature=_signature(node),
-            docstring=ast.get_docstring(node) or "",
-            imports=_used_imports(node, ctx.imports),
-            bases=[ast.unparse(b) for b in node.bases] if isinstance(node, ast.ClassDef) else [],
-            decorators=[ast.unparse(d) for d in node.decorator_list],
-            parent=parent,
-        )
+    code, numbers = _collapse(ctx.lines, _start(node), _end(node), children)
+    chunk = Chunk(
+        path=ctx.path,
+        language="python",
+        kind=kind,
+        symbol=node.name,
+        qualname=qualname,
+        code=code,
+        start_line=_start(node),
+        end_line=_end(node),
+        signature=_signature(node),
+        docstring=ast.get_docstring(node) or "",
+        imports=_used_imports(node, ctx.imports),
+        bases=[ast.unparse(b) for b in node.bases] if isinstance(node, ast.ClassDef) else [],
+        decorators=[ast.unparse(d) for d in node.decorator_list],
+        parent=parent,
     )
+    ctx.chunks += line_parts(chunk, numbers)
     for child in children:
         _add_definition(ctx, child, qualname, parent_kind=kind, parent=qualname)
 
@@ -143,25 +141,28 @@ def _is_wraps(decorator: ast.expr) -> bool:
     return ast.unparse(called).rpartition(".")[2] == "wraps"
 
 
-def _collapse(lines: list[str], start: int, end: int, children: list[DefNode]) -> str:
+def _collapse(
+    lines: list[str], start: int, end: int, children: list[DefNode]
+) -> tuple[str, list[int | None]]:
     """The text with each child's body (a class's methods and nested classes, a function's
-    registered functions) replaced by `...`."""
-    out: list[str] = []
+    registered functions) replaced by `...`, and the source line of each of its lines
+    (None for a `...`)."""
+    numbers: list[int | None] = []
+    code: list[str] = []
     line = start
     for child in sorted(children, key=_start):
-        out.extend(lines[line - 1 : _start(child) - 1])
         body_line = _start_of(child.body[0])
         header_end = max(body_line - 1, child.lineno)
-        header = lines[_start(child) - 1 : header_end]
-        out.extend(header)
+        numbers.extend(range(line, header_end + 1))
+        code.extend(lines[line - 1 : header_end])
         if body_line > child.lineno:
-            indent = lines[body_line - 1][
-                : len(lines[body_line - 1]) - len(lines[body_line - 1].lstrip())
-            ]
-            out.append(f"{indent}...")
+            body = lines[body_line - 1]
+            numbers.append(None)
+            code.append(f"{body[: len(body) - len(body.lstrip())]}...")
         line = _end(child) + 1
-    out.extend(lines[line - 1 : end])
-    return "\n".join(out)
+    numbers.extend(range(line, end + 1))
+    code.extend(lines[line - 1 : end])
+    return "\n".join(code), numbers
 
 
 def _add_module_rest(ctx: _Context, module: str, covered: set[int], tree: ast.Module) -> None:
@@ -190,7 +191,7 @@ def _add_module_rest(ctx: _Context, module: str, covered: set[int], tree: ast.Mo
         docstring=ast.get_docstring(tree) or "",
         imports=sorted(set(ctx.imports.values())),
     )
-    ctx.chunks += module_parts(rest, numbers)
+    ctx.chunks += line_parts(rest, numbers)
 
 
 def _recover_with_parso(path: str, source: str, module: str) -> list[Chunk]:

@@ -13,7 +13,7 @@ PART_CHARS = 3000
 
 def split_oversized(chunks: list[Chunk]) -> list[Chunk]:
     """Definitions and sections over MAX_CHUNK_CHARS in parts of about PART_CHARS whose
-    lines follow the code; module chunks come cut already (`module_parts`)."""
+    lines follow the code; module and collapsed chunks come cut already (`line_parts`)."""
     out: list[Chunk] = []
     for chunk in chunks:
         if chunk.kind == "module" or len(chunk.code) <= MAX_CHUNK_CHARS:
@@ -31,11 +31,14 @@ def split_oversized(chunks: list[Chunk]) -> list[Chunk]:
     return out
 
 
-def module_parts(chunk: Chunk, numbers: Sequence[int | None]) -> list[Chunk]:
-    """The rest of a file whole, or over MAX_CHUNK_CHARS in parts of about PART_CHARS.
-    `numbers` gives each line of its code the source line it came from (None: a blank line
-    the chunker put where definitions were), so that a part spans the lines it holds, not
-    the whole file: a hit, or a PATH:LINE target, points at its own lines."""
+def line_parts(chunk: Chunk, numbers: Sequence[int | None]) -> list[Chunk]:
+    """A chunk whose code is not its lines verbatim (the rest of a file; a class, or a
+    function, with the bodies of its members collapsed) whole, or over MAX_CHUNK_CHARS in
+    parts of about PART_CHARS. `numbers` gives each line of its code the source line it
+    came from (None: a line the chunker put there, a separator or the `...` of a collapsed
+    body), so that a part spans the lines it holds: a hit, or a PATH:LINE target, points at
+    its own lines (a class's second part counted its lines from the class's first as if
+    no body were collapsed: flask's `Flask` part 2 claimed lines 336-415)."""
     if len(chunk.code) <= MAX_CHUNK_CHARS:
         return [chunk]
     parts = []

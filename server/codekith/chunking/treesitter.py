@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from codekith.chunking.model import Chunk
-from codekith.chunking.split import module_parts, split_oversized
+from codekith.chunking.split import line_parts, split_oversized
 from codekith.qualnames import join, module_name
 from codekith.syntax import Node, grammar_of, parse, text
 
@@ -453,29 +453,22 @@ class _Maker:
     def add(self, definition: Definition) -> None:
         outer = definition.outer
         start, end = outer.start_point[0] + 1, _last_row(outer) + 1
-        code = (
-            self.collapsed(outer, definition.methods)
-            if definition.kind == "class"
-            else self.text(outer)
+        methods = definition.methods if definition.kind == "class" else ()
+        code, numbers = self.collapsed(outer, methods)
+        chunk = Chunk(
+            path=self.path,
+            language=self.language,
+            kind=definition.kind,
+            symbol=definition.name,
+            qualname=definition.qualname,
+            code=code,
+            start_line=start,
+            end_line=end,
+            signature=self.signature(definition.node),
+            docstring=self.comment_above(outer),
+            parent=definition.parent,
         )
-        self.chunks.append(
-            Chunk(
-                path=self.path,
-                language=self.language,
-                kind=definition.kind,
-                symbol=definition.name,
-                qualname=definition.qualname,
-                code=code,
-                start_line=start,
-                end_line=end,
-                signature=self.signature(definition.node),
-                docstring=self.comment_above(outer),
-                parent=definition.parent,
-            )
-        )
-
-    def text(self, node: Node) -> str:
-        return "\n".join(self.lines[node.start_point[0] : _last_row(node) + 1])
+        self.chunks += line_parts(chunk, numbers)
 
     def signature(self, node: Node) -> str:
         """The definition's first line below its attributes (`[Obsolete]`, `@JvmStatic`,
@@ -484,21 +477,26 @@ class _Maker:
         line = next((t for t in lines if not _ATTRIBUTE_LINE.match(t)), lines[0])
         return line.strip().rstrip("{").strip()
 
-    def collapsed(self, node: Node, methods: tuple[Node, ...]) -> str:
-        """The type's text with each method body replaced by `…`."""
+    def collapsed(self, node: Node, methods: tuple[Node, ...]) -> tuple[str, list[int | None]]:
+        """The type's text with each method body replaced by `…`, and the source line of
+        each of its lines (None for a `…`)."""
         out: list[str] = []
+        numbers: list[int | None] = []
         line = node.start_point[0]
         for method in sorted(methods, key=lambda m: m.start_point[0]):
             if method.start_point[0] < line:
                 continue
             out.extend(self.lines[line : method.start_point[0] + 1])
+            numbers.extend(range(line + 1, method.start_point[0] + 2))
             end = _last_row(method)
             if end > method.start_point[0]:
                 indent = re.match(r"\s*", self.lines[method.start_point[0]])
                 out.append(f"{indent.group(0) if indent else ''}    …")
+                numbers.append(None)
             line = end + 1
         out.extend(self.lines[line : _last_row(node) + 1])
-        return "\n".join(out)
+        numbers.extend(range(line + 1, _last_row(node) + 2))
+        return "\n".join(out), numbers
 
     def comment_above(self, node: Node) -> str:
         raw = [
@@ -527,7 +525,7 @@ class _Maker:
             start_line=kept[0][0] + 1,
             end_line=kept[-1][0] + 1,
         )
-        self.chunks += module_parts(rest, [n + 1 for n, _ in kept])
+        self.chunks += line_parts(rest, [n + 1 for n, _ in kept])
 
 
 def leading_comments(node: Node) -> list[Node]:
