@@ -225,8 +225,9 @@ SPLIT = {
 def test_a_definition_is_one_hit_whichever_of_its_parts_match(workspace, project_for) -> None:
     """The parts of a definition too long for one embedding all matched its name and took
     the first places (starlette's `TestClient`: three of four); its best part stands for
-    it in a search, and a name finds it once and whole (workspace symbols, find_symbol). A
-    property's getter and setter share a name but stay two definitions."""
+    it in a search (its first part when the search names it), and a name finds it once and
+    whole (workspace symbols, find_symbol). A property's getter and setter share a name
+    but stay two definitions."""
     project = project_for(workspace(SPLIT))
     project.indexer.run()
     parts = project.store.chunks_by_qualname(["net.huge.reconcile_ledgers"])
@@ -235,6 +236,9 @@ def test_a_definition_is_one_hit_whichever_of_its_parts_match(workspace, project
         hits = project.searcher.search("reconcile_ledgers settle account", 10, mode=mode)
         names = [(h.qualname, h.start_line) for h in hits]
         assert [q for q, _ in names].count("net.huge.reconcile_ledgers") == 1, (mode, names)
+    for name in ("reconcile_ledgers", "net.huge.reconcile_ledgers"):  # where it starts
+        hits = project.searcher.search(name, 10)
+        assert (hits[0].qualname, hits[0].start_line) == ("net.huge.reconcile_ledgers", 1)
     hits = project.searcher.search("Meter.reading", 10)
     assert sorted((h.qualname, h.start_line) for h in hits[:2]) == [
         ("net.huge.Meter.reading", 305),  # the getter

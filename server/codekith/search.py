@@ -165,6 +165,18 @@ def one_per_definition(ranked: list[str], rows: Mapping[str, dict[str, Any]], k:
     return kept
 
 
+def opening_parts(named: list[dict[str, Any]]) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Each definition the question names -> its first part: a name asks where the
+    definition starts (`Client` listed httpx's class by its third part, lines 1043-1207 of
+    a class opening at 600), a question by its best part, the lines that answer it."""
+    opening: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for row in named:
+        definition = definition_of(row)
+        if definition not in opening or row["start_line"] < opening[definition]["start_line"]:
+            opening[definition] = row
+    return opening
+
+
 def hit_from_row(row: dict[str, Any], score: float) -> Hit:
     snippet = "\n".join(code_of(row["document"]).split("\n")[:SNIPPET_LINES])
     return Hit(
@@ -452,7 +464,8 @@ class Searcher:
             self._rerank_by_name(query, scores, rows, depth, shares)
         self._apply_feedback(query, scores, rows, chosen)
         best = one_per_definition(sorted(scores, key=lambda i: (-scores[i], i)), rows, k)
-        return [hit_from_row(rows[i], scores[i]) for i in best]
+        opening = opening_parts(found.get("symbols", []))
+        return [hit_from_row(opening.get(definition_of(rows[i]), rows[i]), scores[i]) for i in best]
 
     def test_share(self, query: str) -> float:
         """What a test gives up of its fused score for this question, unless tests are
