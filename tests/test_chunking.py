@@ -94,6 +94,12 @@ REGISTERING = '''
             return f(*args)
         return wrapper
 
+    def with_context(f):
+        @click.pass_context
+        def decorator(ctx, *args):
+            return f(ctx, *args)
+        return functools.update_wrapper(decorator, f)
+
     class Server:
         def setup(self):
             @self.feature("didSave")
@@ -101,7 +107,7 @@ REGISTERING = '''
                 @retry
                 def again():
                     pass
-                return again
+                schedule(again)
 '''
 
 
@@ -121,6 +127,7 @@ def test_a_function_decorated_inside_another_is_a_chunk_collapsed_in_it():
     assert "render(" not in factory.code and '"gone"' not in factory.code
     assert "return x + 1" in factory.code and "app.create_app.helper" not in chunks
     assert "app.logged.wrapper" not in chunks and "return f(*args)" in chunks["app.logged"].code
+    assert "app.with_context.decorator" not in chunks  # a closure it returns is its own
     did_save = chunks["app.Server.setup.did_save"]
     assert (did_save.kind, did_save.parent) == ("function", "app.Server.setup")
     assert "@retry\n            def again():\n                ..." in did_save.code
@@ -136,6 +143,7 @@ def test_a_file_with_a_syntax_error_keeps_its_registered_functions():
     assert parents["app.create_app.missing"] == "app.create_app"
     assert parents["app.Server.setup.did_save.again"] == "app.Server.setup.did_save"
     assert "app.create_app.helper" not in parents and "app.logged.wrapper" not in parents
+    assert "app.with_context.decorator" not in parents
 
 
 def test_ids_are_stable_across_line_shifts_and_change_with_content():

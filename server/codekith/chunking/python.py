@@ -4,7 +4,7 @@ A function decorated inside another (`@server.feature(...) def did_save` in a se
 function, `@app.route("/") def index` in an app factory) is a chunk of its own, collapsed in
 its parent as a method is in its class: the decorator hands it to a framework that runs it,
 so it is a definition a user looks for by name, not a detail of the code around it. A
-closure a decorator returns (`@functools.wraps(f) def wrapper`) stays its parent's.
+closure its parent returns (a decorator's `wrapper`) stays its parent's.
 
 When `ast` rejects a file, parso's error-recovering parser still finds the definitions, so a
 file with one typo keeps almost all of its chunks.
@@ -123,17 +123,21 @@ def _add_definition(
 
 def _registered_functions(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[DefNode]:
     """The decorated functions defined in `function`'s own body (in any block of it, not in
-    a definition inside it), but those a decorator wraps for `function` to return."""
+    a definition inside it), but a closure it returns (`return update_wrapper(inner, f)`:
+    flask's `with_appcontext`) or a decorator wraps (`@functools.wraps(f)`)."""
     found: list[DefNode] = []
+    returned: set[str] = set()
     pending: list[ast.AST] = list(function.body)
     while pending:
         node = pending.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             if any(not _is_wraps(d) for d in node.decorator_list):
                 found.append(node)
+        elif isinstance(node, ast.Return) and node.value is not None:
+            returned.update(n.id for n in ast.walk(node.value) if isinstance(n, ast.Name))
         elif not isinstance(node, ast.ClassDef | ast.Lambda):
             pending.extend(ast.iter_child_nodes(node))
-    return sorted(found, key=_start)
+    return sorted((f for f in found if f.name not in returned), key=_start)
 
 
 def _is_wraps(decorator: ast.expr) -> bool:
@@ -235,23 +239,42 @@ def _parso_definitions(
 
 
 def _parso_registered(
-    node: parso_tree.BaseNode, scope: str
+    function: parso_tree.BaseNode, scope: str
 ) -> Iterator[tuple[parso_tree.ClassOrFunc, str, str]]:
-    """`_registered_functions` in parso's tree: decorated functions in a function's body."""
-    for child in getattr(node, "children", []):
-        if child.type == "decorated":
-            definition = child.children[-1]
+    """`_registered_functions` in parso's tree."""
+    found: list[parso_tree.ClassOrFunc] = []
+    returned: set[str] = set()
+    pending = list(function.children)
+    while pending:
+        node = pending.pop()
+        if node.type == "decorated":
+            definition = node.children[-1]
             if definition.type == "async_funcdef":
                 definition = definition.children[-1]
-            first = child.children[0]
+            first = node.children[0]
             decorators = first.children if first.type == "decorators" else [first]
             if definition.type == "funcdef" and any(
                 _parso_decorator_name(d) != "wraps" for d in decorators
             ):
-                yield definition, scope, "function"
-                yield from _parso_registered(definition, join(scope, definition.name.value))
-        elif child.type not in ("funcdef", "classdef", "lambdef"):
-            yield from _parso_registered(child, scope)
+                found.append(definition)
+        elif node.type == "return_stmt":
+            returned.update(leaf.value for leaf in _parso_leaves(node) if leaf.type == "name")
+        elif node.type not in ("funcdef", "classdef", "lambdef"):
+            pending.extend(getattr(node, "children", []))
+    for definition in sorted(found, key=lambda d: d.start_pos):
+        if definition.name.value not in returned:
+            yield definition, scope, "function"
+            yield from _parso_registered(definition, join(scope, definition.name.value))
+
+
+def _parso_leaves(node: parso_tree.BaseNode) -> Iterator[parso_tree.Leaf]:
+    leaf = node.get_first_leaf()
+    last = node.get_last_leaf()
+    while leaf is not None:
+        yield leaf
+        if leaf is last:
+            break
+        leaf = leaf.get_next_leaf()
 
 
 def _parso_decorator_name(decorator: parso_tree.BaseNode) -> str:
