@@ -133,6 +133,13 @@ def test_a_function_decorated_inside_another_is_a_chunk_collapsed_in_it():
     assert "@retry\n            def again():\n                ..." in did_save.code
     assert chunks["app.Server.setup.did_save.again"].parent == "app.Server.setup.did_save"
     assert chunks["app.Server.setup"].code.endswith("def did_save(params):\n            ...")
+    in_a_test = chunks_of("tests/test_app.py", REGISTERING)  # what a test sets up is the test
+    assert [c.qualname for c in in_a_test.values() if c.kind == "function"] == [
+        "tests.test_app.create_app",
+        "tests.test_app.logged",
+        "tests.test_app.with_context",
+    ]
+    assert 'return "gone", 404' in in_a_test["tests.test_app.create_app"].code
 
 
 def test_a_file_with_a_syntax_error_keeps_its_registered_functions():
@@ -144,6 +151,8 @@ def test_a_file_with_a_syntax_error_keeps_its_registered_functions():
     assert parents["app.Server.setup.did_save.again"] == "app.Server.setup.did_save"
     assert "app.create_app.helper" not in parents and "app.logged.wrapper" not in parents
     assert "app.with_context.decorator" not in parents
+    broken = chunk_file("tests/test_app.py", "python", textwrap.dedent(REGISTERING) + "\n(:\n")
+    assert not any(c.parent.startswith("tests.test_app.create_app") for c in broken.chunks)
 
 
 def test_ids_are_stable_across_line_shifts_and_change_with_content():

@@ -18,7 +18,7 @@ from typing import Any
 DEFAULT_MODEL = "codekith/all-MiniLM-L6-v2-code-int8-dq"
 BASE_MODEL = "codekith/all-MiniLM-L6-v2-int8-dq"  # the same without the adapter
 WEIGHT_ONLY_MODEL = "codekith/all-MiniLM-L6-v2-int8"  # float matrix products: the old default
-CONTENT_RULES_VERSION = "21"  # bump when the file selection, redaction or chunking rules change
+CONTENT_RULES_VERSION = "22"  # bump when the file selection, redaction or chunking rules change
 
 
 @dataclass(frozen=True)

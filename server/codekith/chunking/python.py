@@ -4,7 +4,10 @@ A function decorated inside another (`@server.feature(...) def did_save` in a se
 function, `@app.route("/") def index` in an app factory) is a chunk of its own, collapsed in
 its parent as a method is in its class: the decorator hands it to a framework that runs it,
 so it is a definition a user looks for by name, not a detail of the code around it. A
-closure its parent returns (a decorator's `wrapper`) stays its parent's.
+closure its parent returns (a decorator's `wrapper`) stays its parent's, and so does all a
+test registers: the routes and handlers a test sets up are what it tests, the test the
+unit a question asks for (flask's `TestGenericHandlers` lost three of its docstring
+questions when they were cut out).
 
 When `ast` rejects a file, parso's error-recovering parser still finds the definitions, so a
 file with one typo keeps almost all of its chunks.
@@ -23,6 +26,7 @@ from codekith.chunking.model import Chunk, ChunkResult
 from codekith.chunking.split import line_parts, split_oversized
 from codekith.chunking.text import chunk_windows
 from codekith.qualnames import import_table, join, module_name
+from codekith.sidecode import is_test_path
 
 DefNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -98,7 +102,7 @@ def _add_definition(
         children = [c for c in node.body if isinstance(c, DefNode)]
     else:
         kind = "method" if parent_kind == "class" else "function"
-        children = _registered_functions(node)
+        children = [] if is_test_path(ctx.path) else _registered_functions(node)
     code, numbers = _collapse(ctx.lines, _start(node), _end(node), children)
     chunk = Chunk(
         path=ctx.path,
@@ -202,7 +206,10 @@ def _recover_with_parso(path: str, source: str, module: str) -> list[Chunk]:
     """Definitions that parso can see in a file that `ast` rejects."""
     lines = source.splitlines()
     chunks: list[Chunk] = []
-    for node, scope, parent_kind in _parso_definitions(parso.parse(source), module, "module"):
+    tree = parso.parse(source)
+    for node, scope, parent_kind in _parso_definitions(
+        tree, module, "module", not is_test_path(path)
+    ):
         start, end = node.start_pos[0], _parso_end(node, lines)
         is_class = node.type == "classdef"
         kind = "class" if is_class else ("method" if parent_kind == "class" else "function")
@@ -224,18 +231,18 @@ def _recover_with_parso(path: str, source: str, module: str) -> list[Chunk]:
 
 
 def _parso_definitions(
-    node: parso_tree.BaseNode, scope: str, kind: str
+    node: parso_tree.BaseNode, scope: str, kind: str, registering: bool
 ) -> Iterator[tuple[parso_tree.ClassOrFunc, str, str]]:
     for child in getattr(node, "children", []):
         if child.type in ("funcdef", "classdef"):
             yield child, scope, kind
             inner = join(scope, child.name.value)
             if child.type == "classdef":
-                yield from _parso_definitions(child, inner, "class")
-            else:
+                yield from _parso_definitions(child, inner, "class", registering)
+            elif registering:
                 yield from _parso_registered(child, inner)
         elif child.type != "lambdef":
-            yield from _parso_definitions(child, scope, kind)
+            yield from _parso_definitions(child, scope, kind, registering)
 
 
 def _parso_registered(
