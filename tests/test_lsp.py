@@ -16,7 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from tests.conftest import HTTP_MODULE, git, init_repo, write_files
 from tests.lsp_session import command, end_session, until
-from tests.test_related import SETTERS, SHOP
+from tests.test_related import APP_FACTORY, SETTERS, SHOP
 
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "codekith.cli", "serve"])
 
@@ -27,6 +27,7 @@ def make_workspace(base: Path) -> Path:
         root,
         {
             **SHOP,
+            **APP_FACTORY,
             "shop/ledger.py": SETTERS,
             "web/http.py": HTTP_MODULE,
             ".env": "TOKEN=1\n",
@@ -457,3 +458,37 @@ async def test_call_hierarchy_tells_a_property_getter_from_its_setter(shared: La
     titles = {lens.range.start.line: lens.command.title for lens in lenses}
     assert titles[getter - 1].startswith("1 caller · 0 callees"), titles
     assert titles[setter - 1].startswith("2 callers · 1 callee"), titles
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_handler_registered_in_a_function_has_a_symbol_and_a_call_hierarchy(
+    shared: LanguageClient,
+):
+    """A route decorated inside an app factory was a part of the factory: no workspace
+    symbol named it, and call hierarchy at its `def` gave the factory and its calls."""
+    client = shared
+    views = uri(client, "shop/views.py")
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="basket"))
+    assert (symbols[0].name, symbols[0].container_name) == ("basket", "shop.views.create_app")
+    text = (client.root / "shop/views.py").read_text().splitlines()
+    line = next(i for i, t in enumerate(text) if t.strip() == "def home():")
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(
+            types.TextDocumentIdentifier(views), types.Position(line, 8)
+        )
+    )
+    assert [item.name for item in items] == ["home"]
+    outgoing = await client.call_hierarchy_outgoing_calls_async(
+        types.CallHierarchyOutgoingCallsParams(items[0])
+    )
+    assert [(c.to.name, [r.start.line for r in c.from_ranges]) for c in outgoing] == [
+        ("render_page", [line + 2])
+    ]
+    render = uri(client, "shop/pages.py")
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(types.TextDocumentIdentifier(render), types.Position(1, 6))
+    )
+    incoming = await client.call_hierarchy_incoming_calls_async(
+        types.CallHierarchyIncomingCallsParams(items[0])
+    )
+    assert sorted(c.from_.name for c in incoming) == ["basket", "create_app", "home"]
