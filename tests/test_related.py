@@ -1037,6 +1037,8 @@ def test_a_function_registered_inside_another_is_a_definition_of_its_own(workspa
     assert lenses == {"create_app": 1, "home": 1, "basket": 1}
     reasons = _reasons_at(project, "shop/views.py", "def home")
     assert reasons["basket"].startswith("sibling of"), reasons
+    home_row = answers.chunk_at("shop/views.py", home_line)
+    assert related_module._scope_word(home_row) == "function"  # "in the same function as"
     # a bundle holding the function and what it registers shows both: its chunk shows
     # their bodies as `...`
     usage = {i.hit.symbol: i.reason for i in _bundle_at(project, "shop/pages.py", "def ").items}

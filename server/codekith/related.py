@@ -442,14 +442,14 @@ class Related:
         beside: dict[str, list[dict[str, Any]]],
         query_vector: np.ndarray,
     ) -> list[tuple[dict[str, Any], str, str]]:
-        """(row with vector, seed qualname, "class", "type" or "module") for the other definitions
-        of a function or method seed's class or module, the MEMBER_CANDIDATES most similar
-        to the query: what changes with a function is more often in its own file than not,
-        so each gets a weak tie (MEMBER_LINK) that similarity and the graph can still
-        outweigh."""
+        """(row with vector, seed qualname, "class", "type", "function" or "module") for the
+        other definitions of a function or method seed's class, registering function or
+        module, the MEMBER_CANDIDATES most similar to the query: what changes with a function
+        is more often in its own file than not, so each gets a weak tie (MEMBER_LINK) that
+        similarity and the graph can still outweigh."""
         found: list[tuple[dict[str, Any], str, str]] = []
         for seed in seeds:
-            scope = "module" if seed["kind"] != "method" else _owner_word(seed["language"])
+            scope = _scope_word(seed)
             members = [
                 row
                 for row in _definitions(beside.get(seed["id"], []))
@@ -582,9 +582,13 @@ def _link(links: dict[str, dict[str, float]], a: str, b: str, weight: float) -> 
     links[a][b] = links[b][a] = max(weight, links[a].get(b, 0.0))
 
 
-def _owner_word(language: str) -> str:
-    """What a method belongs to, in its language's words: a Go method has a receiver type."""
-    return "type" if language == "go" else "class"
+def _scope_word(row: dict[str, Any]) -> str:
+    """What holds a definition and the ones beside it, in its language's words: a method's
+    class (a Go method's receiver type), the function a route or handler is registered in
+    (chunking.python), else its module."""
+    if row["kind"] == "method":
+        return "type" if row["language"] == "go" else "class"
+    return "function" if row["parent"] else "module"
 
 
 def _definitions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
