@@ -23,7 +23,7 @@ import parso
 from parso.python import tree as parso_tree
 
 from codekith.chunking.model import Chunk, ChunkResult
-from codekith.chunking.split import line_parts, split_oversized
+from codekith.chunking.split import collapse, line_parts, split_oversized
 from codekith.chunking.text import chunk_windows
 from codekith.qualnames import import_table, join, module_name
 from codekith.sidecode import is_test_path
@@ -163,24 +163,16 @@ def _collapse(
     lines: list[str], start: int, end: int, children: list[DefNode]
 ) -> tuple[str, list[int | None]]:
     """The text with each child's body (a class's methods and nested classes, a function's
-    registered functions) replaced by `...`, and the source line of each of its lines
-    (None for a `...`)."""
-    numbers: list[int | None] = []
-    code: list[str] = []
-    line = start
+    registered functions) replaced by `...` (`split.collapse`)."""
+    members = []
     for child in sorted(children, key=_start):
         body_line = _start_of(child.body[0])
-        header_end = max(body_line - 1, child.lineno)
-        numbers.extend(range(line, header_end + 1))
-        code.extend(lines[line - 1 : header_end])
-        if body_line > child.lineno:
-            body = lines[body_line - 1]
-            numbers.append(None)
-            code.append(f"{body[: len(body) - len(body.lstrip())]}...")
-        line = _end(child) + 1
-    numbers.extend(range(line, end + 1))
-    code.extend(lines[line - 1 : end])
-    return "\n".join(code), numbers
+        body = lines[body_line - 1]
+        marker = (
+            f"{body[: len(body) - len(body.lstrip())]}..." if body_line > child.lineno else None
+        )
+        members.append((max(body_line - 1, child.lineno), marker, _end(child)))
+    return collapse(lines, start, end, members)
 
 
 def _add_module_rest(ctx: _Context, module: str, covered: set[int], tree: ast.Module) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from codekith.chunking.model import Chunk
 
@@ -29,6 +29,30 @@ def split_oversized(chunks: list[Chunk]) -> list[Chunk]:
             for first, body in _cut(chunk.code.split("\n"))
         ]
     return out
+
+
+def collapse(
+    lines: Sequence[str], start: int, end: int, members: Iterable[tuple[int, str | None, int]]
+) -> tuple[str, list[int | None]]:
+    """The text of lines start..end (1-based) with each member's body replaced by a marker
+    line, and the source line of each of its lines (None for a marker), for `line_parts`.
+    `members`, in line order: (the last line of its header, the marker or None when it has
+    no lines of body, its last line); one inside a member already collapsed is skipped."""
+    code: list[str] = []
+    numbers: list[int | None] = []
+    line = start
+    for header_end, marker, member_end in members:
+        if header_end < line:
+            continue
+        code.extend(lines[line - 1 : header_end])
+        numbers.extend(range(line, header_end + 1))
+        if marker is not None:
+            code.append(marker)
+            numbers.append(None)
+        line = member_end + 1
+    code.extend(lines[line - 1 : end])
+    numbers.extend(range(line, end + 1))
+    return "\n".join(code), numbers
 
 
 def line_parts(chunk: Chunk, numbers: Sequence[int | None]) -> list[Chunk]:

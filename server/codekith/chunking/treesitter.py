@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from codekith.chunking.model import Chunk
-from codekith.chunking.split import line_parts, split_oversized
+from codekith.chunking.split import collapse, line_parts, split_oversized
 from codekith.qualnames import join, module_name
 from codekith.syntax import Node, grammar_of, parse, text
 
@@ -478,25 +478,14 @@ class _Maker:
         return line.strip().rstrip("{").strip()
 
     def collapsed(self, node: Node, methods: tuple[Node, ...]) -> tuple[str, list[int | None]]:
-        """The type's text with each method body replaced by `…`, and the source line of
-        each of its lines (None for a `…`)."""
-        out: list[str] = []
-        numbers: list[int | None] = []
-        line = node.start_point[0]
+        """The type's text with each method body replaced by `…` (`split.collapse`)."""
+        members = []
         for method in sorted(methods, key=lambda m: m.start_point[0]):
-            if method.start_point[0] < line:
-                continue
-            out.extend(self.lines[line : method.start_point[0] + 1])
-            numbers.extend(range(line + 1, method.start_point[0] + 2))
-            end = _last_row(method)
-            if end > method.start_point[0]:
-                indent = re.match(r"\s*", self.lines[method.start_point[0]])
-                out.append(f"{indent.group(0) if indent else ''}    …")
-                numbers.append(None)
-            line = end + 1
-        out.extend(self.lines[line : _last_row(node) + 1])
-        numbers.extend(range(line + 1, _last_row(node) + 2))
-        return "\n".join(out), numbers
+            first, last = method.start_point[0] + 1, _last_row(method) + 1
+            indent = re.match(r"\s*", self.lines[first - 1])
+            marker = f"{indent.group(0) if indent else ''}    …" if last > first else None
+            members.append((first, marker, last))
+        return collapse(self.lines, node.start_point[0] + 1, _last_row(node) + 1, members)
 
     def comment_above(self, node: Node) -> str:
         raw = [
