@@ -168,7 +168,7 @@ def one_per_definition(ranked: list[str], rows: Mapping[str, dict[str, Any]], k:
 def opening_parts(named: list[dict[str, Any]]) -> dict[tuple[str, str, str], dict[str, Any]]:
     """Each definition the question names -> its first part: a name asks where the
     definition starts (`Client` listed httpx's class by its third part, lines 1043-1207 of
-    a class opening at 600), a question by its best part, the lines that answer it."""
+    a class opening at 594), a question by its best part, the lines that answer it."""
     opening: dict[tuple[str, str, str], dict[str, Any]] = {}
     for row in named:
         definition = definition_of(row)
