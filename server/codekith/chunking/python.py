@@ -267,7 +267,7 @@ def _parso_registered(
             ):
                 found.append(definition)
         elif node.type == "return_stmt":
-            returned.update(leaf.value for leaf in _parso_leaves(node) if leaf.type == "name")
+            returned.update(_parso_names(node))
         elif node.type not in ("funcdef", "classdef", "lambdef"):
             pending.extend(getattr(node, "children", []))
     for definition in sorted(found, key=lambda d: d.start_pos):
@@ -276,14 +276,11 @@ def _parso_registered(
             yield from _parso_registered(definition, join(scope, definition.name.value))
 
 
-def _parso_leaves(node: parso_tree.BaseNode) -> Iterator[parso_tree.Leaf]:
-    leaf = node.get_first_leaf()
-    last = node.get_last_leaf()
-    while leaf is not None:
-        yield leaf
-        if leaf is last:
-            break
-        leaf = leaf.get_next_leaf()
+def _parso_names(node: parso_tree.BaseNode) -> Iterator[str]:
+    if node.type == "name":
+        yield node.value  # type: ignore[attr-defined]
+    for child in getattr(node, "children", []):
+        yield from _parso_names(child)
 
 
 def _parso_decorator_name(decorator: parso_tree.BaseNode) -> str:
