@@ -14,6 +14,7 @@ from codekith.answers import Answers
 from codekith.search import (
     CLASS_WEIGHT,
     FRAGMENT_LEAD,
+    MENTION_LEAD,
     NAME_WEIGHT,
     NO_QUESTION,
     SIDE_LEAD_GAP,
@@ -456,3 +457,63 @@ def test_tests_and_documentation_come_apart_unless_the_question_or_a_filter_chos
     assert asked("retry delay", Filters(path_prefix="src/latest"), False, 5, 5).tests == 5
     assert asked("retry delay", Filters(test_paths=False), False, 5, 5).tests == 0
     assert asked("retry delay", plain, False, 0, 0) == Apart()
+
+
+PROXIES = {
+    "net/proxies.py": (
+        "class Proxy:\n"
+        "    def __init__(self, url, auth=None, headers=None):\n"
+        "        self.url = url\n        self.auth = auth\n        self.headers = headers or {}\n\n"
+        "    def proxy_url(self):\n        return self.url\n\n\n"
+        "class ProxyPool:\n"
+        "    def __init__(self):\n        self.proxies = []\n        self.deferred_setups = []\n\n"
+        "    def add_proxy(self, proxy):\n        self.proxies.append(proxy)\n\n"
+        "    def proxy_for(self, url):\n"
+        "        for proxy in self.proxies:\n"
+        "            if url.startswith(proxy.url):\n                return proxy\n"
+        "        return None\n\n"
+        "    def set_up(self):\n"
+        "        for setup in self.deferred_setups:\n            setup(self)\n"
+    ),
+    "net/environment.py": (
+        "import os\n\n\n"
+        "def environment_proxies():\n"
+        "    found = {}\n"
+        "    for key, value in os.environ.items():\n"
+        "        if key.lower().endswith('_proxy'):\n"
+        "            found[key.lower()[:-6]] = value\n"
+        "    # hosts in NO_PROXY bypass every proxy\n"
+        "    for host in found.pop('no', '').split(','):\n"
+        "        found['all://' + host.strip()] = None\n"
+        "    return found\n\n\n"
+        "def bypassed_hosts(NO_PROXY_HOSTS=()):\n"
+        "    return list(NO_PROXY_HOSTS)\n"
+    ),
+}
+
+
+def test_a_code_name_no_definition_has_finds_the_code_that_holds_it(workspace, project_for) -> None:
+    """`grep -w NO_PROXY` finds the function that reads it in a comment; a search for it
+    found the classes about proxies first (httpx: `get_environment_proxies` 6th). A name
+    no definition or assignment has (an environment variable, an attribute) leads with the
+    code that holds it as a whole word, as written; a definition's name still leads with
+    the definition, its uses right after it."""
+    root = workspace(PROXIES)
+    project = project_for(root)
+    project.indexer.run()
+    searcher = project.searcher
+    assert searcher.search("NO_PROXY", 3)[0].qualname == "net.environment.environment_proxies"
+    holders = {hit.qualname for hit in searcher.search("deferred_setups", 2)}
+    assert holders == {"net.proxies.ProxyPool.__init__", "net.proxies.ProxyPool.set_up"}
+    assert [hit.qualname for hit in searcher.search("add_proxy", 1)] == [
+        "net.proxies.ProxyPool.add_proxy"
+    ]
+    led = {row["qualname"]: lead for row, lead in searcher.mention_matches("NO_PROXY")}
+    assert led == {"net.environment.environment_proxies": MENTION_LEAD}  # not NO_PROXY_HOSTS
+    assert searcher.mention_matches("proxies") == []  # a word: the fusion alone ranks it
+    assert [search.is_code_name(w) for w in ("NO_PROXY", "deferredSetups", "Proxy", "a.b_c")] == [
+        True,
+        True,
+        False,
+        False,
+    ]

@@ -56,6 +56,8 @@ ASSIGNING_KINDS = ("module", "class")  # where constants live: a file's top, a c
 FRAGMENT_LEAD = 5.0  # added to names that hold a fragment of a name written in the query
 LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _AppCtxGlobals first
 FRAGMENT_MATCHES = 20  # names looked up per fragment
+MENTION_LEAD = 2.0  # added to chunks that hold a code name of the query as a whole word
+MENTION_DEPTH = 100  # full-text candidates read per code name for its whole-word holders
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score vendored code (and test code, with no probe) gives up
 # Most a test gives up, for a question that does not read at all like a test's docstring:
@@ -434,6 +436,7 @@ class Searcher:
         if named:
             lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
             lookups["fragments"] = lambda: self.fragment_matches(query, chosen)
+            lookups["mentions"] = lambda: self.mention_matches(query, chosen)
         if mode in ("hybrid", "vector"):
             lookups["vector"] = lambda: self.store.vector_search(
                 self._query_vectors(query), depth, chosen
@@ -454,7 +457,7 @@ class Searcher:
             found.get("symbols", []),
             found.get("vector", []),
             found.get("text", []),
-            found.get("fragments", []),
+            [*found.get("fragments", []), *found.get("mentions", [])],
             shares,
         )
         if mode == "hybrid":
@@ -613,6 +616,32 @@ class Searcher:
             found += sorted(led, key=lambda pair: -pair[1])[:FRAGMENT_MATCHES]
         return found
 
+    def mention_matches(
+        self, query: str, filters: Filters = NO_FILTERS
+    ) -> list[tuple[dict[str, Any], float]]:
+        """Chunks whose code holds a code name of the query (snake_case, camelCase, not
+        dotted) as a whole word, as `grep -w` finds them: someone who types `NO_PROXY` or
+        `deferred_functions`, which no definition is named, wants the code that reads or
+        sets it before code that is only like it (and a definition's uses right after it).
+        The candidates are the full-text matches of the name's parts."""
+        found: list[tuple[dict[str, Any], float]] = []
+        for name in [n for n in query_identifiers(query) if is_code_name(n)][:4]:
+            holds = _whole_word(name).search
+            rows = self.store.text_search(search_text(name), MENTION_DEPTH, filters)
+            found += [(row, MENTION_LEAD) for row in rows if holds(code_of(row["document"]))]
+        return found
+
+
+def is_code_name(word: str) -> bool:
+    """An undotted name no prose word looks like: parts joined by `_` or camelCase."""
+    core = word.strip("_")
+    return "." not in word and ("_" in core or bool(re.search(r"[a-z][A-Z]", core)))
+
+
+@lru_cache(maxsize=256)
+def _whole_word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\b{re.escape(name)}\b")  # as `grep -w`: `$name` in a shell holds it
+
 
 def lean_to_classes(
     query: str, scores: dict[str, float], rows: Mapping[str, Mapping[str, Any]]
@@ -664,13 +693,14 @@ def fuse(
     symbols: list[dict[str, Any]],
     vector: list[dict[str, Any]],
     text: list[dict[str, Any]],
-    fragments: Sequence[tuple[dict[str, Any], float]] = (),
+    leads: Sequence[tuple[dict[str, Any], float]] = (),
     shares: Shares = NO_QUESTION,
 ) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
     """Scores of the fused lists (see the module docstring); a single list keeps its order
     (the module and test shares were tuned for the fusion only). Exact names lead, then the
-    names a fragment of the query is a piece of, each group in fused order with side code
-    after the project's own (`should_strip_auth` before `test_should_strip_auth_*` for
+    rows of `leads` by their lead (the names a fragment of the query is a piece of, then the
+    code that holds a name of the query), each group in fused order with side code after
+    the project's own (`should_strip_auth` before `test_should_strip_auth_*` for
     `strip_auth`)."""
     scores: dict[str, float] = {}
     rows: dict[str, dict[str, Any]] = {}
@@ -685,12 +715,12 @@ def fuse(
             rows.setdefault(row["id"], row)
     for chunk_id, row in rows.items() if vector and text else ():
         scores[chunk_id] *= kept_share(row, shares)
-    leads: dict[str, float] = {}
-    for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *fragments]:
+    led: dict[str, float] = {}
+    for row, lead in [*((row, SYMBOL_LEAD) for row in symbols), *leads]:
         rows.setdefault(row["id"], row)
         if is_side_code(row["path"], shares.tests_wanted) or row["kind"] == "section":
             lead -= SIDE_LEAD_GAP  # a name asks for its definition: docs titled so come after
-        leads[row["id"]] = max(leads.get(row["id"], 0.0), lead)
-    for chunk_id, lead in leads.items():
+        led[row["id"]] = max(led.get(row["id"], 0.0), lead)
+    for chunk_id, lead in led.items():
         scores[chunk_id] = scores.get(chunk_id, 0.0) + lead
     return scores, rows
