@@ -11,6 +11,11 @@
 * identifier: a symbol name, `Class.method`, and a fragment of a longer name (two or more
   of its camelCase/snake_case parts that occur in no other name): the definition must come
   first.
+* literal: a code name (snake_case or camelCase, 6 letters or more) written in 1 to 3 of
+  the source's definitions (or a file's rest) as a whole word, that no definition is
+  called, no line assigns and no definition's name holds as a piece (search rightly leads
+  with those): an environment variable, an attribute, a key, a local. Its answer is the
+  code that holds it, as `grep -w` finds it, in the workspace (a comment may hold it).
 * co-change: functions changed together in one commit (2 to 6 functions in at most 4 source
   files, tests excluded) that still exist at the pinned commit; one of them is the target of
   `codekith related PATH:LINE`, the others are expected in the bundle.
@@ -41,6 +46,7 @@ from codekith.chunking.text import RST_UNDERLINE  # the chunker's own reST headi
 from codekith.chunking.treesitter import SHELL_DIRECTIVE  # what a shell docstring leaves out
 from codekith.languages import DOC_LANGUAGES, PYTHON, language_at, language_from, language_of
 from codekith.qualnames import PROJECT_FILES
+from codekith.search import assigns, is_code_name
 from codekith.sidecode import is_test_path
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS, content_reason
@@ -72,6 +78,9 @@ _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 MAX_COCHANGE_FILES = 4
 MAX_COCHANGE_FUNCTIONS = 6
 COCHANGE_POOL = 3  # newest commits first, stop at this many times the cap
+_WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+LITERAL_MIN_LETTERS = 6
+LITERAL_MAX_HOLDERS = 3
 
 
 def git(repo: Path, *args: str) -> str:
@@ -360,9 +369,9 @@ def source_chunks(code: list[Chunk], languages: tuple[str, ...] = CODE_LANGUAGES
     return [c for c in code if c.kind in CODE_KINDS and is_source(c.path, languages)]
 
 
-def code_chunks(repo: Path) -> list[Chunk]:
+def code_chunks(repo: Path, copy: Path | None = None) -> list[Chunk]:
     """Every chunk of the code the index holds: tests and modules too (search finds them
-    by name as well)."""
+    by name as well); of the files as they are in `copy` (the workspace) when given."""
     chunks: list[Chunk] = []
     tracked = tracked_files(repo)
     names = copied_names(repo, tracked)
@@ -370,7 +379,7 @@ def code_chunks(repo: Path) -> list[Chunk]:
         if not is_code(rel):
             continue
         try:
-            data = (repo / rel).read_bytes()
+            data = ((copy or repo) / rel).read_bytes()
             source = data.decode("utf-8")
         except (UnicodeDecodeError, OSError):
             continue
@@ -432,6 +441,43 @@ def identifier_cases(
         if len(fragments) == per_kind:
             break
     return cases + fragments
+
+
+# -- literal cases -----------------------------------------------------------------------
+
+
+def literal_cases(chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
+    """`chunks`: the workspace's (`code_chunks(checkout, workspace)`), tests included, whose
+    names count as definitions too."""
+    pieces = {
+        "_".join(parts[start:end])
+        for chunk in chunks
+        if chunk.symbol
+        for parts in [split_identifier(chunk.symbol)]
+        for start in range(len(parts))
+        for end in range(start + 1, len(parts) + 1)
+    }
+    holders: dict[str, set[str]] = defaultdict(set)
+    for chunk in chunks:
+        if chunk.kind in (*CODE_KINDS, "module") and is_source(chunk.path):
+            for word in set(_WORD.findall(chunk.code)):
+                if len(word.strip("_")) >= LITERAL_MIN_LETTERS and is_code_name(word):
+                    holders[word].add(chunk.qualname)
+    named = {w for w in holders if "_".join(split_identifier(w)) in pieces}
+    settings = [c for c in chunks if c.kind in ("module", "class")]
+    assigned = {
+        word
+        for word in holders.keys() - named
+        for chunk in settings
+        if word in chunk.code and assigns(chunk.code, word, chunk.kind == "class")
+    }
+    pool = sorted(
+        word
+        for word, where in holders.items()
+        if len(where) <= LITERAL_MAX_HOLDERS and word not in named and word not in assigned
+    )
+    chosen = random.Random(seed).sample(pool, min(cap, len(pool)))
+    return [{"query": word, "expected": sorted(holders[word])} for word in chosen]
 
 
 # -- co-change cases ---------------------------------------------------------------------

@@ -10,6 +10,8 @@ Per repository (tuning or held-out):
   here as it was) and the current hybrid;
 * identifier queries, Recall@1 (exact answer first) and MRR@10: grep (the innermost chunk of
   each matching line, in file order), BM25, old hybrid, current hybrid;
+* literal name -> the code that holds it (a name no definition has, quality_cases'
+  literal set), MRR@10 and Recall@1: grep, BM25, codekith's three modes;
 * co-change: recall of `related PATH:LINE` at the default budget against the same number of
   chunks most similar to the target (similarity only);
 * fix -> files: a fixing commit's subject as the question, the source files it changed as
@@ -577,6 +579,18 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             "codekith hybrid": hybrid,
         },
     )
+    literal: dict[str, Any] = {}
+    if paths.case_file("literal").exists():
+        literal, _ = search_sets(
+            load_cases(paths.case_file("literal")),
+            {
+                "grep": lambda c: corpus.grep(paths.workspace, c.query),
+                "BM25": lambda c: corpus.bm25(c.query),
+                "codekith text": singles["codekith text"],
+                "codekith vector": singles["codekith vector"],
+                "codekith hybrid": hybrid,
+            },
+        )
     sections: dict[str, Any] = {}
     if paths.case_file("section").exists():
         sections, _ = search_sets(
@@ -599,6 +613,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "reciprocal_ranks": {name: ranks.tolist() for name, ranks in doc_reciprocal.items()},
         "answer_split": answer_split(questions, doc_reciprocal, is_side),
         "identifier": identifier,
+        "literal": literal,
         "section": sections,
         "cochange": cochange(project, paths),
         "questions": question_bundles(project, paths, is_side),
@@ -635,6 +650,11 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"  identifier ({cases} cases)                 R@1    MRR@10")
     for name, summary in ident.items():
         print(f"    {name:32} {summary['recall@1']:6.3f} {summary['mrr@10']:6.3f}")
+    if result.get("literal"):
+        cases = next(iter(result["literal"].values()))["cases"]
+        print(f"  literal name -> its holders ({cases} cases) MRR@10  R@1")
+        for name, summary in result["literal"].items():
+            print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@1']:6.3f}")
     if result.get("section"):
         cases = next(iter(result["section"].values()))["cases"]
         print(f"  doc paragraph -> section ({cases} cases)  MRR@10  R@10")

@@ -28,8 +28,8 @@ from codekith.answers import Answers
 from codekith.evaluation import Case, evaluate, judged_hits
 from codekith.project import Project
 from codekith.qualnames import join, module_name
-from codekith.search import SIDE_SHARE, Hit, holds_parts
-from codekith.template import split_identifier
+from codekith.search import SIDE_SHARE, Hit, assigns, holds_parts, is_code_name
+from codekith.template import code_of, split_identifier
 from codekith.vocabulary import DOCS_APART, TESTS_APART
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -200,6 +200,42 @@ def test_code_names_find_their_definition_first(
     project.indexer.run()
     result = evaluate(cases, lambda c: project.searcher.search(c.query, 10))
     _guard("identifier_recall@1", result["summary"]["recall@1"])
+
+
+def _literal_cases(project: Project) -> list[Case]:
+    """Code names no definition has, none assigns and no definition's name holds as a piece
+    (`default_factory`, `card_number`, `KeyError`), written in 1 to 3 chunks: the chunks
+    that hold one answer it, as `grep -w` finds them (scripts/quality_cases.py builds the
+    bench's so)."""
+    rows = project.read_store.rows("true")
+    symbols = [split_identifier(row["symbol"]) for row in rows if row["symbol"]]
+    holders: dict[str, set[str]] = {}
+    for row in rows:
+        for word in set(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]*\b", code_of(row["document"]))):
+            if len(word.strip("_")) >= 6 and is_code_name(word):
+                holders.setdefault(word, set()).add(row["qualname"])
+    settings = [row for row in rows if row["kind"] in ("module", "class")]
+    return [
+        Case(word, sorted(where))
+        for word, where in sorted(holders.items())
+        if len(where) <= 3
+        and not any(holds_parts(symbol, split_identifier(word)) for symbol in symbols)
+        and not any(
+            assigns(code_of(row["document"]), word, row["kind"] == "class") for row in settings
+        )
+    ]
+
+
+def test_code_names_no_definition_has_find_the_code_that_holds_them(
+    tmp_path: Path, project_for: Callable[..., Project]
+) -> None:
+    root = shutil.copytree(REPO, tmp_path / "repo")
+    project = project_for(root)
+    project.indexer.run()
+    cases = _literal_cases(project)
+    assert len(cases) >= 5 and {"card_number", "KeyError"} <= {c.query for c in cases}
+    result = evaluate(cases, lambda c: project.searcher.search(c.query, 10))
+    _guard("literal_mrr@10", result["summary"]["mrr@10"])
 
 
 def _location(root: Path, qualname: str) -> str:
