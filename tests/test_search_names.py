@@ -473,7 +473,7 @@ PROXIES = {
         "            if url.startswith(proxy.url):\n                return proxy\n"
         "        return None\n\n"
         "    def set_up(self):\n"
-        "        for setup in self.deferred_setups:\n            setup(self)\n"
+        "        for do_it in self.deferred_setups:\n            do_it(self)\n"
     ),
     "net/environment.py": (
         "import os\n\n\n"
@@ -507,6 +507,10 @@ def test_a_code_name_no_definition_has_finds_the_code_that_holds_it(workspace, p
     assert holders == {"net.proxies.ProxyPool.__init__", "net.proxies.ProxyPool.set_up"}
     assert [hit.qualname for hit in searcher.search("add_proxy", 1)] == [
         "net.proxies.ProxyPool.add_proxy"
+    ]
+    # both parts are stop words: no full-text match, the scan finds it
+    assert [row["qualname"] for row, _ in searcher.mention_matches("do_it")] == [
+        "net.proxies.ProxyPool.set_up"
     ]
     led = {row["qualname"]: lead for row, lead in searcher.mention_matches("NO_PROXY")}
     assert led == {"net.environment.environment_proxies": MENTION_LEAD}  # not NO_PROXY_HOSTS

@@ -436,18 +436,21 @@ class Searcher:
         if named:
             lookups["symbols"] = lambda: self.symbol_matches(query, chosen)
             lookups["fragments"] = lambda: self.fragment_matches(query, chosen)
-            lookups["mentions"] = lambda: self.mention_matches(query, chosen)
         if mode in ("hybrid", "vector"):
             lookups["vector"] = lambda: self.store.vector_search(
                 self._query_vectors(query), depth, chosen
             )
         if mode in ("hybrid", "text"):
+            read = max(depth, MENTION_DEPTH) if named else depth  # the mentions' candidates
             lookups["text"] = lambda: self.store.text_search(
-                search_text(query), depth, chosen, vectors=mode == "hybrid"
+                search_text(query), read, chosen, vectors=mode == "hybrid"
             )
         # The model and LanceDB release the GIL: the lookups really run side by side.
         results = self._pool.map(lambda name: lookups[name](), lookups)
         found = dict(zip(lookups, results, strict=True))
+        if named:
+            found["mentions"] = self.mention_matches(query, chosen, found["text"])
+            found["text"] = found["text"][:depth]  # the same rows as a search that deep
         if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = wants_tests(query, tests)
@@ -617,18 +620,30 @@ class Searcher:
         return found
 
     def mention_matches(
-        self, query: str, filters: Filters = NO_FILTERS
+        self, query: str, filters: Filters = NO_FILTERS, read: list[dict[str, Any]] | None = None
     ) -> list[tuple[dict[str, Any], float]]:
         """Chunks whose code holds a code name of the query (snake_case, camelCase, not
         dotted) as a whole word, as `grep -w` finds them: someone who types `NO_PROXY` or
         `deferred_functions`, which no definition is named, wants the code that reads or
         sets it before code that is only like it (and a definition's uses right after it).
-        The candidates are the full-text matches of the name's parts."""
+        The candidates are the best full-text matches of the name's parts (`read`: those of
+        the query's own text, MENTION_DEPTH deep, when the search has them); when none of
+        them holds it and they may not be all the chunks holding its parts (as many as were
+        asked for, `do_get`; none: stop words, `do_it`), every chunk that holds it, by a
+        scan."""
         found: list[tuple[dict[str, Any], float]] = []
         for name in [n for n in query_identifiers(query) if is_code_name(n)][:4]:
-            holds = _whole_word(name).search
-            rows = self.store.text_search(search_text(name), MENTION_DEPTH, filters)
-            found += [(row, MENTION_LEAD) for row in rows if holds(code_of(row["document"]))]
+            words = search_text(name)
+            rows = (
+                read
+                if read is not None and words == search_text(query)
+                else self.store.text_search(words, MENTION_DEPTH, filters)
+            )
+            held = [row for row in rows if holds_word(code_of(row["document"]), name)]
+            if not held and (not rows or len(rows) >= MENTION_DEPTH):  # else none holds it
+                rows = self.store.chunks_mentioning([name], None, filters, MENTION_DEPTH)
+                held = [row for row in rows if holds_word(code_of(row["document"]), name)]
+            found += [(row, MENTION_LEAD) for row in held]
         return found
 
 
@@ -638,9 +653,14 @@ def is_code_name(word: str) -> bool:
     return "." not in word and ("_" in core or bool(re.search(r"[a-z][A-Z]", core)))
 
 
+def holds_word(text: str, name: str) -> bool:
+    """Whether `text` holds `name` as a whole word, as `grep -w` (`$name` in a shell too)."""
+    return name in text and _whole_word(name).search(text) is not None
+
+
 @lru_cache(maxsize=256)
 def _whole_word(name: str) -> re.Pattern[str]:
-    return re.compile(rf"\b{re.escape(name)}\b")  # as `grep -w`: `$name` in a shell holds it
+    return re.compile(rf"\b{re.escape(name)}\b")
 
 
 def lean_to_classes(

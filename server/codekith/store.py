@@ -1447,19 +1447,17 @@ class Store:
     def chunks_mentioning(
         self,
         names: Iterable[str],
-        kinds: Collection[str],
+        kinds: Collection[str] | None,
         filters: Filters = NO_FILTERS,
         limit: int = 200,
     ) -> list[dict[str, Any]]:
-        """Chunks of these kinds whose text holds one of these names: the module and class
-        chunks where a constant, no chunk's symbol, may be assigned (`search.assigns`
-        tells)."""
+        """Chunks (of these kinds, or any) whose text holds one of these names, as written:
+        the module and class chunks where a constant, no chunk's symbol, may be assigned
+        (`search.assigns` tells), the code that uses a name (a scan of every row's text)."""
         likes = [f"document LIKE {quote('%' + name + '%')}" for name in names]
         if not likes:
             return []
-        where = (
-            f"({filters.where()}) AND {in_list('kind', sorted(kinds))} AND ({' OR '.join(likes)})"
-        )
+        where = f"({filters.where()}) AND {_kinds_clause(kinds, ())} AND ({' OR '.join(likes)})"
         return self.rows(where, limit=limit)
 
     def chunks_in_file(
