@@ -48,9 +48,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,17 @@ OLD_RRF_K = 60
 OLD_DEPTH = 30
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 Rows = list[dict[str, Any]]
+# what computes the figures besides codekith's own code (stop 62: two machines scored some
+# rows apart from the same case files, tinydb's docstring hybrid .614 and .636)
+MEASURING_PACKAGES = (
+    "fastembed",
+    "onnxruntime",
+    "tokenizers",
+    "lancedb",
+    "pyarrow",
+    "numpy",
+    "jedi",
+)
 
 
 def log(message: str) -> None:
@@ -255,6 +268,40 @@ def bm25_top(model: Any, query: str, k: int) -> list[tuple[int, float]]:
         return []
     found, scores = model.retrieve(tokens, k=k, show_progress=False)
     return [(int(i), float(s)) for i, s in zip(found[0], scores[0], strict=True) if s > 0]
+
+
+# -- what measured ------------------------------------------------------------------------
+
+
+def package_versions() -> dict[str, str]:
+    """codekith's commit (with "+changes" when its code differs from it) and the versions of
+    MEASURING_PACKAGES: recorded with each index (`eval_quality.py index`, stats.json) and
+    compared by the table."""
+    here = Path(__file__).resolve().parent
+    git = ["git", "-C", str(here)]
+    commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    changed = subprocess.run(
+        [*git, "status", "--porcelain", "--", "../server"], capture_output=True, text=True
+    )
+    found = {
+        "codekith": (commit.stdout.strip() or "unknown") + ("+changes" if changed.stdout else "")
+    }
+    for name in MEASURING_PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "absent"
+    return found
+
+
+def version_changes(recorded: dict[str, str], now: dict[str, str]) -> list[str]:
+    """`name A -> B` for each package whose version differs (codekith's commit aside: its
+    changes are what a table measures)."""
+    return [
+        f"{name} {recorded[name]} -> {now.get(name)}"
+        for name in sorted(recorded)
+        if name != "codekith" and recorded[name] != now.get(name)
+    ]
 
 
 # -- running the case sets ---------------------------------------------------------------
@@ -606,6 +653,9 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "model": model,
         "chunks": len(corpus.rows),
         "chunks_per_cpu_s": stats.get("stripped", {}).get("chunks_per_cpu_s"),
+        "built_with": stats.get("stripped", {}).get("versions", {}),
+        "updated_with": stats.get("last_run_versions", {}),
+        "measured_with": package_versions(),
         "docstring": docstring,
         "hybrid_margin": hybrid_margin(docstring, doc_reciprocal),
         "ruled_margin": hybrid_margin(docstring, doc_reciprocal, RULED_MODES),
@@ -627,6 +677,13 @@ def print_table(result: dict[str, Any]) -> None:
         f"\n{result['repo']} ({result['role'].upper()}): {result['chunks']} chunks, "
         f"{result['model']} {result['chunks_per_cpu_s']} chunks/CPU-s (cold index)"
     )
+    measured = result.get("measured_with", {})
+    for key, label in (("built_with", "built cold"), ("updated_with", "last updated")):
+        if result.get(key):
+            print(f"  index {label} with {json.dumps(result[key])}")
+            changes = version_changes(result[key], measured)
+            if changes:
+                print(f"    measured with other versions: {', '.join(changes)}")
     doc = result["docstring"]
     cases = next(iter(doc.values()))["cases"]
     print(f"  docstring -> definition ({cases} cases)   MRR@10  R@10")
