@@ -515,9 +515,7 @@ def test_a_code_name_no_definition_has_finds_the_code_that_holds_it(workspace, p
     led = {row["qualname"]: lead for row, lead in searcher.mention_matches("NO_PROXY")}
     assert led == {"net.environment.environment_proxies": MENTION_LEAD}  # not NO_PROXY_HOSTS
     assert searcher.mention_matches("proxies") == []  # a word: the fusion alone ranks it
-    assert [search.is_code_name(w) for w in ("NO_PROXY", "deferredSetups", "Proxy", "a.b_c")] == [
-        True,
-        True,
-        False,
-        False,
-    ]
+    pasted = {row["qualname"] for row, _ in searcher.mention_matches("self.deferred_setups")}
+    assert pasted == holders  # a chain as code writes it: the code that writes it so
+    words = ("NO_PROXY", "deferredSetups", "self.proxies", "Proxy", "a.#b")
+    assert [search.is_code_name(w) for w in words] == [True, True, True, False, False]

@@ -73,6 +73,7 @@ CLASS_WEIGHT = 0.2  # of how much likelier than usual a question's opening says 
 CLASS_OPENINGS = Path(__file__).parent / "data" / "class_openings.json"
 _ASKS_FOR_TESTS = re.compile(r"\btest(s|ed|ing)?\b", re.IGNORECASE)
 SNIPPET_LINES = 12
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # dotted names, a JavaScript class's private members too (`Ky.#retry`)
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.#?[A-Za-z_][A-Za-z0-9_]*)*\b")
 
@@ -622,8 +623,8 @@ class Searcher:
     def mention_matches(
         self, query: str, filters: Filters = NO_FILTERS, read: list[dict[str, Any]] | None = None
     ) -> list[tuple[dict[str, Any], float]]:
-        """Chunks whose code holds a code name of the query (snake_case, camelCase, not
-        dotted) as a whole word, as `grep -w` finds them: someone who types `NO_PROXY` or
+        """Chunks whose code holds a code name of the query (snake_case, camelCase, a
+        dotted chain) as a whole word, as `grep -w` finds them: someone who types `NO_PROXY` or
         `deferred_functions`, which no definition is named, wants the code that reads or
         sets it before code that is only like it (and a definition's uses right after it).
         The candidates are the best full-text matches of the name's parts (`read`: those of
@@ -648,9 +649,12 @@ class Searcher:
 
 
 def is_code_name(word: str) -> bool:
-    """An undotted name no prose word looks like: parts joined by `_` or camelCase."""
+    """A name no prose word looks like: parts joined by `_` or camelCase, or a chain of
+    names as code writes it (`self.deferred_functions`, `os.environ.get`)."""
+    if "." in word:
+        return all(_NAME.fullmatch(part) for part in word.split("."))
     core = word.strip("_")
-    return "." not in word and ("_" in core or bool(re.search(r"[a-z][A-Z]", core)))
+    return "_" in core or bool(re.search(r"[a-z][A-Z]", core))
 
 
 def holds_word(text: str, name: str) -> bool:
