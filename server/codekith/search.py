@@ -14,7 +14,8 @@ chosen on the tuning repositories of scripts/eval_fusion.py and hold on the held
 (docs/DESIGN.md has the figures). Exact symbol matches for identifiers in the query are
 looked up first and lead the fused list: someone who types `parse_header` wants that
 function before anything similar to it; the names such an identifier is a piece of
-(`mapFormBy` -> `mapFormByTag`) come right after them.
+(`mapFormBy` -> `mapFormByTag`) come right after them, then the code that holds it as a
+whole word (`NO_PROXY`, which no definition is named: what `grep -w` would list).
 """
 
 from __future__ import annotations
