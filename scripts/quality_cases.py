@@ -46,7 +46,6 @@ from codekith.chunking.text import RST_UNDERLINE  # the chunker's own reST headi
 from codekith.chunking.treesitter import SHELL_DIRECTIVE  # what a shell docstring leaves out
 from codekith.languages import DOC_LANGUAGES, PYTHON, language_at, language_from, language_of
 from codekith.qualnames import PROJECT_FILES
-from codekith.search import assigns, is_code_name
 from codekith.sidecode import is_test_path
 from codekith.template import split_identifier
 from codekith.workspace import VENDORED_DIRS, content_reason
@@ -449,6 +448,10 @@ def identifier_cases(
 def literal_cases(chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
     """`chunks`: the workspace's (`code_chunks(checkout, workspace)`), tests included, whose
     names count as definitions too."""
+    # here, not at the top: `table` still runs with an older codekith on PYTHONPATH (the
+    # figures before a change), which has no is_code_name
+    from codekith.search import assigns, is_code_name
+
     pieces = {
         "_".join(parts[start:end])
         for chunk in chunks
