@@ -279,7 +279,7 @@ def query_identifiers(query: str) -> list[str]:
     words = _IDENTIFIER.findall(query)
     if len(query.split()) == 1 and len(words) == 1:
         return words
-    return [w for w in words if "_" in w.strip("_") or "." in w or re.search(r"[a-z][A-Z]", w)]
+    return [w for w in words if "." in w or is_code_name(w)]
 
 
 def opening_word(text: str) -> str:
@@ -634,11 +634,12 @@ class Searcher:
         asked for, `do_get`; none: stop words, `do_it`), every chunk that holds it, by a
         scan."""
         found: list[tuple[dict[str, Any], float]] = []
+        asked = search_text(query)
         for name in [n for n in query_identifiers(query) if is_code_name(n)][:4]:
             words = search_text(name)
             rows = (
                 read
-                if read is not None and words == search_text(query)
+                if read is not None and words == asked
                 else self.store.text_search(words, MENTION_DEPTH, filters)
             )
             held = [row for row in rows if holds_word(code_of(row["document"]), name)]
