@@ -207,13 +207,14 @@ def index(repo: dict[str, Any], paths: Paths, model: str) -> None:
     from quality_table import package_versions
 
     stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
+    versions = package_versions()
     for label, root, db in (("stripped", paths.workspace, paths.stripped_db),):
         figures = build_index(root, db, model)
         log(f"{repo['name']} {label}: {figures}")
         if figures["chunks_per_cpu_s"] is not None and figures["embedded"] == figures["chunks"]:
             # a cold (re)build: keep its speed (an incremental one embeds what changed only)
-            stats[label] = {**figures, "versions": package_versions()}
-    stats["last_run_versions"] = package_versions()
+            stats[label] = {**figures, "versions": versions}
+    stats["last_run_versions"] = versions
     paths.stats.write_text(json.dumps(stats, indent=2))
 
 

@@ -617,22 +617,20 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
             TOLD: partial(_hybrid_told_about_tests, asked, is_side),
         },
     )
+    for_names: dict[str, Callable[[Case], list[Hit]]] = {  # what a name finds for free
+        "grep": lambda c: corpus.grep(paths.workspace, c.query),
+        "BM25": lambda c: corpus.bm25(c.query),
+    }
     identifier, _ = search_sets(
         load_cases(paths.case_file("identifier")),
-        {
-            "grep": lambda c: corpus.grep(paths.workspace, c.query),
-            "BM25": lambda c: corpus.bm25(c.query),
-            "old hybrid": partial(old_hybrid, project),
-            "codekith hybrid": hybrid,
-        },
+        {**for_names, "old hybrid": partial(old_hybrid, project), "codekith hybrid": hybrid},
     )
     literal: dict[str, Any] = {}
     if paths.case_file("literal").exists():
         literal, _ = search_sets(
             load_cases(paths.case_file("literal")),
             {
-                "grep": lambda c: corpus.grep(paths.workspace, c.query),
-                "BM25": lambda c: corpus.bm25(c.query),
+                **for_names,
                 "codekith text": singles["codekith text"],
                 "codekith vector": singles["codekith vector"],
                 "codekith hybrid": hybrid,
