@@ -39,7 +39,9 @@ hit, the displaced tests first where they were, stays a match (the next four kep
 their score, as now), unless the question wants tests. No constant. Rule, written down
 before any figure of it: the same as `probe`'s (tuning mean of docstring + fix gains at
 least .005, held-out mean at least 0, no repository of the twenty loses more than .02 on
-either figure).
+either figure). Not taken: on the tuning repositories flask's fix bundles .667 -> .657,
+structlog's docstring .675 -> .665, axios equal (a test seed's callees are what a bug
+report's fix changes); requests equal; the run was stopped there.
 
     python scripts/eval_bundles.py --variant probe [--repos ...]
 """
