@@ -1,4 +1,4 @@
-"""The retrieval-quality harness: pinned real repositories, six case sets, free baselines.
+"""The retrieval-quality harness: pinned real repositories, seven case sets, free baselines.
 
 Repositories are listed in scripts/quality_repos.json with a role fixed before any tuning
 (tuning or held-out). Each one lives under BENCH (default /work/bench, never committed):
@@ -11,7 +11,8 @@ Repositories are listed in scripts/quality_repos.json with a role fixed before a
                                     machine has no CPU to spare for a second index of the
                                     checkout; co-change targets are mapped to the workspace)
     BENCH/quality/NAME/cases/       docstring.jsonl, section.jsonl, identifier.jsonl,
-                                    literal.jsonl, cochange.jsonl, fix.jsonl
+                                    literal.jsonl, message.jsonl, cochange.jsonl,
+                                    fix.jsonl
     BENCH/quality/NAME/bare-stock.npz  stock MiniLM over bare definitions (a baseline)
     BENCH/quality/NAME/replay.pkl   what each case's search read, replayed offline with other
                                     constants (scripts/eval_fusion.py)
@@ -46,6 +47,7 @@ DOCSTRING_CAP = 200
 SECTION_CAP = 100
 IDENTIFIER_PER_KIND = 30
 LITERAL_CAP = 50
+MESSAGE_CAP = 50
 COCHANGE_CAP = 100
 FIX_CAP = 100
 SEED = 13
@@ -162,6 +164,9 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
         "identifier": lambda: qc.identifier_cases(chunks, IDENTIFIER_PER_KIND, SEED, names),
         "literal": lambda: qc.literal_cases(
             qc.code_chunks(paths.checkout, paths.workspace), LITERAL_CAP, SEED
+        ),
+        "message": lambda: qc.message_cases(
+            qc.code_chunks(paths.checkout, paths.workspace), MESSAGE_CAP, SEED
         ),
         "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
         "fix": lambda: qc.fix_cases(paths.checkout, FIX_CAP, SEED),

@@ -16,6 +16,14 @@
   called, no line assigns and no definition's name holds as a piece (search rightly leads
   with those): an environment variable, an attribute, a key, a local. Its answer is the
   code that holds it, as `grep -w` finds it, in the workspace (a comment may hold it).
+* message: an error message as someone pastes it, the text of a string literal that a
+  source definition (or a file's rest) raises, throws or makes an error of (`raise
+  ValueError(f"...")`, `throw new TypeError("...")`, `errors.New`, `fmt.Errorf`, `panic`):
+  4 words (apart) and 20 characters or more besides its placeholders, each placeholder printed as
+  a value would be (`foo`, `'foo'` for `!r` and `%r`), after the error's name as Python
+  and JavaScript print it (`ValueError: ...`; Go prints the message alone). Its answer is
+  the code that holds the literal (1 to 3 definitions), in the workspace; `grep` is its
+  longest piece between placeholders, what someone would grep for.
 * co-change: functions changed together in one commit (2 to 6 functions in at most 4 source
   files, tests excluded) that still exist at the pinned commit; one of them is the target of
   `codekith related PATH:LINE`, the others are expected in the bundle.
@@ -80,6 +88,16 @@ COCHANGE_POOL = 3  # newest commits first, stop at this many times the cap
 _WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 LITERAL_MIN_LETTERS = 6
 LITERAL_MAX_HOLDERS = 3
+_RAISED = re.compile(  # a string literal raised, thrown or made an error, on one line
+    r"(?:\braise\s+(?P<py>[\w.]+)\s*\(|\bthrow\s+new\s+(?P<js>[\w.]+)\s*\("
+    r"|\berrors\.New\(|\bfmt\.Errorf\(|\bpanic\()\s*"
+    r"(?P<prefix>[fFrRuU]{0,2})(?P<quote>[\"'`])(?P<text>(?:\\.|(?!(?P=quote))[^\n\\])*)(?P=quote)"
+)
+PLACEHOLDER = re.compile(  # f-string and format fields, %-verbs (Python's and Go's), ${...}
+    r"\$\{[^{}]*\}|\{[^{}]*\}|%(?:\([\w]+\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcvqwT]"
+)
+MESSAGE_MIN_WORDS = 4
+MESSAGE_MIN_CHARS = 20
 
 
 def git(repo: Path, *args: str) -> str:
@@ -481,6 +499,38 @@ def literal_cases(chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, An
     )
     chosen = random.Random(seed).sample(pool, min(cap, len(pool)))
     return [{"query": word, "expected": sorted(holders[word])} for word in chosen]
+
+
+# -- message cases ---------------------------------------------------------------------
+
+
+def message_cases(chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
+    """`chunks`: the workspace's (`code_chunks(checkout, workspace)`)."""
+    code = [c for c in chunks if c.kind in (*CODE_KINDS, "module") and is_source(c.path)]
+    queries: dict[str, str] = {}  # query -> the literal as the code writes it
+    for chunk in code:
+        for match in _RAISED.finditer(chunk.code):
+            text = match["text"]
+            static = " ".join(PLACEHOLDER.sub(" ", text).split())
+            words = [t for t in static.split() if re.search(r"[A-Za-z]", t)]
+            if len(static) < MESSAGE_MIN_CHARS or len(words) < MESSAGE_MIN_WORDS:
+                continue
+            name = (match["py"] or match["js"] or "").rsplit(".", 1)[-1]
+            message = PLACEHOLDER.sub(_printed, text)
+            queries.setdefault(f"{name}: {message}" if name else message, text)
+    cases = []
+    for query, text in sorted(queries.items()):
+        holders = sorted({c.qualname for c in code if text in c.code})
+        if holders and len(holders) <= LITERAL_MAX_HOLDERS:
+            grep = max((p.strip() for p in PLACEHOLDER.split(text)), key=len)
+            cases.append({"query": query, "expected": holders, "grep": grep})
+    return random.Random(seed).sample(cases, min(cap, len(cases)))
+
+
+def _printed(placeholder: re.Match[str]) -> str:
+    """A value where a message has a placeholder, quoted where its repr would be."""
+    field = placeholder.group(0)
+    return "'foo'" if field.endswith(("!r}", "r")) or field == "%q" else "foo"
 
 
 # -- co-change cases ---------------------------------------------------------------------

@@ -12,6 +12,9 @@ Per repository (tuning or held-out):
   each matching line, in file order), BM25, old hybrid, current hybrid;
 * literal name -> the code that holds it (a name no definition has, quality_cases'
   literal set), MRR@10 and Recall@1: grep, BM25, codekith's three modes;
+* error message -> the code that raises it (quality_cases' message set), MRR@10 and
+  Recall@1: grep of the message's longest piece between placeholders, BM25, codekith's three
+  modes;
 * co-change: recall of `related PATH:LINE` at the default budget against the same number of
   chunks most similar to the target (similarity only);
 * fix -> files: a fixing commit's subject as the question, the source files it changed as
@@ -636,6 +639,18 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
                 "codekith hybrid": hybrid,
             },
         )
+    messages: dict[str, Any] = {}
+    if paths.case_file("message").exists():
+        messages, _ = search_sets(
+            load_cases(paths.case_file("message")),
+            {
+                "grep": lambda c: corpus.grep(paths.workspace, c.fields["grep"]),
+                "BM25": for_names["BM25"],
+                "codekith text": singles["codekith text"],
+                "codekith vector": singles["codekith vector"],
+                "codekith hybrid": hybrid,
+            },
+        )
     sections: dict[str, Any] = {}
     if paths.case_file("section").exists():
         sections, _ = search_sets(
@@ -662,6 +677,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "answer_split": answer_split(questions, doc_reciprocal, is_side),
         "identifier": identifier,
         "literal": literal,
+        "message": messages,
         "section": sections,
         "cochange": cochange(project, paths),
         "questions": question_bundles(project, paths, is_side),
@@ -709,6 +725,11 @@ def print_table(result: dict[str, Any]) -> None:
         cases = next(iter(result["literal"].values()))["cases"]
         print(f"  literal name -> its holders ({cases} cases) MRR@10  R@1")
         for name, summary in result["literal"].items():
+            print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@1']:6.3f}")
+    if result.get("message"):
+        cases = next(iter(result["message"].values()))["cases"]
+        print(f"  error message -> its raiser ({cases} cases) MRR@10  R@1")
+        for name, summary in result["message"].items():
             print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@1']:6.3f}")
     if result.get("section"):
         cases = next(iter(result["section"].values()))["cases"]
