@@ -15,7 +15,9 @@ chosen on the tuning repositories of scripts/eval_fusion.py and hold on the held
 looked up first and lead the fused list: someone who types `parse_header` wants that
 function before anything similar to it; the names such an identifier is a piece of
 (`mapFormBy` -> `mapFormByTag`) come right after them, then the code that holds it as a
-whole word (`NO_PROXY`, which no definition is named: what `grep -w` would list).
+whole word (`NO_PROXY`, which no definition is named: what `grep -w` would list). A
+pasted error message leads with the code holding the string it was printed from, whatever
+else the query is (`TypeError: no loader for this environment specified`, a traceback).
 """
 
 from __future__ import annotations
@@ -59,6 +61,10 @@ LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _App
 FRAGMENT_MATCHES = 20  # names looked up per fragment
 MENTION_LEAD = 2.0  # added to chunks that hold a code name of the query as a whole word
 MENTION_DEPTH = 100  # full-text candidates read per code name for its whole-word holders
+MESSAGE_LEAD = 12.0  # added to code holding the string a pasted message was printed from
+MESSAGE_CHAR_LEAD = 0.1  # more per character of it: 13 more outweigh any fused score
+MESSAGE_MIN_WORDS = 4  # what makes a string literal a message: the words (apart) and
+MESSAGE_MIN_CHARS = 20  # characters it has besides its placeholders
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
 SIDE_SHARE = 0.2  # share of its score vendored code (and test code, with no probe) gives up
 # Most a test gives up, for a question that does not read at all like a test's docstring:
@@ -337,6 +343,22 @@ def _assignment_of(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?m)^[ \t]*(?:#[ \t]*define[ \t]+{word}\b|{declared})")
 
 
+_STRING = re.compile(  # a literal on one line: "...", '...' or `...`, escapes kept
+    r'"([^"\\\n]*(?:\\.[^"\\\n]*)*)"'
+    r"|'([^'\\\n]*(?:\\.[^'\\\n]*)*)'"
+    r"|`([^`\\\n]*(?:\\.[^`\\\n]*)*)`"
+)
+_PLACEHOLDER = re.compile(  # f-string and format fields, %-verbs (Python's, Go's), ${...}
+    r"\$\{[^{}]*\}|\{[^{}]*\}|%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcvqwT]"
+)
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _words(text: str) -> int:
+    """Words as a message has them, apart: `render_to_log_kwargs` is one."""
+    return sum(1 for token in text.split() if _LETTER.search(token))
+
+
 def names_a_symbol(query: str) -> bool:
     """Short queries, or queries made mostly of code names, are looking for a definition;
     in a sentence the names usually point at a neighbour of the answer."""
@@ -454,6 +476,8 @@ class Searcher:
             found["mentions"] = self.mention_matches(query, chosen, found["text"])
             found["text"] = found["text"][:depth]  # the same rows as a search that deep
         if mode == "hybrid":
+            found["messages"] = message_matches(query, found["text"])
+        if mode == "hybrid":
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = wants_tests(query, tests)
         asks_probe = mode == "hybrid" and not tests_wanted  # only fusion gives up shares
@@ -462,7 +486,7 @@ class Searcher:
             found.get("symbols", []),
             found.get("vector", []),
             found.get("text", []),
-            [*found.get("fragments", []), *found.get("mentions", [])],
+            [*found.get("fragments", []), *found.get("mentions", []), *found.get("messages", [])],
             shares,
         )
         if mode == "hybrid":
@@ -648,6 +672,48 @@ class Searcher:
                 held = [row for row in rows if holds_word(code_of(row["document"]), name)]
             found += [(row, MENTION_LEAD) for row in held]
         return found
+
+
+def message_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
+    """Rows whose code holds a string literal the query holds as printed: its text around
+    the placeholders (`{name!r}`, `%s`, `${x}`), in order. Someone who pastes an error
+    message (`TypeError: no loader for this environment specified`, or a traceback) asks
+    where it comes from, before anything it is only like. The literal that explains more
+    of the message comes first (`Blob is not supported. Use a Buffer instead.` before
+    `Blob is not supported`)."""
+    if len(query.split()) < MESSAGE_MIN_WORDS:
+        return []
+    found = []
+    for row in rows:
+        covered = max(
+            (len(s) for s in printed_literals(code_of(row["document"]), query)), default=0
+        )
+        if covered:
+            found.append((row, MESSAGE_LEAD + MESSAGE_CHAR_LEAD * covered))
+    return found
+
+
+def printed_literals(code: str, text: str) -> list[str]:
+    """The static text of each message literal of `code` that `text` holds as printed."""
+    held = []
+    for literal in _STRING.finditer(code):
+        body = literal[literal.lastindex or 0]
+        if len(body) < MESSAGE_MIN_CHARS:  # most are keys and names: not worth a split
+            continue
+        pieces = [p.strip() for p in _PLACEHOLDER.split(body)]
+        pieces = [p for p in pieces if p]
+        static = " ".join(pieces)
+        if len(static) < MESSAGE_MIN_CHARS or _words(static) < MESSAGE_MIN_WORDS:
+            continue
+        at = 0
+        for piece in pieces:
+            at = text.find(piece, at)
+            if at < 0:
+                break
+            at += len(piece)
+        else:
+            held.append(static)
+    return held
 
 
 def is_code_name(word: str) -> bool:
