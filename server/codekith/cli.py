@@ -302,7 +302,8 @@ def _add_apart_arguments(parser: argparse.ArgumentParser, judged: str = "") -> N
             TESTS_APART,
             "tests listed apart, after hits that hold none (default {n}; unless tests are "
             "wanted: --tests, a question that says 'test', a --path-prefix in tests); 0: "
-            "tests rank among the hits, below the project's own code",
+            "tests rank among the hits, each giving up part of its score (less for a question "
+            "that reads like a test's)",
         ),
     ):
         help_text = what.format(n=default) + judged

@@ -405,8 +405,8 @@ class Searcher:
         mode: str = "hybrid",
         tests: bool = False,
     ) -> list[Hit]:
-        """The k best chunks for the query. Tests rank below the project's own code unless
-        `tests` is set or the query says "test" (`wants_tests`)."""
+        """The k best chunks for the query. Tests give up part of their score unless `tests`
+        is set or the query says "test" (`wants_tests`)."""
         self._check(mode)
         return self._ranked(query, k, filters or NO_FILTERS, mode, tests)
 

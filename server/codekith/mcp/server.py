@@ -202,7 +202,14 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     async def search_code(
-        query: Annotated[str, Field(min_length=1, description="words, a question or a name")],
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="words, a question, a name (`parse_header`, `NO_PROXY`) or a "
+                "pasted error message (it finds the code that raises it)",
+            ),
+        ],
         ctx: Context,
         k: Annotated[int, Field(ge=1, le=50, description="number of hits")] = 10,
         path_prefix: Annotated[str, Field(description="only under this directory or file")] = "",
@@ -230,8 +237,9 @@ def _register_retrieval(server: MCPServer[Any], state: WorkspaceState) -> None:
                 ge=0,
                 le=20,
                 description="tests listed apart under `tests`, after the code hits (which "
-                "then hold none); 0: tests rank among the hits, below the project's own "
-                "code. Not when tests are wanted: `tests: true`, a query that says 'test'",
+                "then hold none); 0: tests rank among the hits, each giving up part of its "
+                "score (less for a question that reads like a test's). Not when tests are "
+                "wanted: `tests: true`, a query that says 'test'",
             ),
         ] = TESTS_APART,
     ) -> Annotated[CallToolResult, models.SearchResult]:
