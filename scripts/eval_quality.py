@@ -1,4 +1,4 @@
-"""The retrieval-quality harness: pinned real repositories, seven case sets, free baselines.
+"""The retrieval-quality harness: pinned real repositories, eight case sets, free baselines.
 
 Repositories are listed in scripts/quality_repos.json with a role fixed before any tuning
 (tuning or held-out). Each one lives under BENCH (default /work/bench, never committed):
@@ -11,8 +11,8 @@ Repositories are listed in scripts/quality_repos.json with a role fixed before a
                                     machine has no CPU to spare for a second index of the
                                     checkout; co-change targets are mapped to the workspace)
     BENCH/quality/NAME/cases/       docstring.jsonl, section.jsonl, identifier.jsonl,
-                                    literal.jsonl, message.jsonl, cochange.jsonl,
-                                    fix.jsonl
+                                    literal.jsonl, message.jsonl, snippet.jsonl,
+                                    cochange.jsonl, fix.jsonl
     BENCH/quality/NAME/bare-stock.npz  stock MiniLM over bare definitions (a baseline)
     BENCH/quality/NAME/replay.pkl   what each case's search read, replayed offline with other
                                     constants (scripts/eval_fusion.py)
@@ -48,6 +48,7 @@ SECTION_CAP = 100
 IDENTIFIER_PER_KIND = 30
 LITERAL_CAP = 50
 MESSAGE_CAP = 50
+SNIPPET_CAP = 50
 COCHANGE_CAP = 100
 FIX_CAP = 100
 SEED = 13
@@ -167,6 +168,9 @@ def prepare(repo: dict[str, Any], paths: Paths, mirrors: Path, force: bool) -> N
         ),
         "message": lambda: qc.message_cases(
             qc.code_chunks(paths.checkout, paths.workspace), MESSAGE_CAP, SEED
+        ),
+        "snippet": lambda: qc.snippet_cases(
+            qc.code_chunks(paths.checkout, paths.workspace), SNIPPET_CAP, SEED
         ),
         "cochange": lambda: qc.cochange_cases(paths.checkout, chunks, COCHANGE_CAP, SEED),
         "fix": lambda: qc.fix_cases(paths.checkout, FIX_CAP, SEED),

@@ -24,6 +24,10 @@
   and JavaScript print it (`ValueError: ...`; Go prints the message alone). Its answer is
   the code that holds the literal (1 to 3 definitions), in the workspace; `grep` is its
   longest piece between placeholders, what someone would grep for.
+* snippet: code as someone pastes it, 1 to 4 consecutive lines (not blank) of a source
+  function's or method's body, dedented, 40 characters or more (whitespace runs counting
+  as one space) that no other chunk holds. Its answer is that definition; `grep` is its
+  first line.
 * co-change: functions changed together in one commit (2 to 6 functions in at most 4 source
   files, tests excluded) that still exist at the pinned commit; one of them is the target of
   `codekith related PATH:LINE`, the others are expected in the bundle.
@@ -43,6 +47,7 @@ import json
 import random
 import re
 import subprocess
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -98,6 +103,7 @@ PLACEHOLDER = re.compile(  # f-string and format fields, %-verbs (Python's and G
 )
 MESSAGE_MIN_WORDS = 4
 MESSAGE_MIN_CHARS = 20
+SNIPPET_MIN_CHARS = 40
 
 
 def git(repo: Path, *args: str) -> str:
@@ -531,6 +537,37 @@ def _printed(placeholder: re.Match[str]) -> str:
     """A value where a message has a placeholder, quoted where its repr would be."""
     field = placeholder.group(0)
     return "'foo'" if field.endswith(("!r}", "r")) or field == "%q" else "foo"
+
+
+# -- snippet cases ---------------------------------------------------------------------
+
+
+def snippet_cases(chunks: list[Chunk], cap: int, seed: int) -> list[dict[str, Any]]:
+    """`chunks`: the workspace's (`code_chunks(checkout, workspace)`)."""
+    code = [c for c in chunks if is_source(c.path)]
+    flat = [" ".join(c.code.split()) for c in code]
+    rng = random.Random(seed)
+    order = [i for i, c in enumerate(code) if c.kind in ("function", "method")]
+    rng.shuffle(order)
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index in order:
+        lines = [line for line in code[index].code.splitlines()[1:] if line.strip()]
+        if len(lines) < 2:
+            continue
+        size = rng.randint(1, min(4, len(lines)))
+        start = rng.randint(0, len(lines) - size)
+        window = textwrap.dedent("\n".join(lines[start : start + size]))
+        written = " ".join(window.split())
+        if len(written) < SNIPPET_MIN_CHARS or written in seen:
+            continue
+        seen.add(written)
+        if sum(1 for text in flat if written in text) == 1:
+            grep = window.splitlines()[0].strip()
+            cases.append({"query": window, "expected": [code[index].qualname], "grep": grep})
+            if len(cases) == cap:
+                break
+    return cases
 
 
 # -- co-change cases ---------------------------------------------------------------------

@@ -15,6 +15,8 @@ Per repository (tuning or held-out):
 * error message -> the code that raises it (quality_cases' message set), MRR@10 and
   Recall@1: grep of the message's longest piece between placeholders, BM25, codekith's three
   modes;
+* pasted code -> the definition that holds it (quality_cases' snippet set), MRR@10 and
+  Recall@1: grep of its first line, BM25, codekith's three modes;
 * co-change: recall of `related PATH:LINE` at the default budget against the same number of
   chunks most similar to the target (similarity only);
 * fix -> files: a fixing commit's subject as the question, the source files it changed as
@@ -596,6 +598,15 @@ def _recall(hits: list[Hit], expected: list[str]) -> float:
     return found / len(expected)
 
 
+def optional_set(
+    paths: Any, kind: str, runners: dict[str, Callable[[Case], list[Hit]]]
+) -> dict[str, Any]:
+    """Each runner's summary on a case set the bench may not have built (older benches)."""
+    if not paths.case_file(kind).exists():
+        return {}
+    return search_sets(load_cases(paths.case_file(kind)), runners)[0]
+
+
 def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
     project = paths.project(model)
     corpus = Corpus(project, paths.bare)
@@ -628,34 +639,15 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         load_cases(paths.case_file("identifier")),
         {**for_names, "old hybrid": partial(old_hybrid, project), "codekith hybrid": hybrid},
     )
-    literal: dict[str, Any] = {}
-    if paths.case_file("literal").exists():
-        literal, _ = search_sets(
-            load_cases(paths.case_file("literal")),
-            {
-                **for_names,
-                "codekith text": singles["codekith text"],
-                "codekith vector": singles["codekith vector"],
-                "codekith hybrid": hybrid,
-            },
-        )
-    messages: dict[str, Any] = {}
-    if paths.case_file("message").exists():
-        messages, _ = search_sets(
-            load_cases(paths.case_file("message")),
-            {
-                "grep": lambda c: corpus.grep(paths.workspace, c.fields["grep"]),
-                "BM25": for_names["BM25"],
-                "codekith text": singles["codekith text"],
-                "codekith vector": singles["codekith vector"],
-                "codekith hybrid": hybrid,
-            },
-        )
-    sections: dict[str, Any] = {}
-    if paths.case_file("section").exists():
-        sections, _ = search_sets(
-            load_cases(paths.case_file("section")), {**singles, "codekith hybrid": hybrid}
-        )
+    modes = {name: singles[name] for name in ("codekith text", "codekith vector")}
+    pasted = {  # a message or code as pasted: grep of the piece someone would pick
+        "grep": lambda c: corpus.grep(paths.workspace, c.fields["grep"]),
+        "BM25": for_names["BM25"],
+    }
+    literal = optional_set(paths, "literal", {**for_names, **modes, "codekith hybrid": hybrid})
+    messages = optional_set(paths, "message", {**pasted, **modes, "codekith hybrid": hybrid})
+    snippets = optional_set(paths, "snippet", {**pasted, **modes, "codekith hybrid": hybrid})
+    sections = optional_set(paths, "section", {**singles, "codekith hybrid": hybrid})
     stats = json.loads(paths.stats.read_text()) if paths.stats.exists() else {}
     fixed = fixes(corpus, paths)
     fix_reciprocal = {name: np.array(s["reciprocal_ranks"]) for name, s in fixed.items()}
@@ -678,6 +670,7 @@ def repo_table(repo: dict[str, Any], paths: Any, model: str) -> dict[str, Any]:
         "identifier": identifier,
         "literal": literal,
         "message": messages,
+        "snippet": snippets,
         "section": sections,
         "cochange": cochange(project, paths),
         "questions": question_bundles(project, paths, is_side),
@@ -721,16 +714,16 @@ def print_table(result: dict[str, Any]) -> None:
     print(f"  identifier ({cases} cases)                 R@1    MRR@10")
     for name, summary in ident.items():
         print(f"    {name:32} {summary['recall@1']:6.3f} {summary['mrr@10']:6.3f}")
-    if result.get("literal"):
-        cases = next(iter(result["literal"].values()))["cases"]
-        print(f"  literal name -> its holders ({cases} cases) MRR@10  R@1")
-        for name, summary in result["literal"].items():
-            print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@1']:6.3f}")
-    if result.get("message"):
-        cases = next(iter(result["message"].values()))["cases"]
-        print(f"  error message -> its raiser ({cases} cases) MRR@10  R@1")
-        for name, summary in result["message"].items():
-            print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@1']:6.3f}")
+    for key, label in (
+        ("literal", "literal name -> its holders"),
+        ("message", "error message -> its raiser"),
+        ("snippet", "pasted code -> its definition"),
+    ):
+        if result.get(key):
+            cases = next(iter(result[key].values()))["cases"]
+            print(f"  {label} ({cases} cases)".ljust(43) + "MRR@10  R@1")
+            for name, summary in result[key].items():
+                print(f"    {name:32} {summary['mrr@10']:6.3f} {summary['recall@1']:6.3f}")
     if result.get("section"):
         cases = next(iter(result["section"].values()))["cases"]
         print(f"  doc paragraph -> section ({cases} cases)  MRR@10  R@10")
