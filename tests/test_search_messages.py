@@ -1,13 +1,13 @@
-"""A pasted error message finds the code that printed it, with the real model: hybrid search
-ranked jinja's `TypeError: no loader for this environment specified` below code about
-loaders and environments, where grep and full-text search put its raiser first."""
+"""What was pasted finds the code that holds it, with the real model: an error message the
+code that printed it, lines of code the definition they are in. Hybrid search ranked them
+below code that is only like them, where grep and full-text search put them first."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from codekith.answers import Answers
-from codekith.search import MESSAGE_LEAD, message_matches, printed_literals
+from codekith.search import PASTED_LEAD, message_matches, printed_literals, snippet_matches
 from codekith.template import HEADER_END
 
 TEMPLATES = {
@@ -55,6 +55,33 @@ TEMPLATES = {
         "    if blob_type is not None and isinstance(value, blob_type):\n"
         "        raise TypeError('Blob is not supported. Use a Buffer instead.')\n"
         "    return {'value': value}\n"
+    ),
+    "tpl/markup.py": (
+        "from tpl.runtime import Undefined\n\n\n"
+        "def do_items(value):\n"
+        "    if isinstance(value, Undefined):\n        return\n"
+        "    if not isinstance(value, dict):\n"
+        "        raise TypeError('Can only get item pairs from a mapping.')\n"
+        "    yield from value.items()\n\n\n"
+        "def do_attributes(d, autospace=True):\n"
+        "    items = []\n"
+        "    for key, value in d.items():\n"
+        "        if value is None or isinstance(value, Undefined):\n"
+        "            continue\n"
+        "        if not key.isidentifier():\n"
+        "            raise ValueError(f'Invalid character in attribute name: {key!r}')\n"
+        "        items.append(f'{escape(key)}=\"{escape(value)}\"')\n"
+        "    rv = ' '.join(items)\n"
+        "    if autospace and rv:\n        rv = ' ' + rv\n"
+        "    return rv\n\n\n"
+        "def do_dictsort(value, case_sensitive=False, by='key', reverse=False):\n"
+        "    def sort_func(item):\n"
+        "        value = item[0 if by == 'key' else 1]\n"
+        "        if not case_sensitive:\n            value = value.lower()\n"
+        "        return value\n"
+        "    return sorted(value.items(), key=sort_func, reverse=reverse)\n\n\n"
+        "def escape(value):\n"
+        "    return str(value).replace('&', '&amp;').replace('\"', '&quot;')\n"
     ),
     "tpl/sandbox.py": (
         "from tpl.exceptions import SecurityError\n\n\n"
@@ -198,7 +225,48 @@ def test_a_pasted_error_message_finds_the_code_that_raises_it(workspace, project
             project.store.text_search("blob supported buffer", 10),
         )
     }
-    assert led["tpl.filters.to_form"] > led["tpl.filters.to_bytes"] > MESSAGE_LEAD
+    assert led["tpl.filters.to_form"] > led["tpl.filters.to_bytes"] > PASTED_LEAD
+
+
+def test_pasted_code_finds_the_definition_that_holds_it(workspace, project_for) -> None:
+    """Without the lead `do_items`, whose words are the paste's, comes first (jinja's
+    `do_xmlattr` lines: 6th)."""
+    project = project_for(workspace(TEMPLATES))
+    project.indexer.run()
+    searcher = project.searcher
+    pasted = (
+        "for key, value in d.items():\n"
+        "    if value is None or isinstance(value, Undefined):\n"
+        "        continue"
+    )
+    assert _first(searcher, pasted) == "tpl.markup.do_attributes"
+    line = "if value is None or isinstance(value, Undefined):"
+    assert _first(searcher, line) == "tpl.markup.do_attributes"
+    # a paste across two definitions: the one that holds more of it first
+    across = (
+        "    return sorted(value.items(), key=sort_func, reverse=reverse)\n\n\n"
+        "def escape(value):\n"
+        "    return str(value).replace('&', '&amp;').replace('\"', '&quot;')"
+    )
+    assert _first(searcher, across) == "tpl.markup.escape"
+
+
+def test_only_lines_a_chunk_holds_as_written_lead() -> None:
+    rows = _rows(
+        {
+            "attributes": "for key, value in d.items():\n    if value is None:\n        continue",
+            "items": "if isinstance(value, Undefined):\n    return\nyield from value.items()",
+            "names": "call(tpl.markup.do_attributes.items)",
+        }
+    )
+    held = snippet_matches("for  key, value   in d.items():\n  if value is None:", rows)
+    line, whole = "for key, value in d.items():", "for key, value in d.items(): if value is None:"
+    assert [(row["id"], lead) for row, lead in held] == [
+        ("attributes", PASTED_LEAD + 0.1 * (len(line) + len(whole)))
+    ]  # whitespace aside; `if value is None:` is under SNIPPET_MIN_CHARS, but all of it
+    # in one run counts too
+    assert snippet_matches("how are the items of a mapping listed", rows) == []
+    assert snippet_matches("tpl.markup.do_attributes.items", rows) == []  # a name
 
 
 def _rows(codes: dict[str, str]) -> list[dict[str, Any]]:
@@ -216,7 +284,7 @@ def test_only_a_message_the_query_holds_as_printed_leads() -> None:
     assert message_matches("how does the environment choose a loader", rows) == []
     led = message_matches("TypeError: no loader for this environment specified", rows)
     assert [(row["id"], lead) for row, lead in led] == [
-        ("load", MESSAGE_LEAD + 0.1 * len("no loader for this environment specified"))
+        ("load", PASTED_LEAD + 0.1 * len("no loader for this environment specified"))
     ]
     warned = message_matches("the loader for 'a.html' was replaced by <Loader>", rows)
     assert [row["id"] for row, _ in warned] == ["other"]

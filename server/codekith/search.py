@@ -17,7 +17,8 @@ function before anything similar to it; the names such an identifier is a piece 
 (`mapFormBy` -> `mapFormByTag`) come right after them, then the code that holds it as a
 whole word (`NO_PROXY`, which no definition is named: what `grep -w` would list). A
 pasted error message leads with the code holding the string it was printed from, whatever
-else the query is (`TypeError: no loader for this environment specified`, a traceback).
+else the query is (`TypeError: no loader for this environment specified`, a traceback),
+and pasted lines of code with the definition that holds them, as grep would find them.
 """
 
 from __future__ import annotations
@@ -61,8 +62,9 @@ LITERAL_FRAGMENT = 1.0  # more when the name holds it as written: AppCtx -> _App
 FRAGMENT_MATCHES = 20  # names looked up per fragment
 MENTION_LEAD = 2.0  # added to chunks that hold a code name of the query as a whole word
 MENTION_DEPTH = 100  # full-text candidates read per code name for its whole-word holders
-MESSAGE_LEAD = 12.0  # added to code holding the string a pasted message was printed from
-MESSAGE_CHAR_LEAD = 0.1  # more per character of it: 13 more outweigh any fused score
+PASTED_LEAD = 12.0  # added to code holding what was pasted: a line of it, or a message's string
+PASTED_CHAR_LEAD = 0.1  # more per character of it held: 13 more outweigh any fused score
+SNIPPET_MIN_CHARS = 20  # a pasted line counts from this long (whitespace runs as one space)
 MESSAGE_MIN_WORDS = 4  # what makes a string literal a message: the words (apart) and
 MESSAGE_MIN_CHARS = 20  # characters it has besides its placeholders
 MODULE_SHARE = 0.2  # share of its score a module (rest of a file) chunk gives up
@@ -351,6 +353,7 @@ _STRING = re.compile(  # a literal on one line: "...", '...' or `...`, escapes k
 _PLACEHOLDER = re.compile(  # f-string and format fields, %-verbs (Python's, Go's), ${...}
     r"\$\{[^{}]*\}|\{[^{}]*\}|%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcvqwT]"
 )
+_BARE_NAME = re.compile(r"[\w.$#]+")  # a line that is a name (or a chain) is no paste
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -476,8 +479,10 @@ class Searcher:
             found["mentions"] = self.mention_matches(query, chosen, found["text"])
             found["text"] = found["text"][:depth]  # the same rows as a search that deep
         if mode == "hybrid":
-            found["messages"] = message_matches(query, found["text"])
-        if mode == "hybrid":
+            found["pasted"] = [
+                *message_matches(query, found["text"]),
+                *snippet_matches(query, found["text"]),
+            ]
             found["vector"] = self._with_stored_cosines(query, found["vector"], found["text"])
         tests_wanted = wants_tests(query, tests)
         asks_probe = mode == "hybrid" and not tests_wanted  # only fusion gives up shares
@@ -486,7 +491,7 @@ class Searcher:
             found.get("symbols", []),
             found.get("vector", []),
             found.get("text", []),
-            [*found.get("fragments", []), *found.get("mentions", []), *found.get("messages", [])],
+            [*found.get("fragments", []), *found.get("mentions", []), *found.get("pasted", [])],
             shares,
         )
         if mode == "hybrid":
@@ -689,7 +694,32 @@ def message_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[s
             (len(s) for s in printed_literals(code_of(row["document"]), query)), default=0
         )
         if covered:
-            found.append((row, MESSAGE_LEAD + MESSAGE_CHAR_LEAD * covered))
+            found.append((row, PASTED_LEAD + PASTED_CHAR_LEAD * covered))
+    return found
+
+
+def snippet_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
+    """Rows whose code holds lines of the query as written (whitespace aside), each line
+    SNIPPET_MIN_CHARS or longer and more than a name (`Flask.create_jinja_environment`
+    asks for its definition, which the name leads carry): someone who pastes code asks
+    where it is, as grep would answer, before code that is only like it. The chunk that
+    holds more of it comes first: all of it in one run, then the most of its lines (a
+    paste across two functions: the one with more of them; lines such as
+    `self.name = name` are in many)."""
+    written = [" ".join(line.split()) for line in query.splitlines() if line.strip()]
+    lines = {line for line in written if len(line) >= SNIPPET_MIN_CHARS}
+    lines = {line for line in lines if not _BARE_NAME.fullmatch(line)}
+    if not lines:
+        return []
+    whole = " ".join(written) if len(written) > 1 else ""
+    found = []
+    for row in rows:
+        code = " ".join(code_of(row["document"]).split())
+        held = sum(len(line) for line in lines if line in code)
+        if held and whole and whole in code:  # all of it, in one run
+            held += len(whole)
+        if held:
+            found.append((row, PASTED_LEAD + PASTED_CHAR_LEAD * held))
     return found
 
 
