@@ -267,6 +267,9 @@ def test_only_lines_a_chunk_holds_as_written_lead() -> None:
     # in one run counts too
     assert snippet_matches("how are the items of a mapping listed", rows) == []
     assert snippet_matches("tpl.markup.do_attributes.items", rows) == []  # a name
+    doctest = _rows({"doc": ">>> str(foo)\nTraceback (most recent call last):\n  ...\nError: x"})
+    pasted = 'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n'
+    assert snippet_matches(pasted + "    str(foo)", doctest) == []  # its lines are no code
 
 
 def _rows(codes: dict[str, str]) -> list[dict[str, Any]]:

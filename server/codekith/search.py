@@ -354,6 +354,10 @@ _PLACEHOLDER = re.compile(  # f-string and format fields, %-verbs (Python's, Go'
     r"\$\{[^{}]*\}|\{[^{}]*\}|%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcvqwT]"
 )
 _BARE_NAME = re.compile(r"[\w.$#]+")  # a line that is a name (or a chain) is no paste
+_TRACEBACK_FRAME = re.compile(  # a traceback's own lines: doctests hold them too
+    r"Traceback \(most recent call last\):|File \".*\", line \d+"
+    r"|During handling of the above exception|The above exception was the direct cause"
+)
 _LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -709,6 +713,7 @@ def snippet_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[s
     written = [" ".join(line.split()) for line in query.splitlines() if line.strip()]
     lines = {line for line in written if len(line) >= SNIPPET_MIN_CHARS}
     lines = {line for line in lines if not _BARE_NAME.fullmatch(line)}
+    lines = {line for line in lines if not _TRACEBACK_FRAME.match(line)}
     if not lines:
         return []
     whole = " ".join(written) if len(written) > 1 else ""
