@@ -251,6 +251,10 @@ def test_pasted_code_finds_the_definition_that_holds_it(workspace, project_for) 
     assert _first(searcher, across) == "tpl.markup.escape"
 
 
+def _rows(codes: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"id": name, "document": f"{name}{HEADER_END}{code}"} for name, code in codes.items()]
+
+
 def test_only_lines_a_chunk_holds_as_written_lead() -> None:
     rows = _rows(
         {
@@ -270,10 +274,6 @@ def test_only_lines_a_chunk_holds_as_written_lead() -> None:
     doctest = _rows({"doc": ">>> str(foo)\nTraceback (most recent call last):\n  ...\nError: x"})
     pasted = 'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n'
     assert snippet_matches(pasted + "    str(foo)", doctest) == []  # its lines are no code
-
-
-def _rows(codes: dict[str, str]) -> list[dict[str, Any]]:
-    return [{"id": name, "document": f"{name}{HEADER_END}{code}"} for name, code in codes.items()]
 
 
 def test_only_a_message_the_query_holds_as_printed_leads() -> None:
