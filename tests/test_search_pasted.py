@@ -260,6 +260,7 @@ def test_only_lines_a_chunk_holds_as_written_lead() -> None:
         {
             "attributes": "for key, value in d.items():\n    if value is None:\n        continue",
             "items": "if isinstance(value, Undefined):\n    return\nyield from value.items()",
+            "prose": "# if isinstance value Undefined return it",
             "names": "call(tpl.markup.do_attributes.items)",
         }
     )
@@ -270,6 +271,7 @@ def test_only_lines_a_chunk_holds_as_written_lead() -> None:
     ]  # whitespace aside; `if value is None:` is under SNIPPET_MIN_CHARS, but all of it
     # in one run counts too
     assert snippet_matches("how are the items of a mapping listed", rows) == []
+    assert snippet_matches("if isinstance value Undefined return", rows) == []  # not code
     assert snippet_matches("tpl.markup.do_attributes.items", rows) == []  # a name
     doctest = _rows({"doc": ">>> str(foo)\nTraceback (most recent call last):\n  ...\nError: x"})
     pasted = 'Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n'

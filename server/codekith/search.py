@@ -354,6 +354,7 @@ _PLACEHOLDER = re.compile(  # f-string and format fields, %-verbs (Python's, Go'
     r"\$\{[^{}]*\}|\{[^{}]*\}|%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrifxXoeEgGcvqwT]"
 )
 _BARE_NAME = re.compile(r"[\w.$#]+")  # a line that is a name (or a chain) is no paste
+_CODE_MARK = re.compile(r"[()\[\]{}=;<>]|\w\.\w|:$|^(#|//|/\*)")  # not prose: a call, a comment
 _TRACEBACK_FRAME = re.compile(  # a traceback's own lines: doctests hold them too
     r"Traceback \(most recent call last\):|File \".*\", line \d+"
     r"|During handling of the above exception|The above exception was the direct cause"
@@ -704,28 +705,37 @@ def message_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[s
 
 def snippet_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
     """Rows whose code holds lines of the query as written (whitespace aside), each line
-    SNIPPET_MIN_CHARS or longer and more than a name (`Flask.create_jinja_environment`
-    asks for its definition, which the name leads carry): someone who pastes code asks
-    where it is, as grep would answer, before code that is only like it. The chunk that
-    holds more of it comes first: all of it in one run, then the most of its lines (a
-    paste across two functions: the one with more of them; lines such as
-    `self.name = name` are in many)."""
+    SNIPPET_MIN_CHARS or longer, marked as code (a bracket, `=`, an access, a closing `:`,
+    a comment's `#` or `//`: "n-th Fibonacci number" is a question even where a docstring
+    holds it; a paste of short lines counts whole) and more than a
+    name (`Flask.create_jinja_environment` asks for its definition, which the name leads
+    carry): someone who pastes code asks where it is, as grep would answer, before code
+    that is only like it. The chunk that holds more of it comes first: all of it in one
+    run, then the most of its lines (a paste across two functions: the one with more of
+    them; lines such as `self.name = name` are in many)."""
     written = [" ".join(line.split()) for line in query.splitlines() if line.strip()]
-    lines = {line for line in written if len(line) >= SNIPPET_MIN_CHARS}
-    lines = {line for line in lines if not _BARE_NAME.fullmatch(line)}
-    lines = {line for line in lines if not _TRACEBACK_FRAME.match(line)}
-    if not lines:
+    lines = {line for line in written if _is_code(line)}
+    whole = " ".join(written) if len(written) > 1 and _is_code(" ".join(written)) else ""
+    if not lines and not whole:
         return []
-    whole = " ".join(written) if len(written) > 1 else ""
     found = []
     for row in rows:
         code = " ".join(code_of(row["document"]).split())
         held = sum(len(line) for line in lines if line in code)
-        if held and whole and whole in code:  # all of it, in one run
+        if whole and whole in code:  # all of it, in one run
             held += len(whole)
         if held:
             found.append((row, PASTED_LEAD + PASTED_CHAR_LEAD * held))
     return found
+
+
+def _is_code(line: str) -> bool:
+    """A pasted line worth finding: long enough, and code or a comment, not a name."""
+    return (
+        len(line) >= SNIPPET_MIN_CHARS
+        and bool(_CODE_MARK.search(line))
+        and not (_BARE_NAME.fullmatch(line) or _TRACEBACK_FRAME.match(line))
+    )
 
 
 def printed_literals(code: str, text: str) -> list[str]:
