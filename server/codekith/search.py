@@ -707,15 +707,16 @@ def snippet_matches(query: str, rows: list[dict[str, Any]]) -> list[tuple[dict[s
     """Rows whose code holds lines of the query as written (whitespace aside), each line
     SNIPPET_MIN_CHARS or longer, marked as code (a bracket, `=`, an access, a closing `:`,
     a comment's `#` or `//`: "n-th Fibonacci number" is a question even where a docstring
-    holds it; a paste of short lines counts whole) and more than a
-    name (`Flask.create_jinja_environment` asks for its definition, which the name leads
-    carry): someone who pastes code asks where it is, as grep would answer, before code
-    that is only like it. The chunk that holds more of it comes first: all of it in one
+    holds it; a paste of short lines counts whole) and more than a name
+    (`Flask.create_jinja_environment` asks for its definition, which the name leads carry):
+    someone who pastes code asks where it is, as grep would answer, before code that is
+    only like it. The chunk that holds more of it comes first: all of it in one
     run, then the most of its lines (a paste across two functions: the one with more of
     them; lines such as `self.name = name` are in many)."""
     written = [" ".join(line.split()) for line in query.splitlines() if line.strip()]
     lines = {line for line in written if _is_code(line)}
-    whole = " ".join(written) if len(written) > 1 and _is_code(" ".join(written)) else ""
+    joined = " ".join(written)
+    whole = joined if len(written) > 1 and _is_code(joined) else ""
     if not lines and not whole:
         return []
     found = []
